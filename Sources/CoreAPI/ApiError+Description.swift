@@ -1,0 +1,60 @@
+public import Foundation
+
+extension ApiError: CustomStringConvertible {
+    /// A one-line description for logs. It never contains secret header values or body bytes.
+    public var description: String {
+        switch self {
+        case .invalidRequest(let reason):
+            return "Invalid request: \(reason)"
+        case .transport(let failure):
+            let code = failure.code.map { " (URLError \($0))" } ?? ""
+            return "Transport failure: \(failure.kind)\(code)"
+        case .timeout:
+            return "The request timed out"
+        case .cancelled:
+            return "The request was cancelled"
+        case .unauthorized(let failure):
+            return "Unauthorized: \(failure)"
+        case .unacceptableStatus(let failure):
+            return "Unacceptable status: \(failure)"
+        case .mapping(let failure):
+            return "Mapping failed: \(failure)"
+        }
+    }
+}
+
+extension ApiError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension ApiError.InvalidRequestReason: CustomStringConvertible {
+    /// A description that names what is wrong without echoing header values.
+    public var description: String {
+        switch self {
+        case .unknownHostKey(let key): "no host for key \(key.debugDescription)"
+        case .unknownEnvironment(let name): "no environment named \(name.debugDescription)"
+        case .invalidURL(let text): "invalid URL: \(text)"
+        case .invalidHeader(let name): "invalid header field \(name.debugDescription)"
+        case .invalidMethod(let token): "invalid method token \(token.debugDescription)"
+        case .encoding(let text): "parameters could not be encoded: \(text)"
+        }
+    }
+}
+
+extension ApiError.StatusFailure: CustomStringConvertible {
+    /// The status code, URL path and body size; secret header values are never included.
+    public var description: String {
+        let path = url.map { " for \($0.path)" } ?? ""
+        return "HTTP \(statusCode)\(path), \(body.count) body bytes"
+    }
+}
+
+extension ApiError.MappingFailure: CustomStringConvertible {
+    /// The expected type, the status code and the cause.
+    public var description: String {
+        let status = statusCode.map { " (HTTP \($0))" } ?? ""
+        let reason = cause.map { ": \($0)" } ?? ""
+        return "could not make \(typeName)\(status)\(reason)"
+    }
+}

@@ -1,0 +1,199 @@
+public import Foundation
+
+/// The one error type of CoreAPI, with stable categories on every platform.
+///
+/// - ``invalidRequest(_:)``: the request could not be built; nothing was sent.
+/// - ``transport(_:)``: the exchange failed below HTTP (connect, DNS, TLS, connection lost).
+/// - ``timeout``: no progress within the request's timeout.
+/// - ``cancelled``: the request was cancelled (task cancellation, a handle, or ``ApiSession/cancelAllRequests()``).
+/// - ``unauthorized(_:)``: the server answered `401 Unauthorized`.
+/// - ``unacceptableStatus(_:)``: another status the method does not accept.
+/// - ``mapping(_:)``: the response arrived but could not be turned into the method's `Response`.
+///
+/// Descriptions never contain the values of secret headers (see ``Headers/secretNames``) or bodies.
+public enum ApiError: Error, Sendable, Equatable {
+    /// The request could not be built; nothing was sent.
+    case invalidRequest(InvalidRequestReason)
+    /// The exchange failed below HTTP.
+    case transport(TransportFailure)
+    /// The request made no progress within its timeout.
+    case timeout
+    /// The request was cancelled.
+    case cancelled
+    /// The server answered `401 Unauthorized` (including a `WWW-Authenticate` challenge).
+    case unauthorized(StatusFailure)
+    /// The server answered with a status code the method does not accept.
+    case unacceptableStatus(StatusFailure)
+    /// The response could not be mapped to the method's `Response`.
+    case mapping(MappingFailure)
+
+    /// Why a request could not be built.
+    public enum InvalidRequestReason: Sendable, Equatable {
+        /// The ``HostProvider`` knows no host for this key.
+        case unknownHostKey(String)
+        /// An ``EnvironmentsHostProvider`` has no environment of this name.
+        case unknownEnvironment(String)
+        /// The URL could not be built; the text says why.
+        case invalidURL(String)
+        /// A header name is not a token, or its value contains CR, LF, NUL or another control character.
+        case invalidHeader(name: String)
+        /// The method token is not a valid RFC 9110 token.
+        case invalidMethod(String)
+        /// The parameters could not be encoded; the text says why.
+        case encoding(String)
+    }
+
+    /// A failure below HTTP.
+    public struct TransportFailure: Sendable, Equatable {
+        /// What kind of transport failure this is.
+        public enum Kind: Sendable, Equatable {
+            /// The connection could not be made (refused, unreachable).
+            case cannotConnect
+            /// The connection was lost before the response was complete.
+            case connectionLost
+            /// The host name could not be resolved.
+            case dns
+            /// The TLS handshake or certificate validation failed.
+            case tls
+            /// The device has no network connection.
+            case offline
+            /// The response was not valid HTTP.
+            case badResponse
+            /// Any other transport failure.
+            case other
+        }
+
+        /// The category of the failure.
+        public var kind: Kind
+        /// The platform's `URLError` code (`URLError.Code.rawValue`) when there was one.
+        public var code: Int?
+
+        /// Creates a transport failure.
+        public init(kind: Kind, code: Int? = nil) {
+            self.kind = kind
+            self.code = code
+        }
+    }
+
+    /// A response whose status code was not accepted.
+    public struct StatusFailure: Sendable, Equatable {
+        /// The largest number of body bytes kept.
+        public static let maximumBodySize = 64 * 1024
+
+        /// The HTTP status code.
+        public var statusCode: Int
+        /// The response header fields.
+        public var headers: Headers
+        /// The response body, at most ``maximumBodySize`` bytes.
+        public var body: Data
+        /// The URL of the response, without its query.
+        public var url: URL?
+
+        /// Creates a status failure; `body` is capped at ``maximumBodySize`` bytes.
+        public init(statusCode: Int, headers: Headers = Headers(), body: Data = Data(), url: URL? = nil) {
+            self.statusCode = statusCode
+            self.headers = headers
+            self.body = body.count > Self.maximumBodySize ? Data(body.prefix(Self.maximumBodySize)) : body
+            self.url = url
+        }
+    }
+
+    /// A response that could not be mapped to the expected type.
+    public struct MappingFailure: Sendable, Equatable {
+        /// The type that was expected.
+        public var typeName: String
+        /// The HTTP status code of the response, when there was one.
+        public var statusCode: Int?
+        /// Why mapping failed, for example the `DecodingError` with its coding path; `nil` when the
+        /// parser gave no reason.
+        public var cause: (any Error)?
+
+        /// Creates a mapping failure.
+        public init(typeName: String, statusCode: Int? = nil, cause: (any Error)? = nil) {
+            self.typeName = typeName
+            self.statusCode = statusCode
+            self.cause = cause
+        }
+
+        /// Mapping failures are equal when type and status match; causes are not compared.
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.typeName == rhs.typeName && lhs.statusCode == rhs.statusCode
+        }
+    }
+}
+
+extension ApiError {
+    /// The category name, stable across platforms and releases; useful for metrics and logs.
+    public var category: String {
+        switch self {
+        case .invalidRequest: "invalidRequest"
+        case .transport: "transport"
+        case .timeout: "timeout"
+        case .cancelled: "cancelled"
+        case .unauthorized: "unauthorized"
+        case .unacceptableStatus: "unacceptableStatus"
+        case .mapping: "mapping"
+        }
+    }
+
+    /// The HTTP status code when the error came with a response.
+    public var statusCode: Int? {
+        switch self {
+        case .unauthorized(let failure), .unacceptableStatus(let failure): failure.statusCode
+        case .mapping(let failure): failure.statusCode
+        default: nil
+        }
+    }
+
+    /// Maps any error thrown while performing a request to an ``ApiError``.
+    ///
+    /// `URLError` codes differ between platforms (Linux reports several faults as `-1`), so the mapping
+    /// is conservative: only codes with one meaning everywhere get a specific category.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as ApiError:
+            self = error
+        case is CancellationError:
+            self = .cancelled
+        case let error as URLError:
+            self = ApiError(urlErrorCode: error.code)
+        default:
+            let error = error as NSError
+            let code: URLError.Code? = URLError.Code(rawValue: error.code)
+            if error.domain == NSURLErrorDomain, let code {
+                self = ApiError(urlErrorCode: code)
+            } else {
+                self = .transport(TransportFailure(kind: .other, code: nil))
+            }
+        }
+    }
+
+    init(urlErrorCode code: URLError.Code) {
+        let kind: TransportFailure.Kind
+        switch code {
+        case .cancelled, .userCancelledAuthentication:
+            self = .cancelled
+            return
+        case .timedOut:
+            self = .timeout
+            return
+        case .cannotConnectToHost:
+            kind = .cannotConnect
+        case .cannotFindHost, .dnsLookupFailed:
+            kind = .dns
+        case .networkConnectionLost:
+            kind = .connectionLost
+        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff:
+            kind = .offline
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired:
+            kind = .tls
+        case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:
+            kind = .badResponse
+        default:
+            kind = .other
+        }
+        self = .transport(TransportFailure(kind: kind, code: code.rawValue))
+    }
+}

@@ -1,0 +1,138 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A typed response, built from the HTTP exchange in two layers.
+///
+/// - ``process(response:data:error:)`` is the policy: it sees every exchange — successes, error
+///   statuses with their bodies, and transport errors — and decides between a value and an error. The
+///   default validates the status against the method's acceptable codes, then parses.
+/// - ``makeResponse(response:data:)`` is the parser; ``decodeResponse(response:data:)`` is its throwing
+///   form, which keeps the reason a parse failed.
+///
+/// A service module refines this protocol once with its own `process` that reads its common error
+/// body, and its models adopt a mixin such as `JsonApiResponse` or `TextApiResponse`.
+public protocol ApiResponse: Sendable {
+    /// Decides the outcome of an exchange.
+    /// - Parameters:
+    ///   - response: The HTTP response, or `nil` when none arrived.
+    ///   - data: The body, or `nil` when none arrived.
+    ///   - error: The transport error, if any.
+    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
+
+    /// Parses a response, or returns `nil` when it cannot.
+    static func makeResponse(response: HTTPURLResponse, data: Data) -> Self?
+
+    /// Parses a response, throwing the reason when it cannot. The default calls
+    /// ``makeResponse(response:data:)`` and throws a mapping error without a cause on `nil`.
+    static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self
+}
+
+extension ApiResponse {
+    /// The default policy: ``standardProcess(response:data:error:)``.
+    public static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+        standardProcess(response: response, data: data, error: error)
+    }
+
+    /// Calls ``makeResponse(response:data:)``; `nil` becomes ``ApiError/mapping(_:)`` without a cause.
+    public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
+        guard let value = makeResponse(response: response, data: data) else {
+            throw ApiError.mapping(.init(typeName: String(describing: Self.self), statusCode: response.statusCode))
+        }
+        return value
+    }
+
+    /// The standard policy, callable from a custom ``process(response:data:error:)``:
+    /// 1. a transport error fails as the matching ``ApiError`` category;
+    /// 2. a status the current method does not accept (see ``AcceptableStatusCodes/current``) fails as
+    ///    ``ApiError/unauthorized(_:)`` for 401 and ``ApiError/unacceptableStatus(_:)`` otherwise, with the
+    ///    headers and the capped body;
+    /// 3. otherwise ``decodeResponse(response:data:)`` runs, and its error becomes ``ApiError/mapping(_:)``
+    ///    carrying the cause.
+    public static func standardProcess(
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?
+    ) -> Result<Self, any Error> {
+        if let error {
+            return .failure(ApiError(error))
+        }
+        guard let response else {
+            return .failure(ApiError.transport(.init(kind: .badResponse)))
+        }
+        let body = data ?? Data()
+        if let failure = ApiError(unacceptable: response, body: body) {
+            return .failure(failure)
+        }
+        do {
+            return .success(try decodeResponse(response: response, data: body))
+        } catch let error as ApiError {
+            return .failure(error)
+        } catch {
+            return .failure(
+                ApiError.mapping(.init(typeName: String(describing: Self.self), statusCode: response.statusCode, cause: error))
+            )
+        }
+    }
+}
+
+extension ApiError {
+    /// The status error for `response` when the current acceptable codes do not contain its status.
+    public init?(unacceptable response: HTTPURLResponse, body: Data) {
+        let status = response.statusCode
+        guard !AcceptableStatusCodes.current.contains(status) else { return nil }
+        let failure = StatusFailure(
+            statusCode: status,
+            headers: Headers(httpURLResponse: response),
+            body: body,
+            url: response.url
+        )
+        self = status == 401 ? .unauthorized(failure) : .unacceptableStatus(failure)
+    }
+}
+
+extension Headers {
+    /// The header fields of a response, ordered by name.
+    public init(httpURLResponse response: HTTPURLResponse) {
+        var fields: [Field] = []
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String {
+                fields.append(Field(name: name, value: value))
+            }
+        }
+        fields.sort { $0.name.lowercased() < $1.name.lowercased() }
+        self.init(fields)
+    }
+}
+
+/// Status codes a method accepts as success.
+///
+/// The default is `200..<300`. During ``ApiResponse/process(response:data:error:)`` the codes of the
+/// method being performed are ``current``.
+public struct AcceptableStatusCodes: Sendable, Hashable, ExpressibleByArrayLiteral {
+    /// The accepted ranges.
+    public var ranges: [Range<Int>]
+
+    /// Accepts codes in any of `ranges`.
+    public init(_ ranges: [Range<Int>]) {
+        self.ranges = ranges
+    }
+
+    /// Accepts the listed codes.
+    public init(arrayLiteral codes: Int...) {
+        self.ranges = codes.map { $0..<($0 + 1) }
+    }
+
+    /// `200..<300`.
+    public static let successful = AcceptableStatusCodes([200..<300])
+
+    /// Whether `code` is accepted.
+    public func contains(_ code: Int) -> Bool {
+        ranges.contains { $0.contains(code) }
+    }
+
+    /// The codes of the method whose response is being processed; ``successful`` elsewhere.
+    @TaskLocal public static var current: AcceptableStatusCodes = .successful
+}

@@ -1,0 +1,200 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Performs ``ApiMethod`` values over one owned `URLSession`.
+///
+/// The session builds each request (host from the ``HostProvider``, validated method and headers,
+/// encoded parameters) before anything is sent: a bad request fails with
+/// ``ApiError/invalidRequest(_:)`` and never reaches the network. Tasks are driven through the
+/// session's own delegate, so cancellation, authentication challenges and completion behave the
+/// same on Apple platforms and Linux.
+///
+/// ```swift
+/// let session = ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]))
+/// let user = try await session.perform(GetUser(id: 42))
+/// ```
+public final class ApiSession: Sendable {
+    /// Where hosts come from.
+    public let hostProvider: any HostProvider
+    /// Header fields sent with every request; a method's own headers win for the same names.
+    public let headers: Headers
+
+    let urlSession: URLSession
+    let delegate: SessionDelegate
+
+    /// Creates a session.
+    /// - Parameters:
+    ///   - hostProvider: Supplies the host for each method's host key.
+    ///   - configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()`` by default.
+    ///   - headers: Header fields for every request.
+    public init(
+        hostProvider: any HostProvider,
+        configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
+        headers: Headers = Headers()
+    ) {
+        self.hostProvider = hostProvider
+        self.headers = headers
+        let delegate = SessionDelegate()
+        let queue = OperationQueue()
+        queue.name = "CoreAPI.ApiSession.delegate"
+        queue.maxConcurrentOperationCount = 1
+        self.delegate = delegate
+        self.urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        // URLSession keeps its delegate until invalidated; tasks in flight still finish.
+        urlSession.finishTasksAndInvalidate()
+    }
+
+    /// The configuration CoreAPI uses by default: an API client with token auth rarely needs cookies,
+    /// and handling them costs a large part of each request's CPU, so cookies are off (no storage, none
+    /// set or accepted) and there is no response cache. Pass a configuration with cookies on to opt in.
+    public static func makeDefaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    /// The request `method` describes, built and validated but not sent.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` for an unknown host key, a bad URL, method token or
+    ///   header, or parameters that cannot be encoded.
+    public func makeURLRequest<M: ApiMethod>(for method: M) throws -> URLRequest {
+        let httpMethod = method.httpMethod
+        try httpMethod.validate()
+        let url = try method.urlInfo(from: hostProvider).makeURL()
+        let headers = self.headers.merging(method.headers)
+        try headers.validate()
+        var request = URLRequest(url: url)
+        request.httpMethod = httpMethod.rawValue
+        if let timeout = method.timeout {
+            request.timeoutInterval = timeout
+        }
+        for field in headers {
+            request.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        return try method.parametersEncoding.encode(method, in: request)
+    }
+
+    /// Performs `method` and returns its typed response.
+    ///
+    /// Cancelling the calling task cancels the network task; the call then throws
+    /// ``ApiError/cancelled``.
+    /// - Throws: ``ApiError`` for every failure CoreAPI detects, or whatever the response type's
+    ///   ``ApiResponse/process(response:data:error:)`` returns.
+    public func perform<M: ApiMethod>(_ method: M) async throws -> M.Response {
+        let request = try makeURLRequest(for: method)
+        try Task.checkCancellation(or: ApiError.cancelled)
+        let holder = HandleHolder()
+        let exchange = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                holder.attach(start(request) { continuation.resume(returning: $0) })
+            }
+        } onCancel: {
+            holder.cancel()
+        }
+        return try Self.process(exchange, for: method).get()
+    }
+
+    /// Performs `method` and calls `completion` with the result.
+    ///
+    /// `completion` runs once, on `queue` when one is given, and otherwise on an internal serial queue
+    /// of the session that also delivers network events: keep it short there, or pass a queue. Cancelling
+    /// the returned handle ends the call with ``ApiError/cancelled``. An invalid request completes with
+    /// ``ApiError/invalidRequest(_:)`` without anything being sent.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func perform<M: ApiMethod>(
+        _ method: M,
+        queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (Result<M.Response, any Error>) -> Void
+    ) -> RequestHandle {
+        let deliver: @Sendable (Result<M.Response, any Error>) -> Void = { result in
+            if let queue {
+                queue.async { completion(result) }
+            } else {
+                completion(result)
+            }
+        }
+        let request: URLRequest
+        do {
+            request = try makeURLRequest(for: method)
+        } catch {
+            deliver(.failure(error))
+            return RequestHandle(task: nil)
+        }
+        return start(request) { exchange in
+            deliver(Self.process(exchange, for: method))
+        }
+    }
+
+    /// Cancels every request in flight; each ends with ``ApiError/cancelled``.
+    public func cancelAllRequests() {
+        for task in delegate.activeTasks {
+            task.cancel()
+        }
+    }
+
+    private func start(_ request: URLRequest, completion: @escaping @Sendable (Exchange) -> Void) -> RequestHandle {
+        let task = urlSession.dataTask(with: request)
+        delegate.register(task, completion: completion)
+        task.resume()
+        return RequestHandle(task: task)
+    }
+
+    private static func process<M: ApiMethod>(_ exchange: Exchange, for method: M) -> Result<M.Response, any Error> {
+        AcceptableStatusCodes.$current.withValue(method.acceptableStatusCodes) {
+            M.Response.process(response: exchange.response, data: exchange.data, error: exchange.error)
+        }
+    }
+}
+
+/// A handle to one request started with ``ApiSession/perform(_:queue:completion:)``.
+public final class RequestHandle: Sendable {
+    private let task: URLSessionTask?
+
+    init(task: URLSessionTask?) {
+        self.task = task
+    }
+
+    /// Cancels the request; its completion receives ``ApiError/cancelled`` unless it already finished.
+    public func cancel() {
+        task?.cancel()
+    }
+}
+
+/// Holds the handle of an async call so a cancellation that arrives first is not lost.
+final class HandleHolder: @unchecked Sendable {  // `handle` and `isCancelled` are guarded by `lock`
+    private let lock = NSLock()
+    private var handle: RequestHandle?
+    private var isCancelled = false
+
+    func attach(_ handle: RequestHandle) {
+        let cancelNow = lock.withLock {
+            self.handle = handle
+            return isCancelled
+        }
+        if cancelNow { handle.cancel() }
+    }
+
+    func cancel() {
+        let handle = lock.withLock {
+            isCancelled = true
+            return self.handle
+        }
+        handle?.cancel()
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    static func checkCancellation(or error: ApiError) throws {
+        if Task.isCancelled { throw error }
+    }
+}

@@ -1,0 +1,191 @@
+/// An ordered, case-insensitive, multi-value collection of HTTP header fields.
+///
+/// Field order is kept as added. Lookups ignore ASCII case. A name may carry several values; the
+/// subscript reads them joined with `", "` and writing through it replaces them all.
+///
+/// ```swift
+/// var headers = Headers(["Authorization": "Bearer abc"])
+/// headers.add("gzip", for: "Accept-Encoding")
+/// headers["accept-encoding"]  // "gzip"
+/// ```
+///
+/// Names and values are validated with ``validate()`` before any request is sent: a name must be an
+/// RFC 9110 token and a value must not contain CR, LF, NUL or other control characters except tab.
+public struct Headers: Hashable, Sendable {
+    /// One header field: a name and a value.
+    public struct Field: Hashable, Sendable {
+        /// The field name as given (compared without regard to ASCII case).
+        public var name: String
+        /// The field value.
+        public var value: String
+
+        /// Creates a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in order.
+    public private(set) var fields: [Field]
+
+    /// Creates an empty collection.
+    public init() {
+        fields = []
+    }
+
+    /// Creates headers from a dictionary; the fields are ordered by name so the result is deterministic.
+    public init(_ dictionary: [String: String]) {
+        fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+    }
+
+    /// Creates headers from fields, keeping their order and repeated names.
+    public init(_ fields: [Field]) {
+        self.fields = fields
+    }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The number of fields, counting each value of a repeated name.
+    public var count: Int { fields.count }
+
+    /// The values of every field called `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+    }
+
+    /// Whether a field called `name` exists.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// The values of `name` joined with `", "`, or `nil` when absent. Setting replaces every value;
+    /// setting `nil` removes the field.
+    public subscript(name: String) -> String? {
+        get {
+            let values = values(for: name)
+            return values.isEmpty ? nil : values.joined(separator: ", ")
+        }
+        set {
+            if let newValue {
+                set(newValue, for: name)
+            } else {
+                remove(name)
+            }
+        }
+    }
+
+    /// Appends a value for `name`, keeping any existing values.
+    public mutating func add(_ value: String, for name: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every value of `name` with `value`, keeping the position of the first one.
+    public mutating func set(_ value: String, for name: String) {
+        guard let first = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) else {
+            fields.append(Field(name: name, value: value))
+            return
+        }
+        fields[first] = Field(name: name, value: value)
+        var index = fields.index(after: first)
+        while index < fields.endIndex {
+            if fields[index].name.equalsIgnoringASCIICase(name) {
+                fields.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// Removes every field called `name`.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// Merges `other` into these headers: for every name in `other`, its values replace the ones here.
+    public mutating func merge(_ other: Headers) {
+        guard !other.isEmpty else { return }
+        guard !isEmpty else {
+            self = other
+            return
+        }
+        var replaced: [String] = []
+        for field in other.fields {
+            let key = field.name.lowercased()
+            if !replaced.contains(key) {
+                replaced.append(key)
+                remove(field.name)
+            }
+            fields.append(field)
+        }
+    }
+
+    /// These headers merged with `other`, where the later value of a name wins.
+    public func merging(_ other: Headers) -> Headers {
+        var result = self
+        result.merge(other)
+        return result
+    }
+
+    /// Checks every name and value.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/invalidHeader(name:)``
+    ///   for the first field whose name is not an RFC 9110 token or whose value contains CR, LF, NUL or
+    ///   another control character except horizontal tab. The value itself is never part of the error.
+    public func validate() throws {
+        for field in fields {
+            guard Self.isValidName(field.name), Self.isValidValue(field.value) else {
+                throw ApiError.invalidRequest(.invalidHeader(name: field.name))
+            }
+        }
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy(HTTPMethod.isTokenCharacter)
+    }
+
+    static func isValidValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { byte in byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
+    }
+}
+
+extension Headers: ExpressibleByDictionaryLiteral {
+    /// Creates headers from a literal, keeping its order; a repeated name adds a value.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+}
+
+extension Headers: Sequence {
+    /// Iterates over the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+}
+
+extension Headers {
+    /// Header names whose values are secrets: they are never printed in descriptions or logs.
+    public static let secretNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    /// Whether `name` is one of ``secretNames`` (ignoring case).
+    public static func isSecret(_ name: String) -> Bool {
+        secretNames.contains(name.lowercased())
+    }
+
+    /// A rendering safe for logs: the values of secret fields are replaced with `<redacted>`.
+    public var redactedDescription: String {
+        fields.map { "\($0.name): \(Self.isSecret($0.name) ? "<redacted>" : $0.value)" }
+            .joined(separator: "\n")
+    }
+}
+
+extension String {
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        let lhs = utf8
+        let rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+}

@@ -1,0 +1,289 @@
+public import Foundation
+
+/// The parameters of a method as a tree, produced by encoding the method with ``ParameterTreeEncoder``.
+///
+/// Query, form and multipart encoders serialize this tree; keys keep the order in which they were
+/// encoded (serializers sort them), and `nil` values are already dropped.
+public indirect enum ParameterValue: Sendable, Equatable {
+    /// A text value.
+    case string(String)
+    /// A number, already as text (`42`, `1.5`).
+    case number(String)
+    /// A boolean.
+    case bool(Bool)
+    /// A date, formatted by the serializer's date strategy.
+    case date(Date)
+    /// Raw bytes.
+    case data(Data)
+    /// An ordered list.
+    case array([ParameterValue])
+    /// Keyed values in encoding order.
+    case object([(key: String, value: ParameterValue)])
+
+    /// Whether the value is a scalar (not an array or object).
+    public var isScalar: Bool {
+        switch self {
+        case .array, .object: false
+        default: true
+        }
+    }
+
+    /// Equality of trees; objects compare keys and values in order.
+    public static func == (lhs: ParameterValue, rhs: ParameterValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)), (.number(let a), .number(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.date(let a), .date(let b)): a == b
+        case (.data(let a), .data(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: false
+        }
+    }
+}
+
+/// Encodes an `Encodable` value into a ``ParameterValue`` tree.
+///
+/// `nil` is dropped, keys are converted with a ``KeyEncodingStrategy``, `Date`, `Data`, `URL` and
+/// `Decimal` are kept as leaves, and non-finite floating-point values are rejected.
+public struct ParameterTreeEncoder: Sendable {
+    /// How keys are converted.
+    public var keyEncoding: KeyEncodingStrategy
+
+    /// Creates an encoder.
+    public init(keyEncoding: KeyEncodingStrategy = .useDefaultKeys) {
+        self.keyEncoding = keyEncoding
+    }
+
+    /// The tree of `value`, or `nil` when it encodes nothing.
+    /// - Throws: `EncodingError.invalidValue` for a non-finite number, or whatever `value` throws.
+    public func encode(_ value: any Encodable) throws -> ParameterValue? {
+        let encoder = TreeEncoder(codingPath: [], keyEncoding: keyEncoding)
+        try encoder.encodeValue(value)
+        return encoder.storage.resolved
+    }
+}
+
+/// A node under construction; containers are references so nested containers can be filled later.
+final class TreeNode {
+    enum Content {
+        case empty
+        case leaf(ParameterValue)
+        case object([(key: String, node: TreeNode)])
+        case array([TreeNode])
+    }
+
+    var content: Content = .empty
+
+    var resolved: ParameterValue? {
+        switch content {
+        case .empty: nil
+        case .leaf(let value): value
+        case .object(let entries): .object(entries.compactMap { entry in entry.node.resolved.map { (entry.key, $0) } })
+        case .array(let nodes): .array(nodes.compactMap(\.resolved))
+        }
+    }
+
+    func set(_ node: TreeNode, forKey key: String) {
+        guard case .object(var entries) = content else {
+            content = .object([(key, node)])
+            return
+        }
+        content = .empty
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            entries[index].node = node
+        } else {
+            entries.append((key, node))
+        }
+        content = .object(entries)
+    }
+
+    func append(_ node: TreeNode) {
+        guard case .array(var nodes) = content else {
+            content = .array([node])
+            return
+        }
+        content = .empty
+        nodes.append(node)
+        content = .array(nodes)
+    }
+
+    var childCount: Int {
+        switch content {
+        case .array(let nodes): nodes.count
+        case .object(let entries): entries.count
+        default: 0
+        }
+    }
+}
+
+final class TreeEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    let keyEncoding: KeyEncodingStrategy
+    let storage: TreeNode
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(codingPath: [any CodingKey], keyEncoding: KeyEncodingStrategy, storage: TreeNode = TreeNode()) {
+        self.codingPath = codingPath
+        self.keyEncoding = keyEncoding
+        self.storage = storage
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if case .object = storage.content {} else { storage.content = .object([]) }
+        return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if case .array = storage.content {} else { storage.content = .array([]) }
+        return TreeUnkeyedContainer(encoder: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        TreeSingleValueContainer(encoder: self)
+    }
+
+    /// Encodes `value` into `storage`, keeping Foundation leaf types as leaves.
+    func encodeValue(_ value: any Encodable) throws {
+        if let leaf = try Self.leaf(for: value, codingPath: codingPath) {
+            storage.content = .leaf(leaf)
+        } else {
+            try value.encode(to: self)
+        }
+    }
+
+    func child(for key: (any CodingKey)?) -> TreeEncoder {
+        TreeEncoder(codingPath: key.map { codingPath + [$0] } ?? codingPath, keyEncoding: keyEncoding)
+    }
+
+    static func leaf(for value: any Encodable, codingPath: [any CodingKey]) throws -> ParameterValue? {
+        switch value {
+        case let value as String: return .string(value)
+        case let value as Bool: return .bool(value)
+        case let value as Date: return .date(value)
+        case let value as Data: return .data(value)
+        case let value as URL: return .string(value.absoluteString)
+        case let value as Decimal: return .number(value.description)
+        case let value as Double: return .number(try finite(value, codingPath))
+        case let value as Float: return .number(try finite(Double(value), codingPath))
+        case let value as any BinaryInteger: return .number(String(describing: value))
+        default: return nil
+        }
+    }
+
+    static func finite(_ value: Double, _ codingPath: [any CodingKey]) throws -> String {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(codingPath: codingPath, debugDescription: "\(value) is not a finite number")
+            )
+        }
+        return NumberText.format(value)
+    }
+}
+
+struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private func key(_ key: Key) -> String {
+        encoder.keyEncoding.convert(key.stringValue)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {}
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        let child = encoder.child(for: key)
+        try child.encodeValue(value)
+        encoder.storage.set(child.storage, forKey: self.key(key))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let child = encoder.child(for: key)
+        encoder.storage.set(child.storage, forKey: self.key(key))
+        return child.container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let child = encoder.child(for: key)
+        encoder.storage.set(child.storage, forKey: self.key(key))
+        return child.unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let child = encoder.child(for: nil)
+        encoder.storage.set(child.storage, forKey: "super")
+        return child
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let child = encoder.child(for: key)
+        encoder.storage.set(child.storage, forKey: self.key(key))
+        return child
+    }
+}
+
+struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    var count: Int { encoder.storage.childCount }
+
+    private var nextKey: IndexKey { IndexKey(intValue: count) }
+
+    mutating func encodeNil() throws {}
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let child = encoder.child(for: nextKey)
+        try child.encodeValue(value)
+        encoder.storage.append(child.storage)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let child = encoder.child(for: nextKey)
+        encoder.storage.append(child.storage)
+        return child.container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let child = encoder.child(for: nextKey)
+        encoder.storage.append(child.storage)
+        return child.unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let child = encoder.child(for: nextKey)
+        encoder.storage.append(child.storage)
+        return child
+    }
+}
+
+struct TreeSingleValueContainer: SingleValueEncodingContainer {
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil() throws {
+        encoder.storage.content = .empty
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.encodeValue(value)
+    }
+}
+
+struct IndexKey: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+
+    init(intValue: Int) {
+        self.intValue = intValue
+        self.stringValue = String(intValue)
+    }
+
+    init?(stringValue: String) {
+        return nil
+    }
+}

@@ -1,0 +1,88 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// Encodes parameters as an RFC 3986 query string: in the URL for `GET`, `HEAD` and `DELETE`, and as an
+/// `application/x-www-form-urlencoded` body for other methods (the destination can be fixed instead).
+///
+/// Keys are sorted at every level; nested objects become `key[sub]`; arrays follow
+/// ``ArrayEncodingStrategy``; `nil` values are dropped; every byte but the unreserved ones is
+/// percent-encoded (see ``QueryString``). Parameters already in the URL are kept, new ones follow.
+public struct QueryParametersEncoder: ParametersEncoding {
+    /// Where the encoded parameters go.
+    public enum Destination: Sendable, Hashable {
+        /// The URL query for `GET`, `HEAD` and `DELETE`; the body for other methods.
+        case methodDependent
+        /// Always the URL query.
+        case queryString
+        /// Always the body.
+        case httpBody
+    }
+
+    /// Where the encoded parameters go.
+    public var destination: Destination
+    /// How keys are converted.
+    public var keyEncoding: KeyEncodingStrategy
+    /// How the tree is written.
+    public var format: QueryString
+
+    /// Creates an encoder.
+    public init(
+        destination: Destination = .methodDependent,
+        arrayEncoding: ArrayEncodingStrategy = .brackets,
+        boolEncoding: BoolEncodingStrategy = .literal,
+        dateEncoding: DateEncodingStrategy = .iso8601,
+        keyEncoding: KeyEncodingStrategy = .useDefaultKeys
+    ) {
+        self.destination = destination
+        self.keyEncoding = keyEncoding
+        self.format = QueryString(arrayEncoding: arrayEncoding, boolEncoding: boolEncoding, dateEncoding: dateEncoding)
+    }
+
+    /// The parameters as a percent-encoded query string (without `?`), or an empty string.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``.
+    public func queryString(for parameters: any Encodable) throws -> String {
+        let tree: ParameterValue?
+        do {
+            tree = try ParameterTreeEncoder(keyEncoding: keyEncoding).encode(parameters)
+        } catch {
+            throw ApiError.encoding(error)
+        }
+        guard let tree else { return "" }
+        return try format.encode(tree)
+    }
+
+    /// Returns `request` with the parameters in its query or body.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``.
+    public func encode(_ parameters: any Encodable, in request: URLRequest) throws -> URLRequest {
+        let query = try queryString(for: parameters)
+        var request = request
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let inQuery =
+            switch destination {
+            case .methodDependent: method.prefersQueryParameters
+            case .queryString: true
+            case .httpBody: false
+            }
+        if inQuery {
+            guard !query.isEmpty, let url = request.url,
+                var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            else { return request }
+            let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
+            components.percentEncodedQuery = existing + query
+            guard let newURL = components.url else {
+                throw ApiError.invalidRequest(.invalidURL("the query could not be added to the URL"))
+            }
+            request.url = newURL
+        } else {
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
+            }
+            request.httpBody = Data(query.utf8)
+        }
+        return request
+    }
+}

@@ -1,0 +1,76 @@
+public import Foundation
+
+/// Where a request goes: a complete URL, or a host plus a path (and optional query items).
+///
+/// With ``components(host:path:queryItems:)`` the host comes from a ``HostProvider`` and may carry a
+/// base path, which is kept: `https://h/api` with `/v1/x` gives `https://h/api/v1/x`. A host without a
+/// scheme gets `https`. The path is split at `/` and every segment is percent-encoded, so text from
+/// callers can never change the host, the query or the fragment: `?`, `#` and `%` are encoded, empty
+/// segments (`//evil.com`) are dropped, and `.` or `..` segments are rejected.
+public enum URLInfo: Sendable, Hashable {
+    /// A complete `http` or `https` URL, used as it is.
+    case url(URL)
+    /// A host (scheme, host, port and optional base path), a path below it, and query items.
+    case components(host: String, path: String, queryItems: [URLQueryItem] = [])
+
+    /// Builds the URL.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/invalidURL(_:)`` when
+    ///   the scheme is not `http`/`https`, the host is missing or carries a query or fragment, or the path
+    ///   has a `.` or `..` segment.
+    public func makeURL() throws -> URL {
+        switch self {
+        case .url(let url):
+            try Self.checkSchemeAndHost(
+                of: URLComponents(url: url, resolvingAgainstBaseURL: true),
+                text: "a URL with scheme \(url.scheme ?? "none")"
+            )
+            return url
+        case .components(let host, let path, let queryItems):
+            let text = host.contains("://") ? host : "https://" + host
+            guard var components = URLComponents(string: text) else {
+                throw ApiError.invalidRequest(.invalidURL("host \(host.debugDescription) is not a valid URL"))
+            }
+            try Self.checkSchemeAndHost(of: components, text: host.debugDescription)
+            guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil,
+                components.user == nil, components.password == nil
+            else {
+                throw ApiError.invalidRequest(.invalidURL("a host must not carry credentials, a query or a fragment"))
+            }
+            var base = components.percentEncodedPath
+            while base.hasSuffix("/") { base.removeLast() }
+            components.percentEncodedPath = base + (try Self.encodedPath(path))
+            if !queryItems.isEmpty {
+                components.percentEncodedQuery = QueryString.encode(queryItems)
+            }
+            guard let url = components.url else {
+                throw ApiError.invalidRequest(.invalidURL("could not build a URL from \(host.debugDescription)"))
+            }
+            return url
+        }
+    }
+
+    /// `path` as percent-encoded segments, each preceded by `/`; a trailing `/` is kept.
+    static func encodedPath(_ path: String) throws -> String {
+        var result = ""
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard segment != ".", segment != ".." else {
+                throw ApiError.invalidRequest(.invalidURL("the path must not contain \".\" or \"..\" segments"))
+            }
+            result += "/" + PercentEncoding.encode(String(segment), allowing: PercentEncoding.isPathSegmentCharacter)
+        }
+        if path.hasSuffix("/") || result.isEmpty && !path.isEmpty {
+            result += "/"
+        }
+        return result
+    }
+
+    private static func checkSchemeAndHost(of components: URLComponents?, text: String) throws {
+        guard let components, let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else {
+            throw ApiError.invalidRequest(.invalidURL("\(text) is not an http or https URL"))
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw ApiError.invalidRequest(.invalidURL("\(text) has no host"))
+        }
+    }
+}
