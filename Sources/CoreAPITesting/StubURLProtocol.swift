@@ -1,1 +1,111 @@
 import CoreAPI
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// The `URLProtocol` behind ``StubServer``.
+///
+/// A session is routed to its server by a header that ``StubServer/makeConfiguration(base:)`` adds
+/// to the configuration; the header is removed before the request is recorded. Requests without it
+/// are not handled, so the protocol never captures another session's traffic.
+public final class StubURLProtocol: URLProtocol {
+    static let routingHeader = "X-CoreAPI-Stub-Server"
+    private static let servers = LockedValue([String: WeakServer]())
+
+    private struct WeakServer {
+        weak var server: StubServer?
+    }
+
+    private let lock = NSLock()
+    private var isStopped = false
+
+    static func register(_ server: StubServer) {
+        servers.withLock { $0[server.id] = WeakServer(server: server) }
+    }
+
+    static func unregister(_ id: String) {
+        servers.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    /// Handles requests that carry a stub server's routing header.
+    override public class func canInit(with request: URLRequest) -> Bool {
+        request.value(forHTTPHeaderField: routingHeader) != nil
+    }
+
+    /// The request unchanged.
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
+        request
+    }
+
+    /// Answers from the stub server, after the reply's delay.
+    override public func startLoading() {
+        guard let id = request.value(forHTTPHeaderField: Self.routingHeader),
+            let server = Self.servers.withLock({ $0[id]?.server }),
+            let url = request.url
+        else {
+            client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
+            return
+        }
+        var headers = Headers()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where name != Self.routingHeader {
+            headers.add(value, for: name)
+        }
+        let recorded = RecordedRequest(
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            url: url,
+            headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
+            body: request.httpBody
+        )
+        let reply: StubResponse
+        do {
+            reply = try server.respond(to: recorded)
+        } catch {
+            client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
+            return
+        }
+        if reply.delay > 0 {
+            let protocolInstance = Unchecked(value: self)
+            DispatchQueue.global().asyncAfter(deadline: .now() + reply.delay) {
+                protocolInstance.value.deliver(reply, for: url)
+            }
+        } else {
+            deliver(reply, for: url)
+        }
+    }
+
+    /// Stops a delayed reply from being delivered.
+    override public func stopLoading() {
+        lock.withLock { isStopped = true }
+    }
+
+    private func deliver(_ reply: StubResponse, for url: URL) {
+        guard !lock.withLock({ isStopped }) else { return }
+        if let failure = reply.failure {
+            client?.urlProtocol(self, didFailWithError: URLError(failure))
+            return
+        }
+        var fields: [String: String] = [:]
+        for field in reply.headers {
+            fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value
+        }
+        guard let response = HTTPURLResponse(url: url, statusCode: reply.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
+        else {
+            client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+            return
+        }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        if !reply.body.isEmpty {
+            client?.urlProtocol(self, didLoad: reply.body)
+        }
+        client?.urlProtocolDidFinishLoading(self)
+    }
+}
+
+/// Carries the protocol instance to the delayed delivery; URLProtocol allows `client` calls from any
+/// thread, and `isStopped` is lock-guarded.
+private struct Unchecked: @unchecked Sendable {  // see the comment above
+    let value: StubURLProtocol
+}

@@ -1,0 +1,96 @@
+public import CoreAPI
+public import Foundation
+
+/// A canned reply of a ``StubServer``: a status, headers and a body, or a transport failure, optionally
+/// after a delay.
+public struct StubResponse: Sendable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The response header fields.
+    public var headers: Headers
+    /// The body.
+    public var body: Data
+    /// How long to wait before answering, in seconds.
+    public var delay: TimeInterval
+    /// A transport failure to report instead of a response, as a `URLError` code.
+    public var failure: URLError.Code?
+
+    /// Creates a reply.
+    public init(
+        statusCode: Int = 200,
+        headers: Headers = Headers(),
+        body: Data = Data(),
+        delay: TimeInterval = 0,
+        failure: URLError.Code? = nil
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.delay = delay
+        self.failure = failure
+    }
+
+    /// A JSON reply with `Content-Type: application/json`.
+    public static func json(_ text: String, statusCode: Int = 200, headers: Headers = Headers()) -> StubResponse {
+        StubResponse(
+            statusCode: statusCode,
+            headers: Headers(["Content-Type": "application/json"]).merging(headers),
+            body: Data(text.utf8)
+        )
+    }
+
+    /// A JSON reply encoding `value` with sorted keys.
+    /// - Throws: the encoder's error.
+    public static func json(encoding value: some Encodable, statusCode: Int = 200) throws -> StubResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return StubResponse(
+            statusCode: statusCode,
+            headers: ["Content-Type": "application/json"],
+            body: try encoder.encode(value)
+        )
+    }
+
+    /// A UTF-8 text reply with `Content-Type: text/plain; charset=utf-8`.
+    public static func text(_ text: String, statusCode: Int = 200) -> StubResponse {
+        StubResponse(
+            statusCode: statusCode,
+            headers: ["Content-Type": "text/plain; charset=utf-8"],
+            body: Data(text.utf8)
+        )
+    }
+
+    /// A reply with only a status code.
+    public static func status(_ statusCode: Int) -> StubResponse {
+        StubResponse(statusCode: statusCode)
+    }
+
+    /// A transport failure, such as `.notConnectedToInternet` or `.timedOut`.
+    public static func failure(_ code: URLError.Code) -> StubResponse {
+        StubResponse(failure: code)
+    }
+
+    /// The reply answered after `seconds`.
+    public func delayed(by seconds: TimeInterval) -> StubResponse {
+        var copy = self
+        copy.delay = seconds
+        return copy
+    }
+}
+
+/// A request a ``StubServer`` received.
+public struct RecordedRequest: Sendable, Hashable {
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The full URL, query included.
+    public var url: URL
+    /// The header fields, without the stub's own routing header.
+    public var headers: Headers
+    /// The body, when it was sent as data.
+    public var body: Data?
+
+    /// The body as UTF-8 text, or `nil`.
+    public var bodyText: String? {
+        body.map { String(decoding: $0, as: UTF8.self) }
+    }
+}

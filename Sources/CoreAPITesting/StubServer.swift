@@ -1,0 +1,113 @@
+public import CoreAPI
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// An in-process HTTP server for unit tests: routes requests of one session to canned replies and
+/// records every request.
+///
+/// It works through ``StubURLProtocol``, installed per session in the configuration's
+/// `protocolClasses`, so nothing global is registered and tests can run in parallel, each with its own
+/// server.
+///
+/// ```swift
+/// let server = StubServer()
+/// server.on(.get, "/users/42", reply: .json(#"{"id": 42, "name": "Ada"}"#))
+/// let session = server.makeSession(hosts: ["api": "https://api.test"])
+/// let user = try await session.perform(GetUser(id: 42))
+/// #expect(server.requests.count == 1)
+/// ```
+public final class StubServer: Sendable {
+    /// Answers a request; the handler may throw, which fails the request as a transport error.
+    public typealias Handler = @Sendable (RecordedRequest) throws -> StubResponse
+
+    private struct Route {
+        let method: HTTPMethod?
+        let pattern: String
+        let handler: Handler
+
+        func matches(_ request: RecordedRequest) -> Bool {
+            if let method, method != request.method { return false }
+            let path = request.url.path
+            if pattern.hasSuffix("*") {
+                return path.hasPrefix(String(pattern.dropLast()))
+            }
+            return path == pattern
+        }
+    }
+
+    private struct State {
+        var routes: [Route] = []
+        var requests: [RecordedRequest] = []
+    }
+
+    private let state = LockedValue(State())
+    /// The reply for requests no route matches: `404` with an empty body by default.
+    public let fallback: StubResponse
+    let id = UUID().uuidString
+
+    /// Creates a server with no routes.
+    public init(fallback: StubResponse = .status(404)) {
+        self.fallback = fallback
+        StubURLProtocol.register(self)
+    }
+
+    deinit {
+        StubURLProtocol.unregister(id)
+    }
+
+    /// Answers requests whose path equals `path` (or starts with it, when it ends in `*`), and whose
+    /// method is `method` when one is given. A later route wins over an earlier one for the same request.
+    public func on(_ method: HTTPMethod? = nil, _ path: String, reply: StubResponse) {
+        on(method, path) { _ in reply }
+    }
+
+    /// Answers matching requests with `handler`; see ``on(_:_:reply:)``.
+    public func on(_ method: HTTPMethod? = nil, _ path: String, handler: @escaping Handler) {
+        state.withLock { $0.routes.append(Route(method: method, pattern: path, handler: handler)) }
+    }
+
+    /// Every request received so far, in order.
+    public var requests: [RecordedRequest] {
+        state.current.requests
+    }
+
+    /// Forgets the recorded requests.
+    public func clearRequests() {
+        state.withLock { $0.requests.removeAll() }
+    }
+
+    /// `base` (by default CoreAPI's default configuration) routed to this server.
+    public func makeConfiguration(
+        base: URLSessionConfiguration = ApiSession.makeDefaultConfiguration()
+    ) -> URLSessionConfiguration {
+        let configuration = base
+        configuration.protocolClasses = [StubURLProtocol.self]
+        var headers = configuration.httpAdditionalHeaders ?? [:]
+        headers[StubURLProtocol.routingHeader] = id
+        configuration.httpAdditionalHeaders = headers
+        return configuration
+    }
+
+    /// A session whose requests this server answers.
+    public func makeSession(hostProvider: any HostProvider, headers: Headers = Headers()) -> ApiSession {
+        ApiSession(hostProvider: hostProvider, configuration: makeConfiguration(), headers: headers)
+    }
+
+    /// A session whose requests this server answers, with hosts from a dictionary.
+    public func makeSession(hosts: [String: String]) -> ApiSession {
+        makeSession(hostProvider: DictionaryHostProvider(hosts))
+    }
+
+    /// Records `request` and returns the reply of the newest matching route.
+    func respond(to request: RecordedRequest) throws -> StubResponse {
+        let route = state.withLock { state in
+            state.requests.append(request)
+            return state.routes.last { $0.matches(request) }
+        }
+        return try route?.handler(request) ?? fallback
+    }
+}

@@ -1,0 +1,82 @@
+import CoreAPI
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The loopback fixture server (`Fixtures/fixture_server.py`), started once per test process.
+///
+/// The server exits when its standard input closes, which happens when this process ends, so it never
+/// outlives the tests.
+final class FixtureServer: Sendable {
+    enum StartError: Error, CustomStringConvertible {
+        case noPython
+        case noPort(String)
+
+        var description: String {
+            switch self {
+            case .noPython: "python3 is required for the loopback fixture server; run .ci/run or install python3"
+            case .noPort(let output): "the fixture server did not report a port: \(output)"
+            }
+        }
+    }
+
+    let port: Int
+    private let process: Process
+    private let input: Pipe
+
+    private static let started: Result<FixtureServer, any Error> = Result { try FixtureServer() }
+
+    /// The shared server.
+    static func shared() throws -> FixtureServer {
+        try started.get()
+    }
+
+    private init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fixture_server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            throw StartError.noPython
+        }
+        let line = Self.readLine(from: output.fileHandleForReading)
+        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
+            process.terminate()
+            throw StartError.noPort(line)
+        }
+        self.port = port
+        self.process = process
+        self.input = input
+    }
+
+    private static func readLine(from handle: FileHandle) -> String {
+        var bytes: [UInt8] = []
+        while let chunk = try? handle.read(upToCount: 1), let byte = chunk.first, byte != UInt8(ascii: "\n") {
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The base URL, `http://127.0.0.1:<port>`.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// A host provider whose key `fixture` names this server.
+    var hosts: DictionaryHostProvider { ["fixture": baseURL] }
+
+    /// How many requests carried `X-Test-Tag: tag`.
+    func count(tag: String) throws -> Int {
+        let url = URL(string: "\(baseURL)/count?tag=\(tag)")!
+        let data = try Data(contentsOf: url)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Int]
+        return object?["count"] ?? -1
+    }
+}
