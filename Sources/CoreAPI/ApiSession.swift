@@ -22,6 +22,9 @@ public final class ApiSession: Sendable {
     /// Header fields sent with every request; a method's own headers win for the same names.
     public let headers: Headers
 
+    /// The idle timeout of methods that set none: the configuration's `timeoutIntervalForRequest`.
+    public let defaultTimeout: TimeInterval
+
     let urlSession: URLSession
     let delegate: SessionDelegate
 
@@ -42,6 +45,7 @@ public final class ApiSession: Sendable {
         queue.name = "CoreAPI.ApiSession.delegate"
         queue.maxConcurrentOperationCount = 1
         self.delegate = delegate
+        self.defaultTimeout = configuration.timeoutIntervalForRequest
         self.urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
@@ -74,9 +78,9 @@ public final class ApiSession: Sendable {
         try headers.validate()
         var request = URLRequest(url: url)
         request.httpMethod = httpMethod.rawValue
-        if let timeout = method.timeout {
-            request.timeoutInterval = timeout
-        }
+        // CoreAPI enforces the exact idle timeout itself (see `SessionDelegate`); URLSession's own,
+        // which Linux truncates to whole seconds, is only a later backstop.
+        request.timeoutInterval = (method.timeout ?? defaultTimeout).rounded(.up) + 1
         for field in headers {
             request.addValue(field.value, forHTTPHeaderField: field.name)
         }
@@ -95,7 +99,9 @@ public final class ApiSession: Sendable {
         let holder = HandleHolder()
         let exchange = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                holder.attach(start(request) { continuation.resume(returning: $0) })
+                holder.attach(
+                    start(request, idleTimeout: method.timeout ?? defaultTimeout) { continuation.resume(returning: $0) }
+                )
             }
         } onCancel: {
             holder.cancel()
@@ -130,7 +136,7 @@ public final class ApiSession: Sendable {
             deliver(.failure(error))
             return RequestHandle(task: nil)
         }
-        return start(request) { exchange in
+        return start(request, idleTimeout: method.timeout ?? defaultTimeout) { exchange in
             deliver(Self.process(exchange, for: method))
         }
     }
@@ -142,9 +148,13 @@ public final class ApiSession: Sendable {
         }
     }
 
-    private func start(_ request: URLRequest, completion: @escaping @Sendable (Exchange) -> Void) -> RequestHandle {
+    private func start(
+        _ request: URLRequest,
+        idleTimeout: TimeInterval,
+        completion: @escaping @Sendable (Exchange) -> Void
+    ) -> RequestHandle {
         let task = urlSession.dataTask(with: request)
-        delegate.register(task, completion: completion)
+        delegate.register(task, idleTimeout: idleTimeout, completion: completion)
         task.resume()
         return RequestHandle(task: task)
     }

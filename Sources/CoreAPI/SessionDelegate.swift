@@ -18,6 +18,10 @@ struct Exchange: Sendable {
 /// `didCompleteWithError`. Authentication challenges other than server trust are cancelled at once and
 /// the challenge's response is kept, so a `401` with `WWW-Authenticate: Basic` ends as a 401 response
 /// instead of hanging (Linux waits forever when no session-level delegate answers).
+///
+/// The idle timeout is enforced here too: Linux truncates `URLRequest.timeoutInterval` to whole
+/// seconds (0.5 s fires at once, 1.5 s after one second), so each task gets a timer that cancels it
+/// when no response or body bytes arrived for its timeout, and the task then ends as timed out.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // `tasks` is guarded by `lock`
     private struct TaskState {
         let task: URLSessionTask
@@ -25,15 +29,62 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var response: HTTPURLResponse?
         var data = Data()
         var challengeResponse: HTTPURLResponse?
+        let idleTimeout: UInt64
+        var lastActivity: UInt64
+        var timedOut = false
+    }
+
+    private enum IdleCheck {
+        case timeOut(URLSessionTask)
+        case checkAgain(after: UInt64)
     }
 
     private let lock = NSLock()
     private var tasks: [Int: TaskState] = [:]
+    private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
 
-    /// Registers `task`; `completion` runs once when it ends.
-    func register(_ task: URLSessionTask, completion: @escaping @Sendable (Exchange) -> Void) {
+    /// Registers `task`; `completion` runs once when it ends. The task is cancelled and ends as timed
+    /// out when nothing arrives for `idleTimeout` seconds.
+    func register(
+        _ task: URLSessionTask,
+        idleTimeout: TimeInterval,
+        completion: @escaping @Sendable (Exchange) -> Void
+    ) {
+        let timeout = UInt64(max(idleTimeout, 0.001) * 1_000_000_000)
+        let id = task.taskIdentifier
         lock.withLock {
-            tasks[task.taskIdentifier] = TaskState(task: task, completion: completion)
+            tasks[id] = TaskState(
+                task: task,
+                completion: completion,
+                idleTimeout: timeout,
+                lastActivity: DispatchTime.now().uptimeNanoseconds
+            )
+        }
+        scheduleIdleCheck(for: id, after: timeout)
+    }
+
+    private func scheduleIdleCheck(for id: Int, after nanoseconds: UInt64) {
+        timerQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, UInt64(Int.max))))) {
+            [weak self] in
+            self?.checkIdle(id)
+        }
+    }
+
+    private func checkIdle(_ id: Int) {
+        let check: IdleCheck? = lock.withLock {
+            guard var state = tasks[id] else { return nil }
+            let idle = DispatchTime.now().uptimeNanoseconds &- state.lastActivity
+            guard idle >= state.idleTimeout else {
+                return .checkAgain(after: state.idleTimeout - idle)
+            }
+            state.timedOut = true
+            tasks[id] = state
+            return .timeOut(state.task)
+        }
+        switch check {
+        case .timeOut(let task): task.cancel()
+        case .checkAgain(let delay): scheduleIdleCheck(for: id, after: delay)
+        case nil: break
         }
     }
 
@@ -50,6 +101,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         lock.withLock {
             tasks[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
+            tasks[dataTask.taskIdentifier]?.lastActivity = DispatchTime.now().uptimeNanoseconds
         }
         completionHandler(.allow)
     }
@@ -57,13 +109,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.withLock {
             tasks[dataTask.taskIdentifier]?.data.append(data)
+            tasks[dataTask.taskIdentifier]?.lastActivity = DispatchTime.now().uptimeNanoseconds
         }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
         let response = state.response ?? (task.response as? HTTPURLResponse)
-        if let challenged = state.challengeResponse, error != nil {
+        if state.timedOut, error != nil {
+            state.completion(Exchange(response: response, data: state.data, error: URLError(.timedOut)))
+        } else if let challenged = state.challengeResponse, error != nil {
             // The challenge was cancelled by us: report the 401 response itself.
             state.completion(Exchange(response: challenged, data: Data(), error: nil))
         } else if let error {

@@ -135,6 +135,11 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 512
 
+    def handle_error(self, request, client_address):
+        # Clients that cancel close their connection mid-response; that is expected here.
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
 
 def main():
     server = Server(("127.0.0.1", 0), Handler)

@@ -1,0 +1,38 @@
+import CoreAPI
+import Foundation
+import Testing
+
+/// Cancelling a task just as its response completes must never hang (Linux's built-in async
+/// `URLSession.data(for:)` deadlocks there) and must end either with the response or as cancelled.
+@Suite(.timeLimit(.minutes(2)))
+struct CancellationStressTests {
+    @Test func cancelAtCompletionNeverHangs() async throws {
+        let server = try FixtureServer.shared()
+        let session = ApiSession(hostProvider: server.hosts)
+        let iterations = 3000
+        var succeeded = 0
+        var cancelled = 0
+        for iteration in 0..<iterations {
+            let task = Task { try await session.perform(RawGet(path: "/fast")) }
+            // Spread the cancel across the request's lifetime (about 0.3–1 ms on loopback).
+            let spin = (iteration * 37) % 1200
+            if spin > 0 {
+                let deadline = ContinuousClock.now + .microseconds(spin)
+                while ContinuousClock.now < deadline {}
+            }
+            task.cancel()
+            do {
+                let data = try await task.value
+                #expect(data == Data(#"{"ok":true}"#.utf8))
+                succeeded += 1
+            } catch ApiError.cancelled {
+                cancelled += 1
+            }
+        }
+        #expect(succeeded + cancelled == iterations)
+        // Both outcomes must occur, or the loop did not cancel at completion.
+        #expect(succeeded > 0)
+        #expect(cancelled > 0)
+        print("cancel-at-completion: \(iterations) iterations, \(succeeded) completed, \(cancelled) cancelled")
+    }
+}
