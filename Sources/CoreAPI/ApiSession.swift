@@ -19,7 +19,8 @@ public import Foundation
 public final class ApiSession: Sendable {
     /// Where hosts come from.
     public let hostProvider: any HostProvider
-    /// Header fields sent with every request; a method's own headers win for the same names.
+    /// Header fields sent with every request: the configuration's `httpAdditionalHeaders`, then the
+    /// `headers` given at creation. A method's own headers win for the same names.
     public let headers: Headers
 
     /// The idle timeout of methods that set none: the configuration's `timeoutIntervalForRequest`.
@@ -32,14 +33,20 @@ public final class ApiSession: Sendable {
     /// - Parameters:
     ///   - hostProvider: Supplies the host for each method's host key.
     ///   - configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()`` by default.
-    ///   - headers: Header fields for every request.
+    ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
     public init(
         hostProvider: any HostProvider,
         configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
         headers: Headers = Headers()
     ) {
         self.hostProvider = hostProvider
-        self.headers = headers
+        // Set explicitly on each request so they are visible everywhere, URLProtocol stubs included
+        // (Linux merges them only after protocols have seen the request).
+        var additional = Headers()
+        for case let (name as String, value as String) in configuration.httpAdditionalHeaders ?? [:] {
+            additional.add(value, for: name)
+        }
+        self.headers = Headers(additional.sorted { $0.name < $1.name }).merging(headers)
         let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.name = "CoreAPI.ApiSession.delegate"

@@ -59,15 +59,29 @@ public final class StubServer: Sendable {
         StubURLProtocol.unregister(id)
     }
 
-    /// Answers requests whose path equals `path` (or starts with it, when it ends in `*`), and whose
-    /// method is `method` when one is given. A later route wins over an earlier one for the same request.
-    public func on(_ method: HTTPMethod? = nil, _ path: String, reply: StubResponse) {
-        on(method, path) { _ in reply }
+    /// Answers `method` requests whose path equals `path`, or starts with it when it ends in `*`. A
+    /// later route wins over an earlier one for the same request.
+    public func on(_ method: HTTPMethod, _ path: String, reply: StubResponse) {
+        add(Route(method: method, pattern: path) { _ in reply })
     }
 
-    /// Answers matching requests with `handler`; see ``on(_:_:reply:)``.
-    public func on(_ method: HTTPMethod? = nil, _ path: String, handler: @escaping Handler) {
-        state.withLock { $0.routes.append(Route(method: method, pattern: path, handler: handler)) }
+    /// Answers requests of any method whose path matches `path`; see ``on(_:_:reply:)``.
+    public func on(_ path: String, reply: StubResponse) {
+        add(Route(method: nil, pattern: path) { _ in reply })
+    }
+
+    /// Answers matching `method` requests with `handler`; see ``on(_:_:reply:)``.
+    public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
+        add(Route(method: method, pattern: path, handler: handler))
+    }
+
+    /// Answers requests of any method whose path matches `path` with `handler`.
+    public func on(_ path: String, handler: @escaping Handler) {
+        add(Route(method: nil, pattern: path, handler: handler))
+    }
+
+    private func add(_ route: Route) {
+        state.withLock { $0.routes.append(route) }
     }
 
     /// Every request received so far, in order.

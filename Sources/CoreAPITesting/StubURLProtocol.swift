@@ -9,8 +9,8 @@ import CoreAPI
 /// The `URLProtocol` behind ``StubServer``.
 ///
 /// A session is routed to its server by a header that ``StubServer/makeConfiguration(base:)`` adds
-/// to the configuration; the header is removed before the request is recorded. Requests without it
-/// are not handled, so the protocol never captures another session's traffic.
+/// to the configuration's `httpAdditionalHeaders` (``ApiSession`` sends those with every request); the
+/// header is removed before the request is recorded.
 public final class StubURLProtocol: URLProtocol {
     static let routingHeader = "X-CoreAPI-Stub-Server"
     private static let servers = LockedValue([String: WeakServer]())
@@ -30,9 +30,10 @@ public final class StubURLProtocol: URLProtocol {
         servers.withLock { _ = $0.removeValue(forKey: id) }
     }
 
-    /// Handles requests that carry a stub server's routing header.
+    /// Handles every request of a session configured with it, so a stub session never reaches the
+    /// network; a request without a known server's routing header fails with `cannotConnectToHost`.
     override public class func canInit(with request: URLRequest) -> Bool {
-        request.value(forHTTPHeaderField: routingHeader) != nil
+        true
     }
 
     /// The request unchanged.
