@@ -1,1 +1,126 @@
-import CoreAPI
+public import CoreAPI
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A mixin that makes a type an ``CoreAPI/ApiResponse`` built from a text body.
+///
+/// The body is decoded with the ``Charset`` of the response's `Content-Type` `charset` parameter (UTF-8
+/// when it is missing or unknown), then passed to ``init(text:)``.
+///
+/// ```swift
+/// struct Version: TextApiResponse {
+///     let major: Int
+///     init?(text: String) {
+///         guard let major = Int(text.prefix { $0 != "." }) else { return nil }
+///         self.major = major
+///     }
+/// }
+/// ```
+///
+/// A failure becomes ``CoreAPI/ApiError/mapping(_:)`` whose cause is a ``TextDecodingError``.
+/// `String` adopts the protocol, so a method can return the body text as is.
+public protocol TextApiResponse: ApiResponse {
+    /// Creates a value from the decoded body text, or `nil` when the text is not acceptable.
+    /// - Parameter text: The whole body, decoded; a leading byte order mark is already removed.
+    init?(text: String)
+}
+
+extension TextApiResponse {
+    /// Decodes the body with ``Charset/init(response:)`` and passes the text to ``init(text:)``.
+    /// - Throws: ``TextDecodingError/invalidBytes(charset:)`` when the body is not valid in the charset,
+    ///   ``TextDecodingError/rejectedText`` when ``init(text:)`` returns `nil`.
+    public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
+        let charset = Charset(response: response)
+        guard let text = charset.decode(data) else {
+            throw TextDecodingError.invalidBytes(charset: charset.name)
+        }
+        guard let value = Self(text: text) else {
+            throw TextDecodingError.rejectedText
+        }
+        return value
+    }
+
+    /// Decodes the body as ``decodeResponse(response:data:)`` does, or `nil` on failure; prefer
+    /// ``decodeResponse(response:data:)``, which keeps the reason.
+    public static func makeResponse(response: HTTPURLResponse, data: Data) -> Self? {
+        try? decodeResponse(response: response, data: data)
+    }
+}
+
+/// The body text, decoded with the response's charset.
+extension String: TextApiResponse {
+    /// The text itself; never `nil`.
+    public init?(text: String) {
+        self = text
+    }
+}
+
+/// Why a text body could not become a ``TextApiResponse``.
+public enum TextDecodingError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// The body is not valid in the charset with this ``Charset/name``.
+    case invalidBytes(charset: String)
+    /// The body was decoded, but ``TextApiResponse/init(text:)`` returned `nil`.
+    case rejectedText
+
+    /// A one-line description; it never contains the body.
+    public var description: String {
+        switch self {
+        case .invalidBytes(let charset): "the body is not valid \(charset) text"
+        case .rejectedText: "the body text was rejected by init?(text:)"
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension Charset {
+    /// The charset a response declares, or ``utf8`` when it declares none or one that is not supported.
+    ///
+    /// The label is the response's `textEncodingName`, or else the `charset` parameter of its
+    /// `Content-Type` header. The header is read as well because swift-corelibs-foundation matches the
+    /// parameter name case-sensitively: for `Content-Type: text/plain; Charset=UTF-8` its
+    /// `textEncodingName` is `nil`.
+    /// - Parameter response: The HTTP response whose body is decoded.
+    public init(response: HTTPURLResponse) {
+        var label = response.textEncodingName
+        if label?.isEmpty ?? true {
+            label = response.value(forHTTPHeaderField: "Content-Type").flatMap(Self.charsetParameter(in:))
+        }
+        self = label.flatMap(Charset.init(ianaName:)) ?? .utf8
+    }
+
+    /// The raw value of the `charset` parameter of a `Content-Type` value, with any quotes; parameter
+    /// names match case-insensitively, and semicolons inside quoted strings do not split parameters.
+    static func charsetParameter(in contentType: String) -> String? {
+        var parameters: [Substring] = []
+        var start = contentType.startIndex
+        var quoted = false
+        var escaped = false
+        for index in contentType.indices {
+            let character = contentType[index]
+            if escaped {
+                escaped = false
+            } else if quoted && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == ";" && !quoted {
+                parameters.append(contentType[start..<index])
+                start = contentType.index(after: index)
+            }
+        }
+        parameters.append(contentType[start...])
+        for parameter in parameters.dropFirst() {
+            guard let equals = parameter.firstIndex(of: "=") else { continue }
+            let name = parameter[..<equals].trimmingCharacters(in: .whitespaces)
+            if name.lowercased() == "charset" {
+                return String(parameter[parameter.index(after: equals)...])
+            }
+        }
+        return nil
+    }
+}
