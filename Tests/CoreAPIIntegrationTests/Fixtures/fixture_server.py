@@ -18,6 +18,7 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /fast                {"ok": true}
   /empty               200 with no body; /no-content 204
   /count?tag=T         how many requests carried the header X-Test-Tag: T
+  /catalog/...         the example's catalog service (products, orders, terms)
 """
 
 import gzip
@@ -121,12 +122,34 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, b"", content_type=None)
         elif path == "/no-content":
             self.send(204)
+        elif path.startswith("/catalog/"):
+            self.catalog(path[len("/catalog"):], query, body)
         elif path == "/count":
             with COUNTS_LOCK:
                 count = COUNTS.get(query.get("tag", [""])[0], 0)
             self.send_json(200, {"count": count})
         else:
             self.send_json(404, {"error": {"code": 404, "message": "no route " + path}})
+
+    def catalog(self, path, query, body):
+        products = {1: {"id": 1, "name": "Desk lamp", "price": 24.5}, 2: {"id": 2, "name": "Floor lamp", "price": 89}}
+        if path == "/products/search":
+            term = query.get("q", [""])[0]
+            items = [p for p in products.values() if term.lower() in p["name"].lower()]
+            limit = int(query.get("limit", ["10"])[0])
+            self.send_json(200, {"query": term, "items": items[:limit]})
+        elif path == "/orders" and self.command == "POST":
+            order = json.loads(body or b"{}")
+            self.send_json(201, {"id": "ord-%d" % (1000 + order.get("quantity", 0)), "product_id": order.get("product_id"),
+                                 "quantity": order.get("quantity"), "status": "accepted"})
+        elif path == "/terms":
+            self.send(200, "Terms of sale: returns accepted within 30 days — café policy.".encode("cp1252"),
+                      "text/plain; charset=windows-1252")
+        elif path.startswith("/products/") and path[len("/products/"):].isdigit() \
+                and int(path[len("/products/"):]) in products:
+            self.send_json(200, products[int(path[len("/products/"):])])
+        else:
+            self.send_json(404, {"error": {"code": "not_found", "message": "No such product"}})
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = handle_any
 
