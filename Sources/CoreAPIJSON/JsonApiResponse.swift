@@ -5,7 +5,7 @@ public import Foundation
     public import FoundationNetworking
 #endif
 
-/// A mixin that makes a `Decodable` model an ``CoreAPI/ApiResponse`` decoded from a JSON body.
+/// A mixin that makes a `Decodable` model an `ApiResponse` decoded from a JSON body.
 ///
 /// Each type has its own ``decoder``: override it to set date or key strategies for that model.
 ///
@@ -22,7 +22,7 @@ public import Foundation
 /// }
 /// ```
 ///
-/// A decoding failure becomes ``CoreAPI/ApiError/mapping(_:)`` whose cause is the `DecodingError`,
+/// A decoding failure becomes `ApiError.mapping` whose cause is the `DecodingError`,
 /// coding path included.
 public protocol JsonApiResponse: ApiResponse, Decodable {
     /// The decoder for this type; a shared default `JSONDecoder` unless overridden.

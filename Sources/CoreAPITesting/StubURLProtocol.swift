@@ -9,7 +9,7 @@ import CoreAPI
 /// The `URLProtocol` behind ``StubServer``.
 ///
 /// A session is routed to its server by a header that ``StubServer/makeConfiguration(base:)`` adds
-/// to the configuration's `httpAdditionalHeaders` (``ApiSession`` sends those with every request); the
+/// to the configuration's `httpAdditionalHeaders` (`ApiSession` sends those with every request); the
 /// header is removed before the request is recorded.
 public final class StubURLProtocol: URLProtocol {
     static let routingHeader = "X-CoreAPI-Stub-Server"

@@ -5,7 +5,7 @@ public import Foundation
     public import FoundationNetworking
 #endif
 
-/// A mixin that makes a type an ``CoreAPI/ApiResponse`` built from a text body.
+/// A mixin that makes a type an `ApiResponse` built from a text body.
 ///
 /// The body is decoded with the ``Charset`` of the response's `Content-Type` `charset` parameter (UTF-8
 /// when it is missing or unknown), then passed to ``init(text:)``.
@@ -20,7 +20,7 @@ public import Foundation
 /// }
 /// ```
 ///
-/// A failure becomes ``CoreAPI/ApiError/mapping(_:)`` whose cause is a ``TextDecodingError``.
+/// A failure becomes `ApiError.mapping` whose cause is a ``TextDecodingError``.
 /// `String` adopts the protocol, so a method can return the body text as is.
 public protocol TextApiResponse: ApiResponse {
     /// Creates a value from the decoded body text, or `nil` when the text is not acceptable.

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the DocC catalog of every library target with warnings as errors.
+# Usage: Docs/build-docs.sh [output-dir]   (default: .build/docs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out="${1:-.build/docs}"
+graphs=.build/symbol-graphs
+rm -rf "$graphs" "$out"
+mkdir -p "$graphs" "$out"
+
+swift package dump-symbol-graph --minimum-access-level public >/dev/null
+all="$(swift build --show-bin-path)/../symbolgraph"
+
+for module in CoreAPI CoreAPIJSON CoreAPIText CoreAPITesting; do
+    dir="$graphs/$module"
+    mkdir -p "$dir"
+    cp "$all/$module.symbols.json" "$dir/"
+    cp "$all/$module"@*.symbols.json "$dir/" 2>/dev/null || true
+    docc convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$dir" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.coreapi.$module" \
+        --output-path "$out/$module.doccarchive" \
+        --warnings-as-errors >/dev/null
+    echo "docs: $module built"
+done

@@ -1,0 +1,153 @@
+import CoreAPI
+import CoreAPIJSON
+import CoreAPITesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// Every ```swift block of README.md and of the DocC articles appears here verbatim (indentation
+// aside) and so is compiled; `CodeSamplesTests` checks that nothing in the documents is missing here.
+
+// README.md and GettingStarted.md: the method and its response.
+struct User: JsonApiResponse {
+    let id: Int
+    let name: String
+}
+
+struct GetUser: ApiMethod {
+    typealias Response = User
+    let id: Int
+    var hostProviderKey: String { "api" }
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .components(host: try hostProvider.host(for: hostProviderKey), path: "/users/\(id)")
+    }
+    func encode(to encoder: any Encoder) throws {}
+}
+
+// README.md and GettingStarted.md: performing it.
+func performGetUserSample() async throws -> User {
+    let session = ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]))
+    let user = try await session.perform(GetUser(id: 42))
+    return user
+}
+
+// GettingStarted.md: parameters.
+struct SearchUsers: ApiMethod {
+    typealias Response = [User]
+    let query: String
+    let limit: Int
+    let token: String
+    var hostProviderKey: String { "api" }
+    var headers: Headers { ["Authorization": "Bearer \(token)"] }
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .components(host: try hostProvider.host(for: hostProviderKey), path: "/users/search")
+    }
+    private enum CodingKeys: String, CodingKey { case query, limit }
+}
+
+// GettingStarted.md: errors.
+func handleErrorsSample(session: ApiSession) async {
+    do {
+        _ = try await session.perform(GetUser(id: 42))
+    } catch let error as ApiError {
+        switch error {
+        case .unauthorized: print("sign in again")
+        case .unacceptableStatus(let failure): print("HTTP \(failure.statusCode)")
+        case .mapping(let failure): print("unexpected body: \(String(describing: failure.cause))")
+        default: print(error)
+        }
+    } catch {
+        print(error)
+    }
+}
+
+// DefiningAServiceModule.md: the family protocol.
+struct ShopErrorBody: Decodable {
+    let code: String
+    let message: String
+}
+
+struct ShopError: Error {
+    let status: Int
+    let code: String
+}
+
+protocol ShopResponse: ApiResponse {}
+
+extension ShopResponse {
+    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+        if let response, !(200..<300).contains(response.statusCode), let data,
+            let body = try? JSONDecoder().decode(ShopErrorBody.self, from: data)
+        {
+            return .failure(ShopError(status: response.statusCode, code: body.code))
+        }
+        return standardProcess(response: response, data: data, error: error)
+    }
+}
+
+// DefiningAServiceModule.md: methods of the module.
+protocol ShopMethod: ApiMethod where Response: ShopResponse {
+    var path: String { get }
+}
+
+extension ShopMethod {
+    var hostProviderKey: String { "shop" }
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .components(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
+}
+
+struct Cart: JsonApiResponse, ShopResponse {
+    let items: [String]
+    let total: Double
+}
+
+struct AddToCart: ShopMethod {
+    typealias Response = Cart
+    let sku: String
+    let quantity: Int
+    var path: String { "/cart/items" }
+    var httpMethod: HTTPMethod { .post }
+    var parametersEncoding: any ParametersEncoding { JsonParametersEncoder() }
+}
+
+// Environments.md.
+func environmentsSample() throws -> (EnvironmentsHostProvider, ApiSession) {
+    let hosts = try EnvironmentsHostProvider(
+        environments: [
+            "dev": ["api": "https://dev.example.com", "auth": "https://auth.dev.example.com"],
+            "stage": ["api": "https://stage.example.com", "auth": "https://auth.stage.example.com"],
+            "prod": ["api": "https://api.example.com", "auth": "https://auth.example.com"],
+        ],
+        current: "prod",
+        environmentVariable: "EXAMPLE_ENVIRONMENT"
+    )
+    let session = ApiSession(hostProvider: hosts)
+    try hosts.select("stage")
+    return (hosts, session)
+}
+
+// Testing.md: these two run as tests.
+@Test func fetchesAUser() async throws {
+    let server = StubServer()
+    server.on(.get, "/users/42", reply: .json(#"{"id": 42, "name": "Ada"}"#))
+    let session = server.makeSession(hosts: ["api": "https://api.test"])
+
+    let user = try await session.perform(GetUser(id: 42))
+
+    #expect(user.name == "Ada")
+    #expect(server.requests.map(\.url.path) == ["/users/42"])
+}
+
+@Test func reportsAMissingUser() async throws {
+    let server = StubServer()
+    server.on("/users/*", reply: .json(#"{"message": "not found"}"#, statusCode: 404))
+    let session = server.makeSession(hosts: ["api": "https://api.test"])
+
+    await #expect(throws: ApiError.self) {
+        try await session.perform(GetUser(id: 7))
+    }
+}

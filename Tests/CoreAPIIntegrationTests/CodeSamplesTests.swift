@@ -1,0 +1,92 @@
+import CoreAPI
+import CoreAPITesting
+import Foundation
+import Testing
+
+/// Keeps the documents' code honest: every ```swift block of README.md and the DocC articles must
+/// appear in `CodeSamples.swift`, which is compiled, and the claims the articles make are checked.
+@Suite(.timeLimit(.minutes(1)))
+struct CodeSamplesTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var documents: [URL] {
+        var urls = [root.appendingPathComponent("README.md")]
+        let sources = root.appendingPathComponent("Sources")
+        if let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) {
+            for case let url as URL in walker where url.pathExtension == "md" && url.path.contains(".docc/") {
+                urls.append(url)
+            }
+        }
+        return urls.sorted { $0.path < $1.path }
+    }
+
+    /// Lines trimmed, blank lines dropped, joined with newlines.
+    static func normalized(_ text: some StringProtocol) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: "\n")
+    }
+
+    static func swiftBlocks(in text: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed == "```swift" {
+                current = []
+            } else if current != nil, trimmed == "```" {
+                blocks.append(normalized(current!.joined(separator: "\n")))
+                current = nil
+            } else if current != nil {
+                current!.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test func everyDocumentedSampleIsCompiled() throws {
+        let compiled = Self.normalized(
+            try String(contentsOf: Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests/CodeSamples.swift"), encoding: .utf8)
+        )
+        var count = 0
+        for document in Self.documents {
+            let text = try String(contentsOf: document, encoding: .utf8)
+            for block in Self.swiftBlocks(in: text) {
+                count += 1
+                #expect(compiled.contains(block), "a sample of \(document.lastPathComponent) is not in CodeSamples.swift:\n\(block)")
+            }
+        }
+        // README (2) and the four CoreAPI articles (4 + 2 + 1 + 2) hold at least this many samples.
+        #expect(count >= 11)
+    }
+
+    @Test func searchUsersSendsTheDocumentedRequest() async throws {
+        let server = StubServer()
+        server.on(.get, "/users/search", reply: .json("[]"))
+        let session = server.makeSession(hosts: ["api": "https://api.example.com"])
+        _ = try await session.perform(SearchUsers(query: "ada", limit: 20, token: "t0k"))
+        let request = try #require(server.requests.first)
+        #expect(request.url.absoluteString == "https://api.example.com/users/search?limit=20&query=ada")
+        #expect(request.headers["Authorization"] == "Bearer t0k")
+    }
+
+    @Test func addToCartSendsTheDocumentedBodyAndReadsTheShopError() async throws {
+        let server = StubServer()
+        server.on(.post, "/cart/items", reply: .json(#"{"code": "out_of_stock", "message": "gone"}"#, statusCode: 409))
+        let session = server.makeSession(hosts: ["shop": "https://shop.test"])
+        let error = await #expect(throws: ShopError.self) {
+            try await session.perform(AddToCart(sku: "A-1", quantity: 1))
+        }
+        #expect(error?.code == "out_of_stock")
+        #expect(error?.status == 409)
+        #expect(server.requests.first?.bodyText == #"{"quantity":1,"sku":"A-1"}"#)
+    }
+
+    @Test func environmentsSampleSwitchesToStage() throws {
+        let (hosts, _) = try environmentsSample()
+        #expect(hosts.current == "stage")
+        #expect(try hosts.host(for: "api") == "https://stage.example.com")
+    }
+}

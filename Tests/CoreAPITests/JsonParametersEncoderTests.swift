@@ -1,0 +1,218 @@
+import CoreAPI
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+private struct Profile: Encodable, Sendable {
+    var url: URL
+    var name: String
+    var b: Int
+    var a: String
+    var nested: [String: Int]
+}
+
+private struct Stamp: Encodable, Sendable {
+    var at: Date
+}
+
+private struct Home: Encodable, Sendable {
+    var postCode: String
+}
+
+private struct Keys: Encodable, Sendable {
+    var userID: Int
+    var firstName: String
+    var homeAddress: Home
+}
+
+private struct Optionals: Encodable, Sendable {
+    var a: String?
+    var b: Int?
+    var c: String
+}
+
+private struct AllNil: Encodable, Sendable {
+    var a: String?
+}
+
+private struct Empty: Encodable, Sendable {}
+
+private struct Nothing: Encodable, Sendable {
+    func encode(to encoder: any Encoder) throws {}
+}
+
+private struct Number: Encodable, Sendable {
+    var value: Double
+}
+
+private struct Login: Encodable, Sendable {
+    var user: String
+    var token: String
+
+    enum CodingKeys: String, CodingKey {
+        case user, token
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(user, forKey: .user)
+    }
+}
+
+private let fixedDate = Date(timeIntervalSince1970: 1_700_000_000.123)
+
+@Suite struct JsonParametersEncoderTests {
+    private static func encodingReason(_ error: ApiError?) -> String? {
+        if case .invalidRequest(.encoding(let text)) = error { text } else { nil }
+    }
+
+    private func request(_ method: HTTPMethod?, contentType: String? = nil) throws -> URLRequest {
+        var request = URLRequest(url: try #require(URL(string: "https://h/x?keep=1")))
+        request.httpMethod = method?.rawValue
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        return request
+    }
+
+    private func text(_ data: Data?) -> String? {
+        data.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func bodyHasSortedKeysAndUnescapedSlashes() throws {
+        let profile = Profile(
+            url: try #require(URL(string: "https://h/a/b")), name: "x/y é", b: 1, a: "q\"", nested: ["z": 1, "m": 2])
+        let encoded = try JsonParametersEncoder().encode(profile, in: try request(.post))
+        let expected = #"{"a":"q\"","b":1,"name":"x/y é","nested":{"m":2,"z":1},"url":"https://h/a/b"}"#
+        #expect(text(encoded.httpBody) == expected)
+        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(encoded.url?.absoluteString == "https://h/x?keep=1")
+    }
+
+    @Test func bodyIsDeterministic() throws {
+        var first: [String: Int] = [:]
+        var second: [String: Int] = [:]
+        for index in 0..<40 { first["k\(index)"] = index }
+        for index in (0..<40).reversed() { second["k\(index)"] = index }
+        let encoder = JsonParametersEncoder()
+        let a = try #require(try encoder.body(for: first))
+        #expect(try encoder.body(for: first) == a)
+        #expect(try encoder.body(for: second) == a)
+    }
+
+    @Test(arguments: [HTTPMethod.post, .put, .patch, .delete])
+    func bodyMethodsGetAJSONBody(method: HTTPMethod) throws {
+        let encoded = try JsonParametersEncoder().encode(["k": "v"], in: try request(method))
+        #expect(text(encoded.httpBody) == #"{"k":"v"}"#)
+        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
+    @Test func anExistingContentTypeIsKept() throws {
+        let encoded = try JsonParametersEncoder().encode(
+            ["k": "v"], in: try request(.post, contentType: "application/merge-patch+json"))
+        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/merge-patch+json")
+        #expect(text(encoded.httpBody) == #"{"k":"v"}"#)
+    }
+
+    @Test func theConfiguredContentTypeIsUsed() throws {
+        let encoder = JsonParametersEncoder(contentType: "application/vnd.api+json")
+        let encoded = try encoder.encode(["k": 1], in: try request(.post))
+        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
+    }
+
+    @Test(arguments: [
+        (DateEncodingStrategy.iso8601, #"{"at":"2023-11-14T22:13:20Z"}"#),
+        (.iso8601WithFractionalSeconds, #"{"at":"2023-11-14T22:13:20.123Z"}"#),
+        (.secondsSince1970, #"{"at":1700000000.123}"#),
+        (.millisecondsSince1970, #"{"at":1700000000123}"#),
+        (.custom { "d/\(Int($0.timeIntervalSince1970))" }, #"{"at":"d/1700000000"}"#),
+    ])
+    func datesFollowTheStrategy(strategy: DateEncodingStrategy, expected: String) throws {
+        let encoder = JsonParametersEncoder(dateEncoding: strategy)
+        let body = text(try encoder.body(for: Stamp(at: fixedDate)))
+        #expect(body == expected)
+    }
+
+    @Test(arguments: [
+        (KeyEncodingStrategy.useDefaultKeys, #"{"firstName":"Ann","homeAddress":{"postCode":"1"},"userID":7}"#),
+        (.convertToSnakeCase, #"{"first_name":"Ann","home_address":{"post_code":"1"},"user_id":7}"#),
+        (.convertToKebabCase, #"{"first-name":"Ann","home-address":{"post-code":"1"},"user-id":7}"#),
+        (.custom { "x_" + $0.uppercased() }, #"{"x_FIRSTNAME":"Ann","x_HOMEADDRESS":{"x_POSTCODE":"1"},"x_USERID":7}"#),
+    ])
+    func keysFollowTheStrategy(strategy: KeyEncodingStrategy, expected: String) throws {
+        let encoder = JsonParametersEncoder(keyEncoding: strategy)
+        let keys = Keys(userID: 7, firstName: "Ann", homeAddress: Home(postCode: "1"))
+        let body = text(try encoder.body(for: keys))
+        #expect(body == expected)
+    }
+
+    @Test func nilValuesAreOmitted() throws {
+        let body = try JsonParametersEncoder().body(for: Optionals(a: nil, b: 3, c: "x"))
+        #expect(text(body) == #"{"b":3,"c":"x"}"#)
+    }
+
+    @Test(arguments: [HTTPMethod.get, .head])
+    func getAndHeadRejectNonEmptyParameters(method: HTTPMethod) throws {
+        let error = #expect(throws: ApiError.self) {
+            try JsonParametersEncoder().encode(["k": "v"], in: try request(method))
+        }
+        #expect(Self.encodingReason(error) != nil)
+    }
+
+    @Test func aRequestWithoutMethodIsTreatedAsGet() throws {
+        let error = #expect(throws: ApiError.self) {
+            try JsonParametersEncoder().encode(["k": "v"], in: try request(nil))
+        }
+        #expect(Self.encodingReason(error) != nil)
+    }
+
+    @Test(arguments: [HTTPMethod.get, .head])
+    func getAndHeadWithEmptyParametersHaveNoBody(method: HTTPMethod) throws {
+        let values: [any Encodable & Sendable] = [Empty(), AllNil(), Nothing(), [String: Int]()]
+        for value in values {
+            let encoded = try JsonParametersEncoder().encode(value, in: try request(method))
+            #expect(encoded.httpBody == nil)
+            #expect(encoded.value(forHTTPHeaderField: "Content-Type") == nil)
+            #expect(encoded.url?.absoluteString == "https://h/x?keep=1")
+        }
+    }
+
+    @Test func aValueThatEncodesNothingGivesNoBodyOnPost() throws {
+        #expect(try JsonParametersEncoder().body(for: Nothing()) == nil)
+        let encoded = try JsonParametersEncoder().encode(Nothing(), in: try request(.post))
+        #expect(encoded.httpBody == nil)
+    }
+
+    @Test func anEmptyObjectOnPostIsAnEmptyJSONObject() throws {
+        let encoded = try JsonParametersEncoder().encode(Empty(), in: try request(.post))
+        #expect(text(encoded.httpBody) == "{}")
+        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
+    @Test func aSkippedPropertyStaysOutOfTheBody() throws {
+        let encoded = try JsonParametersEncoder().encode(Login(user: "ann", token: "SECRET"), in: try request(.post))
+        #expect(text(encoded.httpBody) == #"{"user":"ann"}"#)
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func nonFiniteDoublesThrowOnPost(value: Double) throws {
+        let error = #expect(throws: ApiError.self) {
+            try JsonParametersEncoder().encode(Number(value: value), in: try request(.post))
+        }
+        #expect(Self.encodingReason(error) != nil)
+    }
+
+    @Test(arguments: [Double.nan, .infinity])
+    func nonFiniteDoublesThrowFromBody(value: Double) {
+        let error = #expect(throws: ApiError.self) { try JsonParametersEncoder().body(for: Number(value: value)) }
+        #expect(Self.encodingReason(error) != nil)
+    }
+
+    @Test func nonFiniteDoublesThrowOnGet() throws {
+        let error = #expect(throws: ApiError.self) {
+            try JsonParametersEncoder().encode(Number(value: .nan), in: try request(.get))
+        }
+        #expect(Self.encodingReason(error) != nil)
+    }
+}

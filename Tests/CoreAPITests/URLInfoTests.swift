@@ -1,0 +1,113 @@
+import CoreAPI
+import Foundation
+import Testing
+
+@Suite struct URLInfoTests {
+    private static func isInvalidURL(_ error: ApiError?) -> Bool {
+        if case .invalidRequest(.invalidURL) = error { true } else { false }
+    }
+
+    @Test(arguments: [
+        ("https://h/api", "/v1/x", "https://h/api/v1/x", "h"),
+        ("https://h/api/", "v1/x", "https://h/api/v1/x", "h"),
+        ("https://h/api/", "/v1/x", "https://h/api/v1/x", "h"),
+        ("https://h/api//", "v1", "https://h/api/v1", "h"),
+        ("api.example.com", "/users", "https://api.example.com/users", "api.example.com"),
+        ("api.example.com/v2", "users", "https://api.example.com/v2/users", "api.example.com"),
+        ("http://127.0.0.1:8080", "/status", "http://127.0.0.1:8080/status", "127.0.0.1"),
+        ("https://h:8443/base", "x", "https://h:8443/base/x", "h"),
+        ("https://h", "/users/a b", "https://h/users/a%20b", "h"),
+        ("https://h", "/a?b=c", "https://h/a%3Fb=c", "h"),
+        ("https://h", "/a#b", "https://h/a%23b", "h"),
+        ("https://h", "/100%", "https://h/100%25", "h"),
+        ("https://h", "/%2F", "https://h/%252F", "h"),
+        ("https://h", "/a\\b", "https://h/a%5Cb", "h"),
+        ("https://h", "/é/😀", "https://h/%C3%A9/%F0%9F%98%80", "h"),
+        ("https://h", "//evil.com/x", "https://h/evil.com/x", "h"),
+        ("https://h", "@evil.com/x", "https://h/@evil.com/x", "h"),
+        ("https://h", "a//b", "https://h/a/b", "h"),
+        ("https://h", "/v1/x/", "https://h/v1/x/", "h"),
+        ("https://h", "/", "https://h/", "h"),
+        ("https://h", "", "https://h", "h"),
+        ("https://h", "...", "https://h/...", "h"),
+        ("https://h", "/a/..b/.c", "https://h/a/..b/.c", "h"),
+    ])
+    func componentsBuildTheExactURL(host: String, path: String, expected: String, expectedHost: String) throws {
+        let url = try URLInfo.components(host: host, path: path).makeURL()
+        #expect(url.absoluteString == expected)
+        #expect(URLComponents(url: url, resolvingAgainstBaseURL: false)?.host == expectedHost)
+    }
+
+    @Test(arguments: ["../admin", "./x", "a/../b", "a/.", "..", ".", "/v1/./x", "/v1/../../etc/passwd", "x/.."])
+    func dotSegmentsAreRejected(path: String) {
+        let error = #expect(throws: ApiError.self) {
+            try URLInfo.components(host: "https://h/api", path: path).makeURL()
+        }
+        #expect(Self.isInvalidURL(error))
+    }
+
+    @Test func queryItemsAreEncodedWithRFC3986() throws {
+        let info = URLInfo.components(
+            host: "https://h",
+            path: "/search",
+            queryItems: [
+                URLQueryItem(name: "q", value: "a b&c=d+e"),
+                URLQueryItem(name: "flag", value: nil),
+                URLQueryItem(name: "k y", value: "é/?#%"),
+                URLQueryItem(name: "safe", value: "A-z_0.9~"),
+            ]
+        )
+        let url = try info.makeURL()
+        #expect(
+            url.absoluteString == "https://h/search?q=a%20b%26c%3Dd%2Be&flag&k%20y=%C3%A9%2F%3F%23%25&safe=A-z_0.9~")
+        #expect(url.host == "h")
+    }
+
+    @Test func queryItemsKeepTheirOrder() throws {
+        let items = [URLQueryItem(name: "b", value: "1"), URLQueryItem(name: "a", value: "2")]
+        let url = try URLInfo.components(host: "h", path: "x", queryItems: items).makeURL()
+        #expect(url.absoluteString == "https://h/x?b=1&a=2")
+    }
+
+    @Test(arguments: ["https://example.com/a%20b?c=1#frag", "http://127.0.0.1:9000", "HTTPS://Example.com/x"])
+    func completeURLsPassThrough(text: String) throws {
+        let url = try #require(URL(string: text))
+        #expect(try URLInfo.url(url).makeURL() == url)
+    }
+
+    @Test(arguments: [
+        "ftp://h/x", "file:///etc/passwd", "mailto:someone@example.com", "data:text/plain,hi", "/relative",
+    ])
+    func completeURLsMustBeHTTPWithAHost(text: String) throws {
+        let url = try #require(URL(string: text))
+        let error = #expect(throws: ApiError.self) { try URLInfo.url(url).makeURL() }
+        #expect(Self.isInvalidURL(error))
+    }
+
+    @Test(arguments: [
+        "ftp://h", "file:///etc", "https://h/?x=1", "https://h?x=1", "https://h/#frag", "https://user:pass@h",
+        "https://user@h", "", "https://", "ws://h",
+    ])
+    func badHostsAreRejected(host: String) {
+        let error = #expect(throws: ApiError.self) {
+            try URLInfo.components(host: host, path: "/x").makeURL()
+        }
+        #expect(Self.isInvalidURL(error))
+    }
+
+    @Test(arguments: [
+        "/x", "//evil.com", "//evil.com/x", "@evil.com", "user@evil.com", "evil.com:443", "\\\\evil.com", "?@evil.com",
+        "#@evil.com", "%2F%2Fevil.com", ":@evil.com",
+    ])
+    func callerPathsNeverChangeTheHost(path: String) throws {
+        for host in ["https://h", "https://h/api/", "h:8443", "http://127.0.0.1:8080"] {
+            let url = try URLInfo.components(host: host, path: path).makeURL()
+            let hostURL = try URLInfo.components(host: host, path: "").makeURL()
+            #expect(url.host == hostURL.host)
+            #expect(url.port == hostURL.port)
+            #expect(url.query == nil)
+            #expect(url.fragment == nil)
+            #expect(url.user == nil)
+        }
+    }
+}
