@@ -36,7 +36,9 @@ extension CatalogResponse {
         if let response, !(200..<300).contains(response.statusCode), let data,
             let body = try? JSONDecoder().decode(CatalogErrorBody.self, from: data)
         {
-            return .failure(CatalogError(status: response.statusCode, code: body.error.code, message: body.error.message))
+            return .failure(
+                CatalogError(status: response.statusCode, code: body.error.code, message: body.error.message)
+            )
         }
         return standardProcess(response: response, data: data, error: error)
     }
@@ -79,7 +81,9 @@ struct Order: JsonApiResponse, CatalogResponse {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, productID = "productId", quantity, status
+        case id
+        case productID = "productId"
+        case quantity, status
     }
 }
 

@@ -25,7 +25,10 @@ enum Sandbox {
         server.on(.post, "/orders") { request in
             let body = request.bodyText ?? ""
             let quantity = body.contains(#""quantity":2"#) ? 2 : 1
-            return .json(#"{"id": "ord-1001", "product_id": 1, "quantity": \#(quantity), "status": "accepted"}"#, statusCode: 201)
+            return .json(
+                #"{"id": "ord-1001", "product_id": 1, "quantity": \#(quantity), "status": "accepted"}"#,
+                statusCode: 201
+            )
         }
         server.on(.get, "/terms", reply: .text("Terms of sale: returns accepted within 30 days."))
         server.on(.get, "/products/1", reply: .json(#"{"id": 1, "name": "Desk lamp", "price": 24.5}"#))

@@ -94,7 +94,15 @@ public enum ApiError: Error, Sendable, Equatable {
             self.statusCode = statusCode
             self.headers = headers
             self.body = body.count > Self.maximumBodySize ? Data(body.prefix(Self.maximumBodySize)) : body
-            self.url = url
+            self.url = url.map(Self.withoutQuery)
+        }
+
+        /// `url` without its query and fragment, which may carry secrets.
+        static func withoutQuery(_ url: URL) -> URL {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
+            components.query = nil
+            components.fragment = nil
+            return components.url ?? url
         }
     }
 

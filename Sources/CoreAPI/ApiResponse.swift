@@ -32,7 +32,8 @@ public protocol ApiResponse: Sendable {
 
 extension ApiResponse {
     /// The default policy: ``standardProcess(response:data:error:)``.
-    public static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+    public static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
+    {
         standardProcess(response: response, data: data, error: error)
     }
 
@@ -72,7 +73,9 @@ extension ApiResponse {
             return .failure(error)
         } catch {
             return .failure(
-                ApiError.mapping(.init(typeName: String(describing: Self.self), statusCode: response.statusCode, cause: error))
+                ApiError.mapping(
+                    .init(typeName: String(describing: Self.self), statusCode: response.statusCode, cause: error)
+                )
             )
         }
     }

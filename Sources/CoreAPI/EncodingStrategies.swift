@@ -63,7 +63,7 @@ public enum DateEncodingStrategy: Sendable {
         case .iso8601:
             date.formatted(Date.ISO8601FormatStyle())
         case .iso8601WithFractionalSeconds:
-            date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            Self.iso8601WithMilliseconds(date)
         case .secondsSince1970:
             NumberText.format(date.timeIntervalSince1970)
         case .millisecondsSince1970:
@@ -71,6 +71,21 @@ public enum DateEncodingStrategy: Sendable {
         case .custom(let format):
             format(date)
         }
+    }
+
+    /// ISO 8601 with the milliseconds rounded, not truncated: a `Double` such as
+    /// `1_700_000_000.123` is stored as `…0.12299990654`, which truncation would write as `.122`.
+    static func iso8601WithMilliseconds(_ date: Date) -> String {
+        let total = milliseconds(date)
+        var seconds = total / 1000
+        var fraction = total % 1000
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1000
+        }
+        let whole = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(Date.ISO8601FormatStyle())
+        let digits = String(fraction)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     static func milliseconds(_ date: Date) -> Int64 {
@@ -100,7 +115,7 @@ public enum BoolEncodingStrategy: Sendable, Hashable {
 
 enum NumberText {
     /// A finite `Double` as text without a needless `.0`: `1`, `1.5`, `1e+20`.
-    static func format(_ value: Double) -> String {
+    static func format<Value: BinaryFloatingPoint & LosslessStringConvertible>(_ value: Value) -> String {
         if value.rounded() == value, abs(value) < 1e15 {
             return String(Int64(value))
         }

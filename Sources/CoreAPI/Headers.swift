@@ -11,10 +11,12 @@
 ///
 /// Names and values are validated with ``validate()`` before any request is sent: a name must be an
 /// RFC 9110 token and a value must not contain CR, LF, NUL or other control characters except tab.
+///
+/// Equality compares fields in order, names and values exactly.
 public struct Headers: Hashable, Sendable {
     /// One header field: a name and a value.
     public struct Field: Hashable, Sendable {
-        /// The field name as given (compared without regard to ASCII case).
+        /// The field name as given; lookups in ``Headers`` ignore its ASCII case.
         public var name: String
         /// The field value.
         public var value: String

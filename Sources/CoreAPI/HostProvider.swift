@@ -65,8 +65,8 @@ public final class EnvironmentsHostProvider: HostProvider {
     /// - Parameters:
     ///   - environments: The hosts by key of each environment, by environment name.
     ///   - current: The environment to use when `environmentVariable` does not name one.
-    ///   - environmentVariable: A process environment variable whose value, when set, names the
-    ///     initial environment.
+    ///   - environmentVariable: A process environment variable whose value, when set and not empty,
+    ///     names the initial environment.
     ///   - processEnvironment: The process environment to read; the real one by default.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/unknownEnvironment(_:)``
     ///   when the chosen environment is not in `environments`.
@@ -76,7 +76,8 @@ public final class EnvironmentsHostProvider: HostProvider {
         environmentVariable: String? = nil,
         processEnvironment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
-        let name = environmentVariable.flatMap { processEnvironment[$0] } ?? current
+        let fromVariable = environmentVariable.flatMap { processEnvironment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+        let name = fromVariable ?? current
         guard environments[name] != nil else {
             throw ApiError.invalidRequest(.unknownEnvironment(name))
         }

@@ -53,10 +53,19 @@ public struct JsonParametersEncoder: ParametersEncoding {
             return try encoder.encode(parameters)
         } catch {
             // A value that encodes nothing at all has no parameters rather than a broken body.
-            if (try? ParameterTreeEncoder().encode(parameters)) == .some(nil) {
+            if Self.encodesNothing(parameters) {
                 return nil
             }
             throw ApiError.encoding(error)
+        }
+    }
+
+    /// Whether `parameters` encode no value at all (as opposed to failing to encode).
+    private static func encodesNothing(_ parameters: any Encodable) -> Bool {
+        do {
+            return try ParameterTreeEncoder().encode(parameters) == nil
+        } catch {
+            return false
         }
     }
 

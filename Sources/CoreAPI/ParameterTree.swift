@@ -166,13 +166,16 @@ final class TreeEncoder: Encoder {
         case let value as URL: return .string(value.absoluteString)
         case let value as Decimal: return .number(value.description)
         case let value as Double: return .number(try finite(value, codingPath))
-        case let value as Float: return .number(try finite(Double(value), codingPath))
+        case let value as Float: return .number(try finite(value, codingPath))
         case let value as any BinaryInteger: return .number(String(describing: value))
         default: return nil
         }
     }
 
-    static func finite(_ value: Double, _ codingPath: [any CodingKey]) throws -> String {
+    static func finite<Value: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: Value,
+        _ codingPath: [any CodingKey]
+    ) throws -> String {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
                 value,
@@ -242,7 +245,9 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
         encoder.storage.append(child.storage)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let child = encoder.child(for: nextKey)
         encoder.storage.append(child.storage)
         return child.container(keyedBy: keyType)

@@ -35,7 +35,9 @@ extension ApiError {
         if let error = error as? ApiError { return error }
         if case EncodingError.invalidValue(_, let context) = error {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return .invalidRequest(.encoding(path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"))
+            return .invalidRequest(
+                .encoding(path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)")
+            )
         }
         return .invalidRequest(.encoding(String(describing: error)))
     }

@@ -11,6 +11,7 @@
 /// Keys are sorted at every level; nested objects become `key[sub]`; arrays follow
 /// ``ArrayEncodingStrategy``; `nil` values are dropped; every byte but the unreserved ones is
 /// percent-encoded (see ``QueryString``). Parameters already in the URL are kept, new ones follow.
+/// Parameters that encode nothing leave the request unchanged: no query, no body.
 public struct QueryParametersEncoder: ParametersEncoding {
     /// Where the encoded parameters go.
     public enum Destination: Sendable, Hashable {
@@ -77,7 +78,7 @@ public struct QueryParametersEncoder: ParametersEncoding {
                 throw ApiError.invalidRequest(.invalidURL("the query could not be added to the URL"))
             }
             request.url = newURL
-        } else {
+        } else if !query.isEmpty {
             if request.value(forHTTPHeaderField: "Content-Type") == nil {
                 request.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
             }

@@ -66,7 +66,9 @@ public struct QueryString: Sendable {
         PercentEncoding.encode(text, allowing: PercentEncoding.isUnreserved)
     }
 
-    private static func sorted(_ entries: [(key: String, value: ParameterValue)]) -> [(key: String, value: ParameterValue)] {
+    private static func sorted(
+        _ entries: [(key: String, value: ParameterValue)]
+    ) -> [(key: String, value: ParameterValue)] {
         entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 

@@ -142,7 +142,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         #endif
         let response =
             (challenge.failureResponse as? HTTPURLResponse)
-            ?? HTTPURLResponse(url: task.originalRequest?.url ?? URL(fileURLWithPath: "/"), statusCode: 401, httpVersion: "HTTP/1.1", headerFields: nil)
+            ?? HTTPURLResponse(
+                url: task.originalRequest?.url ?? URL(fileURLWithPath: "/"),
+                statusCode: 401,
+                httpVersion: "HTTP/1.1",
+                headerFields: nil
+            )
         lock.withLock {
             tasks[task.taskIdentifier]?.challengeResponse = response
         }

@@ -8,7 +8,7 @@ public import Foundation
 /// callers can never change the host, the query or the fragment: `?`, `#` and `%` are encoded, empty
 /// segments (`//evil.com`) are dropped, and `.` or `..` segments are rejected.
 public enum URLInfo: Sendable, Hashable {
-    /// A complete `http` or `https` URL, used as it is.
+    /// A complete `http` or `https` URL without credentials, used as it is.
     case url(URL)
     /// A host (scheme, host, port and optional base path), a path below it, and query items.
     case components(host: String, path: String, queryItems: [URLQueryItem] = [])
@@ -31,10 +31,8 @@ public enum URLInfo: Sendable, Hashable {
                 throw ApiError.invalidRequest(.invalidURL("host \(host.debugDescription) is not a valid URL"))
             }
             try Self.checkSchemeAndHost(of: components, text: host.debugDescription)
-            guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil,
-                components.user == nil, components.password == nil
-            else {
-                throw ApiError.invalidRequest(.invalidURL("a host must not carry credentials, a query or a fragment"))
+            guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
+                throw ApiError.invalidRequest(.invalidURL("a host must not carry a query or a fragment"))
             }
             var base = components.percentEncodedPath
             while base.hasSuffix("/") { base.removeLast() }
@@ -65,6 +63,9 @@ public enum URLInfo: Sendable, Hashable {
     }
 
     private static func checkSchemeAndHost(of components: URLComponents?, text: String) throws {
+        guard components?.user == nil, components?.password == nil else {
+            throw ApiError.invalidRequest(.invalidURL("a URL must not carry credentials"))
+        }
         guard let components, let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else {
             throw ApiError.invalidRequest(.invalidURL("\(text) is not an http or https URL"))

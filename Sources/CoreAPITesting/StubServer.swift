@@ -1,4 +1,5 @@
 public import CoreAPI
+
 #if canImport(FoundationNetworking)
     import Foundation
     public import FoundationNetworking

@@ -1,4 +1,5 @@
 import CoreAPI
+
 #if canImport(FoundationNetworking)
     import Foundation
     public import FoundationNetworking
@@ -92,7 +93,13 @@ public final class StubURLProtocol: URLProtocol {
         for field in reply.headers {
             fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value
         }
-        guard let response = HTTPURLResponse(url: url, statusCode: reply.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
+        guard
+            let response = HTTPURLResponse(
+                url: url,
+                statusCode: reply.statusCode,
+                httpVersion: "HTTP/1.1",
+                headerFields: fields
+            )
         else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
             return

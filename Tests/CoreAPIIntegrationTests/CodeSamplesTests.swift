@@ -48,14 +48,20 @@ struct CodeSamplesTests {
 
     @Test func everyDocumentedSampleIsCompiled() throws {
         let compiled = Self.normalized(
-            try String(contentsOf: Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests/CodeSamples.swift"), encoding: .utf8)
+            try String(
+                contentsOf: Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests/CodeSamples.swift"),
+                encoding: .utf8
+            )
         )
         var count = 0
         for document in Self.documents {
             let text = try String(contentsOf: document, encoding: .utf8)
             for block in Self.swiftBlocks(in: text) {
                 count += 1
-                #expect(compiled.contains(block), "a sample of \(document.lastPathComponent) is not in CodeSamples.swift:\n\(block)")
+                #expect(
+                    compiled.contains(block),
+                    "a sample of \(document.lastPathComponent) is not in CodeSamples.swift:\n\(block)"
+                )
             }
         }
         // README (2) and the four CoreAPI articles (4 + 2 + 1 + 2) hold at least this many samples.

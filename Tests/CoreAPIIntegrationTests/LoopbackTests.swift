@@ -20,7 +20,9 @@ struct LoopbackTests {
     }
 
     @Test func queryParametersReachTheServerEscaped() async throws {
-        let echo = try await session.perform(EchoSearch(query: "a+b & c=d?/#% é", page: 2, tags: ["x", "y"], exact: nil))
+        let echo = try await session.perform(
+            EchoSearch(query: "a+b & c=d?/#% é", page: 2, tags: ["x", "y"], exact: nil)
+        )
         #expect(echo.method == "GET")
         #expect(echo.path == "/echo/search")
         #expect(echo.query == "page=2&query=a%2Bb%20%26%20c%3Dd%3F%2F%23%25%20%C3%A9&tags%5B%5D=x&tags%5B%5D=y")

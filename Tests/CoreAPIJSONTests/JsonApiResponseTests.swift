@@ -125,6 +125,8 @@ struct JsonApiResponseTests {
             HTTPURLResponse(url: URL(string: "https://api.test")!, statusCode: 200, httpVersion: nil, headerFields: nil)
         )
         #expect(Plain.makeResponse(response: response, data: Data("{}".utf8)) == nil)
-        #expect(Plain.makeResponse(response: response, data: Data(#"{"id":1,"tags":[]}"#.utf8)) == Plain(id: 1, tags: []))
+        #expect(
+            Plain.makeResponse(response: response, data: Data(#"{"id":1,"tags":[]}"#.utf8)) == Plain(id: 1, tags: [])
+        )
     }
 }

@@ -8,6 +8,16 @@ import Testing
         "prod": ["api": "https://api.example.com", "cdn": "https://cdn.example.com"],
     ]
 
+    @Test func anEmptyEnvironmentVariableFallsBackToCurrent() throws {
+        let provider = try EnvironmentsHostProvider(
+            environments: Self.environments,
+            current: "prod",
+            environmentVariable: "APP_ENV",
+            processEnvironment: ["APP_ENV": ""]
+        )
+        #expect(provider.current == "prod")
+    }
+
     @Test func dictionaryProviderReturnsKnownHosts() throws {
         let provider = DictionaryHostProvider(["api": "https://api.example.com", "auth": "auth.example.com"])
         #expect(try provider.host(for: "api") == "https://api.example.com")

@@ -82,7 +82,12 @@ private let fixedDate = Date(timeIntervalSince1970: 1_700_000_000.123)
 
     @Test func bodyHasSortedKeysAndUnescapedSlashes() throws {
         let profile = Profile(
-            url: try #require(URL(string: "https://h/a/b")), name: "x/y é", b: 1, a: "q\"", nested: ["z": 1, "m": 2])
+            url: try #require(URL(string: "https://h/a/b")),
+            name: "x/y é",
+            b: 1,
+            a: "q\"",
+            nested: ["z": 1, "m": 2]
+        )
         let encoded = try JsonParametersEncoder().encode(profile, in: try request(.post))
         let expected = #"{"a":"q\"","b":1,"name":"x/y é","nested":{"m":2,"z":1},"url":"https://h/a/b"}"#
         #expect(text(encoded.httpBody) == expected)
@@ -110,7 +115,9 @@ private let fixedDate = Date(timeIntervalSince1970: 1_700_000_000.123)
 
     @Test func anExistingContentTypeIsKept() throws {
         let encoded = try JsonParametersEncoder().encode(
-            ["k": "v"], in: try request(.post, contentType: "application/merge-patch+json"))
+            ["k": "v"],
+            in: try request(.post, contentType: "application/merge-patch+json")
+        )
         #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/merge-patch+json")
         #expect(text(encoded.httpBody) == #"{"k":"v"}"#)
     }

@@ -119,7 +119,12 @@ private struct Nothing: Encodable, Sendable {
 private let fixedDate = Date(timeIntervalSince1970: 1_700_000_000.123)
 
 private let sampleKeys = Keys(
-    userID: 7, firstName: "Ann", urlValue: "u", homeAddress: Home(postCode: "1", streetName: "s"), plain: 0)
+    userID: 7,
+    firstName: "Ann",
+    urlValue: "u",
+    homeAddress: Home(postCode: "1", streetName: "s"),
+    plain: 0
+)
 
 /// One query-string vector: parameters, an encoder and the exact output.
 private struct QueryVector: Sendable, CustomTestStringConvertible {
@@ -455,6 +460,13 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
         let encoded = try QueryParametersEncoder().encode(AllNil(), in: original)
         #expect(encoded.url?.absoluteString == "https://h/s?a=1")
         #expect(encoded.httpBody == nil)
+    }
+
+    @Test func emptyParametersOnPostSendNoBodyAndNoContentType() throws {
+        let original = try request("https://h/s", method: .post)
+        let encoded = try QueryParametersEncoder().encode(AllNil(), in: original)
+        #expect(encoded.httpBody == nil)
+        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == nil)
     }
 
     @Test(arguments: [HTTPMethod.post, .put, .patch, HTTPMethod(rawValue: "PROPPATCH")])

@@ -59,7 +59,8 @@ import Testing
         )
         let url = try info.makeURL()
         #expect(
-            url.absoluteString == "https://h/search?q=a%20b%26c%3Dd%2Be&flag&k%20y=%C3%A9%2F%3F%23%25&safe=A-z_0.9~")
+            url.absoluteString == "https://h/search?q=a%20b%26c%3Dd%2Be&flag&k%20y=%C3%A9%2F%3F%23%25&safe=A-z_0.9~"
+        )
         #expect(url.host == "h")
     }
 
@@ -77,6 +78,7 @@ import Testing
 
     @Test(arguments: [
         "ftp://h/x", "file:///etc/passwd", "mailto:someone@example.com", "data:text/plain,hi", "/relative",
+        "https://user:pass@h/x", "https://user@h/x",
     ])
     func completeURLsMustBeHTTPWithAHost(text: String) throws {
         let url = try #require(URL(string: text))

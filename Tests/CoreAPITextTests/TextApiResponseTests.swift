@@ -24,7 +24,8 @@ private struct Count: TextApiResponse, Equatable {
         let url = try #require(URL(string: "https://api.example.test/greeting"))
         let headers = contentType.map { ["Content-Type": $0] }
         return try #require(
-            HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers))
+            HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+        )
     }
 
     @Test func decodesTheCharsetOfTheContentType() throws {
