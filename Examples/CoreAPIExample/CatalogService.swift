@@ -33,14 +33,9 @@ protocol CatalogResponse: ApiResponse {}
 
 extension CatalogResponse {
     static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
-        if let response, !(200..<300).contains(response.statusCode), let data,
-            let body = try? JSONDecoder().decode(CatalogErrorBody.self, from: data)
-        {
-            return .failure(
-                CatalogError(status: response.statusCode, code: body.error.code, message: body.error.message)
-            )
+        processErrorBody(CatalogErrorBody.self, response: response, data: data, error: error) { body, response in
+            CatalogError(status: response.statusCode, code: body.error.code, message: body.error.message)
         }
-        return standardProcess(response: response, data: data, error: error)
     }
 }
 

@@ -9,7 +9,7 @@ struct CancellationStressTests {
     @Test func cancelAtCompletionNeverHangs() async throws {
         let server = try FixtureServer.shared()
         let session = ApiSession(hostProvider: server.hosts)
-        let iterations = 3000
+        let iterations = 5000
         var succeeded = 0
         var cancelled = 0
         for iteration in 0..<iterations {

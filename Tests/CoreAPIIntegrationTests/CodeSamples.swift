@@ -79,12 +79,9 @@ protocol ShopResponse: ApiResponse {}
 
 extension ShopResponse {
     static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
-        if let response, !(200..<300).contains(response.statusCode), let data,
-            let body = try? JSONDecoder().decode(ShopErrorBody.self, from: data)
-        {
-            return .failure(ShopError(status: response.statusCode, code: body.code))
+        processErrorBody(ShopErrorBody.self, response: response, data: data, error: error) { body, response in
+            ShopError(status: response.statusCode, code: body.code)
         }
-        return standardProcess(response: response, data: data, error: error)
     }
 }
 

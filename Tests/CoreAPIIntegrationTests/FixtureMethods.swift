@@ -27,12 +27,9 @@ protocol FixtureResponse: ApiResponse {}
 
 extension FixtureResponse {
     static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
-        if let response, !(200..<300).contains(response.statusCode), let data,
-            let body = try? JSONDecoder().decode(FixtureErrorBody.self, from: data)
-        {
-            return .failure(FixtureServiceError(status: response.statusCode, message: body.error.message))
+        processErrorBody(FixtureErrorBody.self, response: response, data: data, error: error) { body, response in
+            FixtureServiceError(status: response.statusCode, message: body.error.message)
         }
-        return standardProcess(response: response, data: data, error: error)
     }
 }
 

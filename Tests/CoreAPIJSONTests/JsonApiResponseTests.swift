@@ -130,3 +130,73 @@ struct JsonApiResponseTests {
         )
     }
 }
+
+private struct Problem: Decodable {
+    let title: String
+}
+
+private struct ProblemError: Error, Equatable {
+    let status: Int
+    let title: String
+}
+
+private protocol ProblemResponse: JsonApiResponse {}
+
+extension ProblemResponse {
+    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+        processErrorBody(Problem.self, response: response, data: data, error: error) { body, response in
+            ProblemError(status: response.statusCode, title: body.title)
+        }
+    }
+}
+
+private struct Profile: ProblemResponse, Equatable {
+    let title: String
+}
+
+private struct GetProfile: ApiMethod {
+    typealias Response = Profile
+    var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var hostProviderKey: String { "api" }
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .components(host: try hostProvider.host(for: hostProviderKey), path: "/profile")
+    }
+    func encode(to encoder: any Encoder) throws {}
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct ProcessErrorBodyTests {
+    let server = StubServer()
+    var session: ApiSession { server.makeSession(hosts: ["api": "https://api.test"]) }
+
+    @Test func unacceptableStatusWithTheSharedBodyBecomesTheModuleError() async throws {
+        server.on("/profile", reply: .json(#"{"title": "Gone"}"#, statusCode: 410))
+        await #expect(throws: ProblemError(status: 410, title: "Gone")) {
+            try await session.perform(GetProfile())
+        }
+    }
+
+    @Test func aStatusTheMethodAcceptsIsDecodedAsSuccessEvenWithTheSameShape() async throws {
+        server.on("/profile", reply: .json(#"{"title": "Archived"}"#, statusCode: 410))
+        let profile = try await session.perform(GetProfile(acceptableStatusCodes: [200, 410]))
+        #expect(profile == Profile(title: "Archived"))
+    }
+
+    @Test func successWithTheSameShapeIsNotAnError() async throws {
+        server.on("/profile", reply: .json(#"{"title": "Ada"}"#))
+        #expect(try await session.perform(GetProfile()) == Profile(title: "Ada"))
+    }
+
+    @Test func otherBodiesAndTransportErrorsFallBackToApiError() async throws {
+        server.on("/profile", reply: .text("<html>bad gateway</html>", statusCode: 502))
+        let status = await #expect(throws: ApiError.self) { try await session.perform(GetProfile()) }
+        #expect(status?.statusCode == 502)
+
+        server.on("/profile", reply: .failure(.notConnectedToInternet))
+        await #expect(
+            throws: ApiError.transport(.init(kind: .offline, code: URLError.Code.notConnectedToInternet.rawValue))
+        ) {
+            try await session.perform(GetProfile())
+        }
+    }
+}

@@ -1,0 +1,48 @@
+public import CoreAPI
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+extension ApiResponse {
+    /// The policy of a service module whose error responses share one JSON body: when the status is not
+    /// one the method accepts and the body decodes as `ErrorBody`, the call fails with the error
+    /// `makeError` builds; everything else goes through ``CoreAPI/ApiResponse/standardProcess(response:data:error:)``.
+    ///
+    /// Call it from the `process(response:data:error:)` of the module's family protocol:
+    ///
+    /// ```swift
+    /// extension ShopResponse {
+    ///     static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+    ///         processErrorBody(ShopErrorBody.self, response: response, data: data, error: error) { body, response in
+    ///             ShopError(status: response.statusCode, code: body.code)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - errorBody: The type of the shared error body.
+    ///   - decoder: The decoder for the error body.
+    ///   - response: The HTTP response, or `nil` when none arrived.
+    ///   - data: The body, or `nil` when none arrived.
+    ///   - error: The transport error, if any.
+    ///   - makeError: Builds the module's error from the decoded body and the response.
+    /// - Returns: The module's error, or the result of the standard policy.
+    public static func processErrorBody<ErrorBody: Decodable>(
+        _ errorBody: ErrorBody.Type,
+        decoder: JSONDecoder = JSONDecoder(),
+        response: HTTPURLResponse?,
+        data: Data?,
+        error: (any Error)?,
+        makeError: (ErrorBody, HTTPURLResponse) -> any Error
+    ) -> Result<Self, any Error> {
+        if error == nil, let response, let data, !data.isEmpty,
+            !AcceptableStatusCodes.current.contains(response.statusCode),
+            let body = try? decoder.decode(ErrorBody.self, from: data)
+        {
+            return .failure(makeError(body, response))
+        }
+        return standardProcess(response: response, data: data, error: error)
+    }
+}
