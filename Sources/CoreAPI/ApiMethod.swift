@@ -31,7 +31,8 @@ public protocol ApiMethod: Encodable, Sendable {
     var parametersEncoding: any ParametersEncoding { get }
     /// Header fields of this method; empty by default. They override the session's for the same names.
     var headers: Headers { get }
-    /// The idle timeout in seconds, or `nil` for the session's.
+    /// The idle timeout in seconds: the longest wait for the response to start or for more of its body.
+    /// `nil`, zero or a negative value means the session's; `.infinity` means none.
     var timeout: TimeInterval? { get }
     /// The status codes accepted as success; `200..<300` by default.
     var acceptableStatusCodes: AcceptableStatusCodes { get }

@@ -52,7 +52,8 @@ public final class ApiSession: Sendable {
         queue.name = "CoreAPI.ApiSession.delegate"
         queue.maxConcurrentOperationCount = 1
         self.delegate = delegate
-        self.defaultTimeout = configuration.timeoutIntervalForRequest
+        let configured = configuration.timeoutIntervalForRequest
+        self.defaultTimeout = configured > 0 ? configured : 60
         self.urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
@@ -87,11 +88,17 @@ public final class ApiSession: Sendable {
         request.httpMethod = httpMethod.rawValue
         // CoreAPI enforces the exact idle timeout itself (see `SessionDelegate`); URLSession's own,
         // which Linux truncates to whole seconds, is only a later backstop.
-        request.timeoutInterval = (method.timeout ?? defaultTimeout).rounded(.up) + 1
+        request.timeoutInterval = min(idleTimeout(for: method).rounded(.up) + 1, SessionDelegate.longestIdleTimeout)
         for field in headers {
             request.addValue(field.value, forHTTPHeaderField: field.name)
         }
         return try method.parametersEncoding.encode(method, in: request)
+    }
+
+    /// The idle timeout of `method`: its own when positive, the session's otherwise.
+    private func idleTimeout<M: ApiMethod>(for method: M) -> TimeInterval {
+        guard let timeout = method.timeout, timeout > 0 else { return defaultTimeout }
+        return timeout
     }
 
     /// Performs `method` and returns its typed response.
@@ -107,7 +114,7 @@ public final class ApiSession: Sendable {
         let exchange = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 holder.attach(
-                    start(request, idleTimeout: method.timeout ?? defaultTimeout) { continuation.resume(returning: $0) }
+                    start(request, idleTimeout: idleTimeout(for: method)) { continuation.resume(returning: $0) }
                 )
             }
         } onCancel: {
@@ -143,7 +150,7 @@ public final class ApiSession: Sendable {
             deliver(.failure(error))
             return RequestHandle(task: nil)
         }
-        return start(request, idleTimeout: method.timeout ?? defaultTimeout) { exchange in
+        return start(request, idleTimeout: idleTimeout(for: method)) { exchange in
             deliver(Self.process(exchange, for: method))
         }
     }

@@ -31,13 +31,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var challengeResponse: HTTPURLResponse?
         let idleTimeout: UInt64
         var lastActivity: UInt64
+        var timer: (any DispatchSourceTimer)?
         var timedOut = false
     }
 
-    private enum IdleCheck {
-        case timeOut(URLSessionTask)
-        case checkAgain(after: UInt64)
-    }
+    /// Idle timeouts above this many seconds (or infinite ones) get no timer.
+    static let longestIdleTimeout: TimeInterval = 1_000_000
 
     private let lock = NSLock()
     private var tasks: [Int: TaskState] = [:]
@@ -50,42 +49,41 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         idleTimeout: TimeInterval,
         completion: @escaping @Sendable (Exchange) -> Void
     ) {
-        let timeout = UInt64(max(idleTimeout, 0.001) * 1_000_000_000)
         let id = task.taskIdentifier
+        var timer: (any DispatchSourceTimer)?
+        if idleTimeout < Self.longestIdleTimeout {
+            let source = DispatchSource.makeTimerSource(queue: timerQueue)
+            source.setEventHandler { [weak self] in self?.checkIdle(id) }
+            source.schedule(deadline: .now() + idleTimeout)
+            timer = source
+        }
         lock.withLock {
             tasks[id] = TaskState(
                 task: task,
                 completion: completion,
-                idleTimeout: timeout,
-                lastActivity: DispatchTime.now().uptimeNanoseconds
+                idleTimeout: timer == nil ? .max : UInt64(max(idleTimeout, 0) * 1_000_000_000),
+                lastActivity: DispatchTime.now().uptimeNanoseconds,
+                timer: timer
             )
         }
-        scheduleIdleCheck(for: id, after: timeout)
+        timer?.resume()
     }
 
-    private func scheduleIdleCheck(for id: Int, after nanoseconds: UInt64) {
-        timerQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, UInt64(Int.max))))) {
-            [weak self] in
-            self?.checkIdle(id)
-        }
-    }
-
+    /// Times the task out when it has been idle for its timeout; otherwise sets the timer for the rest.
     private func checkIdle(_ id: Int) {
-        let check: IdleCheck? = lock.withLock {
+        let task: URLSessionTask? = lock.withLock {
             guard var state = tasks[id] else { return nil }
             let idle = DispatchTime.now().uptimeNanoseconds &- state.lastActivity
             guard idle >= state.idleTimeout else {
-                return .checkAgain(after: state.idleTimeout - idle)
+                state.timer?.schedule(deadline: .now() + .nanoseconds(Int(state.idleTimeout - idle)))
+                return nil
             }
             state.timedOut = true
+            state.timer?.cancel()
             tasks[id] = state
-            return .timeOut(state.task)
+            return state.task
         }
-        switch check {
-        case .timeOut(let task): task.cancel()
-        case .checkAgain(let delay): scheduleIdleCheck(for: id, after: delay)
-        case nil: break
-        }
+        task?.cancel()
     }
 
     /// The tasks in flight.
@@ -101,6 +99,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         lock.withLock {
             tasks[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
+            tasks[dataTask.taskIdentifier]?.data = Data()
             tasks[dataTask.taskIdentifier]?.lastActivity = DispatchTime.now().uptimeNanoseconds
         }
         completionHandler(.allow)
@@ -115,16 +114,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
+        state.timer?.cancel()
         let response = state.response ?? (task.response as? HTTPURLResponse)
         if state.timedOut, error != nil {
             state.completion(Exchange(response: response, data: state.data, error: URLError(.timedOut)))
         } else if let challenged = state.challengeResponse, error != nil {
             // The challenge was cancelled by us: report the 401 response itself.
             state.completion(Exchange(response: challenged, data: Data(), error: nil))
-        } else if let error {
-            state.completion(Exchange(response: response, data: state.data, error: error))
         } else {
-            state.completion(Exchange(response: response, data: state.data, error: nil))
+            state.completion(Exchange(response: response, data: state.data, error: error))
         }
     }
 

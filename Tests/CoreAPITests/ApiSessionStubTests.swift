@@ -140,6 +140,22 @@ struct ApiSessionStubTests {
         }
     }
 
+    @Test(arguments: [TimeInterval.infinity, .nan, 0, -1, 1e12])
+    func anyTimeoutValueIsSafe(timeout: TimeInterval) async throws {
+        server.on("/x", reply: StubResponse.text("ok").delayed(by: 0.05))
+        let session = server.makeSession(hosts: ["api": "https://api.test"])
+        let data = try await session.perform(Fetch<Data>(path: "/x", timeout: timeout))
+        #expect(data == Data("ok".utf8))
+    }
+
+    @Test func stubDelayBeyondTheTimeoutTimesOut() async throws {
+        server.on("/x", reply: StubResponse.text("late").delayed(by: 2))
+        let session = server.makeSession(hosts: ["api": "https://api.test"])
+        await #expect(throws: ApiError.timeout) {
+            try await session.perform(Fetch<Data>(path: "/x", timeout: 0.2))
+        }
+    }
+
     @Test func emptyResponses() async throws {
         server.on("/204", reply: .status(204))
         server.on("/205", reply: .status(205))
