@@ -109,7 +109,9 @@ public final class ApiSession: Sendable {
     ///   ``ApiResponse/process(response:data:error:)`` returns.
     public func perform<M: ApiMethod>(_ method: M) async throws -> M.Response {
         let request = try makeURLRequest(for: method)
-        try Task.checkCancellation(or: ApiError.cancelled)
+        if Task.isCancelled {
+            throw ApiError.cancelled
+        }
         let holder = HandleHolder()
         let exchange = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -195,30 +197,22 @@ public final class RequestHandle: Sendable {
 }
 
 /// Holds the handle of an async call so a cancellation that arrives first is not lost.
-final class HandleHolder: @unchecked Sendable {  // `handle` and `isCancelled` are guarded by `lock`
-    private let lock = NSLock()
-    private var handle: RequestHandle?
-    private var isCancelled = false
+final class HandleHolder: Sendable {
+    private let state = LockedValue<(handle: RequestHandle?, isCancelled: Bool)>((nil, false))
 
     func attach(_ handle: RequestHandle) {
-        let cancelNow = lock.withLock {
-            self.handle = handle
-            return isCancelled
+        let cancelNow = state.withLock { state in
+            state.handle = handle
+            return state.isCancelled
         }
         if cancelNow { handle.cancel() }
     }
 
     func cancel() {
-        let handle = lock.withLock {
-            isCancelled = true
-            return self.handle
+        let handle = state.withLock { state in
+            state.isCancelled = true
+            return state.handle
         }
         handle?.cancel()
-    }
-}
-
-extension Task where Success == Never, Failure == Never {
-    static func checkCancellation(or error: ApiError) throws {
-        if Task.isCancelled { throw error }
     }
 }
