@@ -23,6 +23,11 @@ extension ApiError: CustomStringConvertible {
     }
 }
 
+extension ApiError: CustomDebugStringConvertible {
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+}
+
 extension ApiError: LocalizedError {
     /// The same text as ``description``.
     public var errorDescription: String? { description }

@@ -176,8 +176,28 @@ extension Headers {
 
     /// A rendering safe for logs: the values of secret fields are replaced with `<redacted>`.
     public var redactedDescription: String {
-        fields.map { "\($0.name): \(Self.isSecret($0.name) ? "<redacted>" : $0.value)" }
-            .joined(separator: "\n")
+        redactedFields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    /// The fields with the values of secret ones replaced with `<redacted>`.
+    var redactedFields: [Field] {
+        fields.map { Self.isSecret($0.name) ? Field(name: $0.name, value: "<redacted>") : $0 }
+    }
+}
+
+extension Headers: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The fields as `[name: value, …]`, secret values redacted, so printing or interpolating headers
+    /// never reveals a token or cookie.
+    public var description: String {
+        "[" + redactedFields.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror of the redacted fields, so `dump` and debuggers do not reveal secrets either.
+    public var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: redactedFields, displayStyle: .collection)
     }
 }
 

@@ -225,8 +225,14 @@ struct ApiSessionStubTests {
         let error = await #expect(throws: ApiError.self) {
             try await session.perform(Fetch<Data>(path: "/secret"))
         }
-        let text = "\(String(describing: error)) \(error?.localizedDescription ?? "")"
-        #expect(!text.contains("SECRET"))
-        #expect(text.contains("403"))
+        var dumped = ""
+        dump(error, to: &dumped)
+        let renderings = [
+            String(describing: error), String(reflecting: error), error?.localizedDescription ?? "", dumped,
+        ]
+        for text in renderings {
+            #expect(!text.contains("SECRET"), "\(text)")
+            #expect(text.contains("403"), "\(text)")
+        }
     }
 }

@@ -195,3 +195,18 @@ import Testing
         #expect(!Headers.isSecret(name))
     }
 }
+
+@Suite struct HeadersRenderingTests {
+    @Test func printingDumpingAndInterpolatingNeverRevealSecrets() {
+        let headers: Headers = [
+            "Authorization": "Bearer SECRET-TOKEN", "cookie": "id=SECRET-COOKIE", "Accept": "application/json",
+        ]
+        var dumped = ""
+        dump(headers, to: &dumped)
+        for text in [String(describing: headers), String(reflecting: headers), "\(headers)", dumped] {
+            #expect(!text.contains("SECRET"), "\(text)")
+            #expect(text.contains("application/json"), "\(text)")
+            #expect(text.contains("<redacted>"), "\(text)")
+        }
+    }
+}
