@@ -43,6 +43,7 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
         case .invalidHeader(let name): "invalid header field \(name.debugDescription)"
         case .invalidMethod(let token): "invalid method token \(token.debugDescription)"
         case .encoding(let text): "parameters could not be encoded: \(text)"
+        case .unreadableFile(let path): "the file \(path.debugDescription) cannot be read"
         }
     }
 }

@@ -41,6 +41,8 @@ public enum ApiError: Error, Sendable, Equatable {
         case invalidMethod(String)
         /// The parameters could not be encoded; the text says why.
         case encoding(String)
+        /// A file to upload (an ``Attachment``) does not exist, is not a regular file or cannot be read.
+        case unreadableFile(path: String)
     }
 
     /// A failure below HTTP.

@@ -73,6 +73,14 @@ public enum DateEncodingStrategy: Sendable {
         }
     }
 
+    /// `date` as a parameter leaf: a number for the `…Since1970` strategies, text otherwise.
+    public func leaf(for date: Date) -> ParameterValue {
+        switch self {
+        case .secondsSince1970, .millisecondsSince1970: .number(format(date))
+        default: .string(format(date))
+        }
+    }
+
     /// ISO 8601 with the milliseconds rounded, not truncated: a `Double` such as
     /// `1_700_000_000.123` is stored as `…0.12299990654`, which truncation would write as `.122`.
     static func iso8601WithMilliseconds(_ date: Date) -> String {
@@ -91,6 +99,22 @@ public enum DateEncodingStrategy: Sendable {
     static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
+}
+
+/// A value that brings its own date strategy, overriding the encoder's for every date inside it.
+///
+/// Works the same in every CoreAPI parameters encoder (JSON, query, form and multipart) and at any depth:
+/// the closest enclosing conforming value wins.
+///
+/// ```swift
+/// struct Booking: ApiMethod, CustomDateEncoding {
+///     static var dateEncoding: DateEncodingStrategy { .millisecondsSince1970 }
+///     // …
+/// }
+/// ```
+public protocol CustomDateEncoding: Encodable {
+    /// The strategy for the dates inside values of this type.
+    static var dateEncoding: DateEncodingStrategy { get }
 }
 
 /// How arrays become query or form parameters.

@@ -6,7 +6,10 @@ public import Foundation
 
 /// Encodes parameters as a JSON body with `Content-Type: application/json` (unless already set).
 ///
-/// Keys are sorted, so equal input gives equal bytes. A `GET` or `HEAD` request cannot carry a body:
+/// The method is encoded into the same ``ParameterValue`` tree as every other CoreAPI encoder uses, so
+/// key and date strategies (including ``CustomDateEncoding``) behave alike, then written as compact JSON:
+/// keys sorted by their UTF-8 bytes, so equal input gives equal bytes; `/` and non-ASCII text unescaped;
+/// `Data` as Base64; absent optionals left out and explicit `nil` as `null`. A `GET` or `HEAD` request cannot carry a body:
 /// parameters that encode to an empty object are left out, and any other parameters are a typed error.
 public struct JsonParametersEncoder: ParametersEncoding {
     /// How dates are written.
@@ -30,43 +33,16 @@ public struct JsonParametersEncoder: ParametersEncoding {
     /// The JSON bytes of `parameters`, or `nil` when they encode nothing.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``.
     public func body(for parameters: any Encodable) throws -> Data? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let dates = dateEncoding
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            switch dates {
-            case .secondsSince1970: try container.encode(date.timeIntervalSince1970)
-            case .millisecondsSince1970: try container.encode(DateEncodingStrategy.milliseconds(date))
-            default: try container.encode(dates.format(date))
-            }
-        }
-        switch keyEncoding {
-        case .useDefaultKeys: break
-        case .convertToSnakeCase, .convertToKebabCase, .custom:
-            let keys = keyEncoding
-            encoder.keyEncodingStrategy = .custom { path in
-                AnyCodingKey(keys.convert(path.last?.stringValue ?? ""))
-            }
-        }
+        let tree: ParameterValue?
         do {
-            return try encoder.encode(parameters)
+            tree = try ParameterTreeEncoder(keyEncoding: keyEncoding).encode(parameters)
         } catch {
-            // A value that encodes nothing at all has no parameters rather than a broken body.
-            if Self.encodesNothing(parameters) {
-                return nil
-            }
             throw ApiError.encoding(error)
         }
-    }
-
-    /// Whether `parameters` encode no value at all (as opposed to failing to encode).
-    private static func encodesNothing(_ parameters: any Encodable) -> Bool {
-        do {
-            return try ParameterTreeEncoder().encode(parameters) == nil
-        } catch {
-            return false
-        }
+        guard let tree else { return nil }
+        var writer = JSONWriter(dateEncoding: dateEncoding)
+        try writer.write(tree)
+        return Data(writer.bytes)
     }
 
     /// Returns `request` with the JSON body and `Content-Type`.
@@ -89,24 +65,5 @@ public struct JsonParametersEncoder: ParametersEncoding {
         }
         request.httpBody = body
         return request
-    }
-}
-
-struct AnyCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
-
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
-    }
-
-    init?(stringValue: String) {
-        self.init(stringValue)
-    }
-
-    init?(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
     }
 }

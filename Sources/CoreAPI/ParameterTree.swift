@@ -2,9 +2,13 @@ public import Foundation
 
 /// The parameters of a method as a tree, produced by encoding the method with ``ParameterTreeEncoder``.
 ///
-/// Query, form and multipart encoders serialize this tree; keys keep the order in which they were
-/// encoded (serializers sort them), and `nil` values are already dropped.
+/// Every CoreAPI parameters encoder (JSON, query, form and multipart) serializes this tree, so key and
+/// date strategies behave the same in all of them. Keys keep the order in which they were encoded
+/// (serializers sort them). Absent optionals leave no trace; an explicitly encoded `nil` is ``null``,
+/// which JSON writes and the other encoders drop.
 public indirect enum ParameterValue: Sendable, Equatable {
+    /// An explicitly encoded `nil`.
+    case null
     /// A text value.
     case string(String)
     /// A number, already as text (`42`, `1.5`).
@@ -15,6 +19,8 @@ public indirect enum ParameterValue: Sendable, Equatable {
     case date(Date)
     /// Raw bytes.
     case data(Data)
+    /// A file part for ``MultipartFormDataEncoder``.
+    case attachment(Attachment)
     /// An ordered list.
     case array([ParameterValue])
     /// Keyed values in encoding order.
@@ -31,6 +37,8 @@ public indirect enum ParameterValue: Sendable, Equatable {
     /// Equality of trees; objects compare keys and values in order.
     public static func == (lhs: ParameterValue, rhs: ParameterValue) -> Bool {
         switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.attachment(let a), .attachment(let b)): a == b
         case (.string(let a), .string(let b)), (.number(let a), .number(let b)): a == b
         case (.bool(let a), .bool(let b)): a == b
         case (.date(let a), .date(let b)): a == b
@@ -45,8 +53,11 @@ public indirect enum ParameterValue: Sendable, Equatable {
 
 /// Encodes an `Encodable` value into a ``ParameterValue`` tree.
 ///
-/// `nil` is dropped, keys are converted with a ``KeyEncodingStrategy``, `Date`, `Data`, `URL` and
-/// `Decimal` are kept as leaves, and non-finite floating-point values are rejected.
+/// Keys are converted with a ``KeyEncodingStrategy``; `Date`, `Data`, `URL`, `Decimal` and ``Attachment``
+/// are kept as leaves; non-finite floating-point values are rejected. Dates inside a value that conforms
+/// to ``CustomDateEncoding`` are formatted at once with that type's strategy (as numbers for
+/// ``DateEncodingStrategy/secondsSince1970`` and ``DateEncodingStrategy/millisecondsSince1970``, as text
+/// otherwise), so the serializer's own date strategy does not apply to them.
 public struct ParameterTreeEncoder: Sendable {
     /// How keys are converted.
     public var keyEncoding: KeyEncodingStrategy
@@ -56,12 +67,13 @@ public struct ParameterTreeEncoder: Sendable {
         self.keyEncoding = keyEncoding
     }
 
-    /// The tree of `value`, or `nil` when it encodes nothing.
+    /// The tree of `value`, or `nil` when it encodes nothing (or only `nil`).
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, or whatever `value` throws.
     public func encode(_ value: any Encodable) throws -> ParameterValue? {
-        let encoder = TreeEncoder(codingPath: [], keyEncoding: keyEncoding)
+        let encoder = TreeEncoder(codingPath: [], keyEncoding: keyEncoding, dateOverride: nil)
         try encoder.encodeValue(value)
-        return encoder.storage.resolved
+        let tree = encoder.storage.resolved
+        return tree == .null ? nil : tree
     }
 }
 
@@ -121,12 +133,20 @@ final class TreeNode {
 final class TreeEncoder: Encoder {
     let codingPath: [any CodingKey]
     let keyEncoding: KeyEncodingStrategy
+    /// The date strategy of the closest enclosing ``CustomDateEncoding`` value.
+    var dateOverride: DateEncodingStrategy?
     let storage: TreeNode
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(codingPath: [any CodingKey], keyEncoding: KeyEncodingStrategy, storage: TreeNode = TreeNode()) {
+    init(
+        codingPath: [any CodingKey],
+        keyEncoding: KeyEncodingStrategy,
+        dateOverride: DateEncodingStrategy?,
+        storage: TreeNode = TreeNode()
+    ) {
         self.codingPath = codingPath
         self.keyEncoding = keyEncoding
+        self.dateOverride = dateOverride
         self.storage = storage
     }
 
@@ -146,35 +166,42 @@ final class TreeEncoder: Encoder {
 
     /// Encodes `value` into `storage`, keeping Foundation leaf types as leaves.
     func encodeValue(_ value: any Encodable) throws {
-        if let leaf = try Self.leaf(for: value, codingPath: codingPath) {
+        if let leaf = try leaf(for: value) {
             storage.content = .leaf(leaf)
-        } else {
-            try value.encode(to: self)
+            return
         }
+        if let custom = value as? any CustomDateEncoding {
+            dateOverride = type(of: custom).dateEncoding
+        }
+        try value.encode(to: self)
     }
 
     func child(for key: (any CodingKey)?) -> TreeEncoder {
-        TreeEncoder(codingPath: key.map { codingPath + [$0] } ?? codingPath, keyEncoding: keyEncoding)
+        TreeEncoder(
+            codingPath: key.map { codingPath + [$0] } ?? codingPath,
+            keyEncoding: keyEncoding,
+            dateOverride: dateOverride
+        )
     }
 
-    static func leaf(for value: any Encodable, codingPath: [any CodingKey]) throws -> ParameterValue? {
+    func leaf(for value: any Encodable) throws -> ParameterValue? {
         switch value {
         case let value as String: return .string(value)
         case let value as Bool: return .bool(value)
-        case let value as Date: return .date(value)
+        case let value as Date: return dateOverride?.leaf(for: value) ?? .date(value)
         case let value as Data: return .data(value)
+        case let value as Attachment: return .attachment(value)
         case let value as URL: return .string(value.absoluteString)
         case let value as Decimal: return .number(value.description)
-        case let value as Double: return .number(try finite(value, codingPath))
-        case let value as Float: return .number(try finite(value, codingPath))
+        case let value as Double: return .number(try finite(value))
+        case let value as Float: return .number(try finite(value))
         case let value as any BinaryInteger: return .number(String(describing: value))
         default: return nil
         }
     }
 
-    static func finite<Value: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ value: Value,
-        _ codingPath: [any CodingKey]
+    private func finite<Value: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: Value
     ) throws -> String {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
@@ -194,7 +221,11 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         encoder.keyEncoding.convert(key.stringValue)
     }
 
-    mutating func encodeNil(forKey key: Key) throws {}
+    mutating func encodeNil(forKey key: Key) throws {
+        let child = encoder.child(for: key)
+        child.storage.content = .leaf(.null)
+        encoder.storage.set(child.storage, forKey: self.key(key))
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let child = encoder.child(for: key)
@@ -237,7 +268,11 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
 
     private var nextKey: IndexKey { IndexKey(intValue: count) }
 
-    mutating func encodeNil() throws {}
+    mutating func encodeNil() throws {
+        let child = encoder.child(for: nextKey)
+        child.storage.content = .leaf(.null)
+        encoder.storage.append(child.storage)
+    }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let child = encoder.child(for: nextKey)
@@ -271,7 +306,7 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     mutating func encodeNil() throws {
-        encoder.storage.content = .empty
+        encoder.storage.content = .leaf(.null)
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {

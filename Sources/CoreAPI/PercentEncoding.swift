@@ -32,6 +32,12 @@ enum PercentEncoding {
         }
     }
 
+    /// The bytes the WHATWG `application/x-www-form-urlencoded` serializer leaves as they are:
+    /// `A–Z a–z 0–9 * - . _`.
+    static func isFormUnescaped(_ byte: UInt8) -> Bool {
+        byte != UInt8(ascii: "~") && (isUnreserved(byte) || byte == UInt8(ascii: "*"))
+    }
+
     /// RFC 3986 `pchar` without `/`: unreserved, sub-delims, `:` and `@`. `?`, `#`, `%` and `/` are encoded.
     static func isPathSegmentCharacter(_ byte: UInt8) -> Bool {
         isUnreserved(byte) || "!$&'()*+,;=:@".utf8.contains(byte)

@@ -1,27 +1,50 @@
 public import Foundation
 
-/// Serializes ``ParameterValue`` trees and query items as RFC 3986 query strings.
+/// Serializes ``ParameterValue`` trees and query items as query strings or form bodies.
 ///
-/// Only unreserved characters (`A–Z a–z 0–9 - . _ ~`) are left as they are; everything else,
-/// including `+`, `&`, `=`, `#`, `?`, `/`, `%`, brackets, space and every non-ASCII byte, is
-/// percent-encoded. Keys are sorted at every level, so equal input gives equal bytes.
+/// With ``Escaping-swift.enum/rfc3986`` only unreserved characters (`A–Z a–z 0–9 - . _ ~`) are left as
+/// they are; everything else, including `+`, `&`, `=`, `#`, `?`, `/`, `%`, brackets, space and every
+/// non-ASCII byte, is percent-encoded. With ``Escaping-swift.enum/formURLEncoded(spaces:)`` the WHATWG
+/// `application/x-www-form-urlencoded` rules apply: `A–Z a–z 0–9 * - . _` stay, a space is `+` or `%20`,
+/// everything else (`~` included) is percent-encoded. Keys are sorted at every level, so equal input
+/// gives equal bytes.
 public struct QueryString: Sendable {
+    /// How keys and values are escaped.
+    public enum Escaping: Sendable, Hashable {
+        /// RFC 3986: everything but unreserved characters is percent-encoded.
+        case rfc3986
+        /// The WHATWG `application/x-www-form-urlencoded` serializer.
+        case formURLEncoded(spaces: SpaceEncoding)
+    }
+
+    /// How a form body writes a space.
+    public enum SpaceEncoding: Sendable, Hashable {
+        /// `+`, as browsers do.
+        case plus
+        /// `%20`.
+        case percent20
+    }
+
     /// How arrays are written.
     public var arrayEncoding: ArrayEncodingStrategy
     /// How booleans are written.
     public var boolEncoding: BoolEncodingStrategy
     /// How dates are written.
     public var dateEncoding: DateEncodingStrategy
+    /// How keys and values are escaped.
+    public var escaping: Escaping
 
     /// Creates a serializer.
     public init(
         arrayEncoding: ArrayEncodingStrategy = .brackets,
         boolEncoding: BoolEncodingStrategy = .literal,
-        dateEncoding: DateEncodingStrategy = .iso8601
+        dateEncoding: DateEncodingStrategy = .iso8601,
+        escaping: Escaping = .rfc3986
     ) {
         self.arrayEncoding = arrayEncoding
         self.boolEncoding = boolEncoding
         self.dateEncoding = dateEncoding
+        self.escaping = escaping
     }
 
     /// One `key=value` pair before escaping; a comma-separated array has several parts, joined with
@@ -35,23 +58,62 @@ public struct QueryString: Sendable {
 
     /// The unescaped pairs of a top-level object, keys sorted at every level.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``
-    ///   when the top level is not an object, or a comma-separated array holds arrays or objects.
+    ///   when the top level is not an object, a comma-separated array holds arrays or objects, or the
+    ///   tree holds an ``Attachment`` (only ``MultipartFormDataEncoder`` can send files).
     public func pairs(for value: ParameterValue) throws -> [Pair] {
+        try fields(for: value).map { field in
+            Pair(
+                key: field.key,
+                parts: try field.values.map { value in
+                    guard case .attachment = value else { return text(for: value) }
+                    throw ApiError.invalidRequest(
+                        .encoding("\(field.key): attachments can only be sent with MultipartFormDataEncoder")
+                    )
+                }
+            )
+        }
+    }
+
+    /// `value` as a query string or form body (without `?`), escaped by ``escaping``.
+    public func encode(_ value: ParameterValue) throws -> String {
+        try pairs(for: value).map { pair in
+            escape(pair.key) + "=" + pair.parts.map(escape).joined(separator: ",")
+        }.joined(separator: "&")
+    }
+
+    /// One flattened field: its key and its leaves (one, except for comma-separated arrays).
+    struct Field {
+        var key: String
+        var values: [ParameterValue]
+    }
+
+    /// The flattened leaves of a top-level object, `null` dropped; keys sorted at every level, or in
+    /// encoding order when `sortsKeys` is false.
+    func fields(for value: ParameterValue, sortsKeys: Bool = true) throws -> [Field] {
         guard case .object(let entries) = value else {
             throw ApiError.invalidRequest(.encoding("query and form parameters must be keyed, not \(value.kindName)"))
         }
-        var result: [Pair] = []
-        for (key, value) in Self.sorted(entries) {
-            try append(value, key: key, to: &result)
+        var result: [Field] = []
+        for (key, value) in sortsKeys ? Self.sorted(entries) : entries {
+            try append(value, key: key, sortsKeys: sortsKeys, to: &result)
         }
         return result
     }
 
-    /// `value` as a percent-encoded query string (without `?`).
-    public func encode(_ value: ParameterValue) throws -> String {
-        try pairs(for: value).map { pair in
-            Self.escape(pair.key) + "=" + pair.parts.map(Self.escape).joined(separator: ",")
-        }.joined(separator: "&")
+    /// `text` escaped by ``escaping``.
+    public func escape(_ text: String) -> String {
+        switch escaping {
+        case .rfc3986:
+            Self.escape(text)
+        case .formURLEncoded(let spaces):
+            Self.formEscape(text, spaces: spaces)
+        }
+    }
+
+    /// `text` escaped by the WHATWG form serializer.
+    static func formEscape(_ text: String, spaces: SpaceEncoding) -> String {
+        let escaped = PercentEncoding.encode(text, allowing: PercentEncoding.isFormUnescaped)
+        return spaces == .plus ? escaped.replacingOccurrences(of: "%20", with: "+") : escaped
     }
 
     /// Query items as a percent-encoded query string, in their order; an item without value is `name`.
@@ -79,24 +141,27 @@ public struct QueryString: Sendable {
         case .bool(let value): boolEncoding == .literal ? (value ? "true" : "false") : (value ? "1" : "0")
         case .date(let date): dateEncoding.format(date)
         case .data(let data): data.base64EncodedString()
-        case .array, .object: ""
+        case .null, .attachment, .array, .object: ""
         }
     }
 
-    private func append(_ value: ParameterValue, key: String, to result: inout [Pair]) throws {
+    private func append(_ value: ParameterValue, key: String, sortsKeys: Bool, to result: inout [Field]) throws {
         switch value {
+        case .null:
+            return
         case .object(let entries):
-            for (subkey, subvalue) in Self.sorted(entries) {
-                try append(subvalue, key: "\(key)[\(subkey)]", to: &result)
+            for (subkey, subvalue) in sortsKeys ? Self.sorted(entries) : entries {
+                try append(subvalue, key: "\(key)[\(subkey)]", sortsKeys: sortsKeys, to: &result)
             }
         case .array(let items):
+            let items = items.filter { $0 != .null }
             switch arrayEncoding {
             case .commaSeparated:
                 guard items.allSatisfy(\.isScalar) else {
                     throw ApiError.invalidRequest(.encoding("\(key): comma-separated arrays must hold only scalars"))
                 }
                 if !items.isEmpty {
-                    result.append(Pair(key: key, parts: items.map(text(for:))))
+                    result.append(Field(key: key, values: items))
                 }
             case .brackets, .repeatedKey, .indexed:
                 for (index, item) in items.enumerated() {
@@ -106,11 +171,11 @@ public struct QueryString: Sendable {
                         case .indexed: "\(key)[\(index)]"
                         default: key
                         }
-                    try append(item, key: itemKey, to: &result)
+                    try append(item, key: itemKey, sortsKeys: sortsKeys, to: &result)
                 }
             }
         default:
-            result.append(Pair(key: key, parts: [text(for: value)]))
+            result.append(Field(key: key, values: [value]))
         }
     }
 }
@@ -118,6 +183,8 @@ public struct QueryString: Sendable {
 extension ParameterValue {
     var kindName: String {
         switch self {
+        case .null: "null"
+        case .attachment: "an attachment"
         case .string: "a string"
         case .number: "a number"
         case .bool: "a boolean"

@@ -1,0 +1,79 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Encodes parameters as an `application/x-www-form-urlencoded` body, escaped by the WHATWG form
+/// serializer: `A–Z a–z 0–9 * - . _` stay as they are, a space is `+` (or `%20`), every other byte is
+/// percent-encoded.
+///
+/// It shares ``QueryParametersEncoder``'s strategies: keys sorted at every level, nested objects as
+/// `key[sub]`, arrays by ``ArrayEncodingStrategy``, booleans, dates and keys by their strategies, `nil`
+/// dropped. Parameters that encode nothing leave the request unchanged. A `GET` or `HEAD` request cannot
+/// carry a body, so any parameters there are a typed error; use ``QueryParametersEncoder`` for those.
+public struct FormParametersEncoder: ParametersEncoding {
+    /// How keys are converted.
+    public var keyEncoding: KeyEncodingStrategy
+    /// How the tree is written.
+    public var format: QueryString
+    /// The `Content-Type` set when the request has none.
+    public var contentType: String
+
+    /// Creates an encoder.
+    public init(
+        spaceEncoding: QueryString.SpaceEncoding = .plus,
+        arrayEncoding: ArrayEncodingStrategy = .brackets,
+        boolEncoding: BoolEncodingStrategy = .literal,
+        dateEncoding: DateEncodingStrategy = .iso8601,
+        keyEncoding: KeyEncodingStrategy = .useDefaultKeys,
+        contentType: String = "application/x-www-form-urlencoded; charset=utf-8"
+    ) {
+        self.keyEncoding = keyEncoding
+        self.contentType = contentType
+        self.format = QueryString(
+            arrayEncoding: arrayEncoding,
+            boolEncoding: boolEncoding,
+            dateEncoding: dateEncoding,
+            escaping: .formURLEncoded(spaces: spaceEncoding)
+        )
+    }
+
+    /// The form body of `parameters`, or `nil` when they encode nothing.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``.
+    public func body(for parameters: any Encodable) throws -> Data? {
+        let tree: ParameterValue?
+        do {
+            tree = try ParameterTreeEncoder(keyEncoding: keyEncoding).encode(parameters)
+        } catch {
+            throw ApiError.encoding(error)
+        }
+        guard let tree else { return nil }
+        let text = try format.encode(tree)
+        return text.isEmpty ? nil : Data(text.utf8)
+    }
+
+    /// Returns `request` with the form body and `Content-Type`.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``, also
+    ///   for non-empty parameters on `GET` or `HEAD`.
+    public func encode(_ parameters: any Encodable, in request: URLRequest) throws -> URLRequest {
+        guard let body = try body(for: parameters) else { return request }
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        guard method != .get, method != .head else {
+            throw ApiError.invalidRequest(
+                .encoding("a \(method) request cannot carry a form body; use QueryParametersEncoder")
+            )
+        }
+        var request = request
+        if request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        }
+        request.httpBody = body
+        return request
+    }
+}
+
+extension ParametersEncoding where Self == FormParametersEncoder {
+    /// An `application/x-www-form-urlencoded` body with default strategies (space as `+`).
+    public static var form: FormParametersEncoder { FormParametersEncoder() }
+}

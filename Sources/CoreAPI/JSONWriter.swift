@@ -1,0 +1,78 @@
+import Foundation
+
+/// Writes a ``ParameterValue`` tree as compact JSON with sorted keys.
+struct JSONWriter {
+    let dateEncoding: DateEncodingStrategy
+    private(set) var bytes: [UInt8] = []
+
+    init(dateEncoding: DateEncodingStrategy) {
+        self.dateEncoding = dateEncoding
+        bytes.reserveCapacity(256)
+    }
+
+    mutating func write(_ value: ParameterValue) throws {
+        switch value {
+        case .null:
+            bytes += "null".utf8
+        case .string(let text):
+            writeString(text)
+        case .number(let text):
+            bytes += text.utf8
+        case .bool(let flag):
+            bytes += (flag ? "true" : "false").utf8
+        case .date(let date):
+            try write(dateEncoding.leaf(for: date))
+        case .data(let data):
+            writeString(data.base64EncodedString())
+        case .attachment(let attachment):
+            throw ApiError.invalidRequest(
+                .encoding(
+                    "attachment \(attachment.filename.debugDescription) can only be sent with MultipartFormDataEncoder"
+                )
+            )
+        case .array(let items):
+            bytes.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                try write(item)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let entries):
+            bytes.append(UInt8(ascii: "{"))
+            let sorted = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (index, entry) in sorted.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(entry.key)
+                bytes.append(UInt8(ascii: ":"))
+                try write(entry.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t`, `\b`, `\f` or
+    /// `\u00XX`; everything else, `/` and non-ASCII included, as UTF-8.
+    private mutating func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += #"\""#.utf8
+            case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+            case 0x0A: bytes += #"\n"#.utf8
+            case 0x0D: bytes += #"\r"#.utf8
+            case 0x09: bytes += #"\t"#.utf8
+            case 0x08: bytes += #"\b"#.utf8
+            case 0x0C: bytes += #"\f"#.utf8
+            case 0..<0x20:
+                bytes += #"\u00"#.utf8
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}
