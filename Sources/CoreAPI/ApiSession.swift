@@ -75,10 +75,22 @@ public final class ApiSession: Sendable {
         return configuration
     }
 
-    /// The request `method` describes, built and validated but not sent.
+    /// The request `method` describes, built and validated but not sent, with any body in memory.
+    ///
+    /// ``perform(_:progress:)`` sends the same request, except that a large multipart body is uploaded
+    /// from a temporary file instead (see ``ParametersEncoding/encodeRequest(_:in:)``).
     /// - Throws: ``ApiError/invalidRequest(_:)`` for an unknown host key, a bad URL, method token or
     ///   header, or parameters that cannot be encoded.
     public func makeURLRequest<M: ApiMethod>(for method: M) throws -> URLRequest {
+        try method.parametersEncoding.encode(method, in: try makeRequestWithoutParameters(for: method))
+    }
+
+    /// The request as it is sent: body in memory or in a (possibly temporary) file.
+    func makeEncodedRequest<M: ApiMethod>(for method: M) throws -> EncodedRequest {
+        try method.parametersEncoding.encodeRequest(method, in: try makeRequestWithoutParameters(for: method))
+    }
+
+    private func makeRequestWithoutParameters<M: ApiMethod>(for method: M) throws -> URLRequest {
         let httpMethod = method.httpMethod
         try httpMethod.validate()
         let url = try method.urlInfo(from: hostProvider).makeURL()
@@ -92,7 +104,7 @@ public final class ApiSession: Sendable {
         for field in headers {
             request.addValue(field.value, forHTTPHeaderField: field.name)
         }
-        return try method.parametersEncoding.encode(method, in: request)
+        return request
     }
 
     /// The idle timeout of `method`: its own when positive, the session's otherwise.
@@ -104,19 +116,29 @@ public final class ApiSession: Sendable {
     /// Performs `method` and returns its typed response.
     ///
     /// Cancelling the calling task cancels the network task; the call then throws
-    /// ``ApiError/cancelled``.
+    /// ``ApiError/cancelled``. A temporary body file is removed when the call ends, however it ends.
+    /// - Parameters:
+    ///   - method: The call to make.
+    ///   - progress: Called with upload progress while the body is sent and download progress while
+    ///     the response arrives, on the session's delegate queue; keep it short.
     /// - Throws: ``ApiError`` for every failure CoreAPI detects, or whatever the response type's
     ///   ``ApiResponse/process(response:data:error:)`` returns.
-    public func perform<M: ApiMethod>(_ method: M) async throws -> M.Response {
-        let request = try makeURLRequest(for: method)
+    public func perform<M: ApiMethod>(
+        _ method: M,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> M.Response {
+        let encoded = try makeEncodedRequest(for: method)
         if Task.isCancelled {
+            encoded.discardTemporaryFile()
             throw ApiError.cancelled
         }
         let holder = HandleHolder()
         let exchange = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 holder.attach(
-                    start(request, idleTimeout: idleTimeout(for: method)) { continuation.resume(returning: $0) }
+                    start(encoded, idleTimeout: idleTimeout(for: method), progress: progress) {
+                        continuation.resume(returning: $0)
+                    }
                 )
             }
         } onCancel: {
@@ -131,11 +153,17 @@ public final class ApiSession: Sendable {
     /// of the session that also delivers network events: keep it short there, or pass a queue. Cancelling
     /// the returned handle ends the call with ``ApiError/cancelled``. An invalid request completes with
     /// ``ApiError/invalidRequest(_:)`` without anything being sent.
+    /// - Parameters:
+    ///   - method: The call to make.
+    ///   - queue: Where `completion` runs.
+    ///   - progress: Called with upload and download progress on the session's delegate queue.
+    ///   - completion: Called once with the typed response or the error.
     /// - Returns: A handle that cancels the request.
     @discardableResult
     public func perform<M: ApiMethod>(
         _ method: M,
         queue: DispatchQueue? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<M.Response, any Error>) -> Void
     ) -> RequestHandle {
         let deliver: @Sendable (Result<M.Response, any Error>) -> Void = { result in
@@ -145,14 +173,14 @@ public final class ApiSession: Sendable {
                 completion(result)
             }
         }
-        let request: URLRequest
+        let encoded: EncodedRequest
         do {
-            request = try makeURLRequest(for: method)
+            encoded = try makeEncodedRequest(for: method)
         } catch {
             deliver(.failure(error))
             return RequestHandle(task: nil)
         }
-        return start(request, idleTimeout: idleTimeout(for: method)) { exchange in
+        return start(encoded, idleTimeout: idleTimeout(for: method), progress: progress) { exchange in
             deliver(Self.process(exchange, for: method))
         }
     }
@@ -165,12 +193,24 @@ public final class ApiSession: Sendable {
     }
 
     private func start(
-        _ request: URLRequest,
+        _ encoded: EncodedRequest,
         idleTimeout: TimeInterval,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Exchange) -> Void
     ) -> RequestHandle {
-        let task = urlSession.dataTask(with: request)
-        delegate.register(task, idleTimeout: idleTimeout, completion: completion)
+        let task: URLSessionTask
+        if let file = encoded.bodyFile {
+            task = urlSession.uploadTask(with: encoded.request, fromFile: file.url)
+        } else {
+            task = urlSession.dataTask(with: encoded.request)
+        }
+        delegate.register(
+            task,
+            idleTimeout: idleTimeout,
+            temporaryFile: encoded.bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
+            progress: progress,
+            completion: completion
+        )
         task.resume()
         return RequestHandle(task: task)
     }

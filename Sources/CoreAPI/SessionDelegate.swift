@@ -26,6 +26,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private struct TaskState {
         let task: URLSessionTask
         let completion: @Sendable (Exchange) -> Void
+        let progress: (@Sendable (TransferProgress) -> Void)?
+        /// A temporary body file, removed when the task ends.
+        let temporaryFile: URL?
+        var expectedLength: Int64?
         var response: HTTPURLResponse?
         var data = Data()
         var challengeResponse: HTTPURLResponse?
@@ -42,11 +46,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private var tasks: [Int: TaskState] = [:]
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
 
-    /// Registers `task`; `completion` runs once when it ends. The task is cancelled and ends as timed
-    /// out when nothing arrives for `idleTimeout` seconds.
+    /// Registers `task`; `completion` runs once when it ends, after `temporaryFile` (if any) is removed.
+    /// The task is cancelled and ends as timed out when nothing is sent or received for `idleTimeout`
+    /// seconds. `progress` is called for body bytes sent and received.
     func register(
         _ task: URLSessionTask,
         idleTimeout: TimeInterval,
+        temporaryFile: URL? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Exchange) -> Void
     ) {
         let id = task.taskIdentifier
@@ -61,6 +68,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             tasks[id] = TaskState(
                 task: task,
                 completion: completion,
+                progress: progress,
+                temporaryFile: temporaryFile,
                 idleTimeout: timer == nil ? .max : UInt64(max(idleTimeout, 0) * 1_000_000_000),
                 lastActivity: DispatchTime.now().uptimeNanoseconds,
                 timer: timer
@@ -97,24 +106,63 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        lock.withLock {
-            tasks[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
-            tasks[dataTask.taskIdentifier]?.data = Data()
-            tasks[dataTask.taskIdentifier]?.lastActivity = DispatchTime.now().uptimeNanoseconds
+        let progress = lock.withLock { () -> (@Sendable (TransferProgress) -> Void)? in
+            let id = dataTask.taskIdentifier
+            tasks[id]?.response = response as? HTTPURLResponse
+            tasks[id]?.data = Data()
+            tasks[id]?.lastActivity = DispatchTime.now().uptimeNanoseconds
+            let expected = response.expectedContentLength
+            tasks[id]?.expectedLength = expected >= 0 ? expected : nil
+            return tasks[id]?.progress
         }
         completionHandler(.allow)
+        if let progress {
+            progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock {
-            tasks[dataTask.taskIdentifier]?.data.append(data)
-            tasks[dataTask.taskIdentifier]?.lastActivity = DispatchTime.now().uptimeNanoseconds
+        let report = lock.withLock { () -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
+            let id = dataTask.taskIdentifier
+            tasks[id]?.data.append(data)
+            tasks[id]?.lastActivity = DispatchTime.now().uptimeNanoseconds
+            guard let state = tasks[id], let progress = state.progress else { return nil }
+            let completed = Int64(state.data.count)
+            // Content-Length counts encoded bytes; a decoded body may be longer.
+            let total = state.expectedLength.map { max($0, completed) }
+            return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
         }
+        if let (value, progress) = report {
+            progress(value)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        let progress = lock.withLock { () -> (@Sendable (TransferProgress) -> Void)? in
+            tasks[task.taskIdentifier]?.lastActivity = DispatchTime.now().uptimeNanoseconds
+            return tasks[task.taskIdentifier]?.progress
+        }
+        progress?(
+            TransferProgress(
+                direction: .upload,
+                completedBytes: totalBytesSent,
+                totalBytes: totalBytesExpectedToSend >= 0 ? totalBytesExpectedToSend : nil
+            )
+        )
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
         state.timer?.cancel()
+        if let file = state.temporaryFile {
+            try? FileManager.default.removeItem(at: file)
+        }
         let response = state.response ?? (task.response as? HTTPURLResponse)
         if state.timedOut, error != nil {
             state.completion(Exchange(response: response, data: state.data, error: URLError(.timedOut)))
