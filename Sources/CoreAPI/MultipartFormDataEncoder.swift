@@ -52,6 +52,9 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
         self.chunkSize = max(chunkSize, 4096)
     }
 
+    /// The length of a random boundary.
+    static let randomBoundaryLength = 40
+
     /// A new random boundary: `CoreAPI-` and 32 hex digits (128 bits).
     static func randomBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -105,7 +108,7 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
         guard let parts = try parts(for: parameters) else { return EncodedRequest(request: request) }
         try Self.checkMethod(of: request)
         var request = request
-        let length = Self.length(of: parts, boundaryLength: makeBoundary().utf8.count)
+        let length = Self.length(of: parts, boundaryLength: Self.randomBoundaryLength)
         guard length > streamingThreshold else {
             return try withFreshBoundary { boundary in
                 var sink = MemorySink()
@@ -225,7 +228,8 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
     private static func readableLength(of url: URL) throws -> Int64 {
         let unreadable = ApiError.invalidRequest(.unreadableFile(path: url.path))
         guard url.isFileURL,
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            // Attributes of the file a symbolic link points to, not of the link.
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path),
             attributes[.type] as? FileAttributeType == .typeRegular,
             let size = (attributes[.size] as? NSNumber)?.int64Value,
             let handle = try? FileHandle(forReadingFrom: url)
@@ -246,7 +250,8 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
             case "\n": result += "%0A"
             case "\t": result.unicodeScalars.append(scalar)
             default:
-                guard scalar.value >= 0x20, scalar.value != 0x7F else {
+                // C0 controls, DEL and C1 controls (U+0085 is a line break to some parsers).
+                guard scalar.value >= 0x20, !(0x7F...0x9F).contains(scalar.value) else {
                     throw ApiError.invalidRequest(
                         .encoding("the \(what) \(text.debugDescription) contains a control character")
                     )

@@ -3,6 +3,10 @@ import CoreAPITesting
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Keeps the documents' code honest: every ```swift block of README.md and the DocC articles must
 /// appear in `CodeSamples.swift`, which is compiled, and the claims the articles make are checked.
 @Suite(.timeLimit(.minutes(1)))
@@ -47,12 +51,10 @@ struct CodeSamplesTests {
     }
 
     @Test func everyDocumentedSampleIsCompiled() throws {
-        let compiled = Self.normalized(
-            try String(
-                contentsOf: Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests/CodeSamples.swift"),
-                encoding: .utf8
-            )
-        )
+        let folder = Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests")
+        let compiled = try ["CodeSamples.swift", "CodeSamplesUploads.swift"].map { name in
+            Self.normalized(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+        }.joined(separator: "\n")
         var count = 0
         for document in Self.documents {
             let text = try String(contentsOf: document, encoding: .utf8)
@@ -60,12 +62,12 @@ struct CodeSamplesTests {
                 count += 1
                 #expect(
                     compiled.contains(block),
-                    "a sample of \(document.lastPathComponent) is not in CodeSamples.swift:\n\(block)"
+                    "a sample of \(document.lastPathComponent) is not in CodeSamples*.swift:\n\(block)"
                 )
             }
         }
-        // README (2) and the four CoreAPI articles (4 + 2 + 1 + 2) hold at least this many samples.
-        #expect(count >= 11)
+        // README (2) and the five CoreAPI articles (4 + 2 + 1 + 2 + 3) hold at least this many samples.
+        #expect(count >= 14)
     }
 
     @Test func searchUsersSendsTheDocumentedRequest() async throws {
@@ -94,5 +96,39 @@ struct CodeSamplesTests {
         let (hosts, _) = try environmentsSample()
         #expect(hosts.current == "stage")
         #expect(try hosts.host(for: "api") == "https://stage.example.com")
+    }
+
+    @Test func signInSendsTheDocumentedFormBody() throws {
+        let session = ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]))
+        let request = try session.makeURLRequest(for: SignIn(email: "ann@example.com", password: "open sesame+1"))
+        #expect(
+            request.httpBody.map { String(decoding: $0, as: UTF8.self) }
+                == "email=ann%40example.com&password=open+sesame%2B1"
+        )
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
+    }
+
+    @Test func bookingDatesUseTheModelsStrategyInEveryEncoder() throws {
+        let booking = Booking(
+            room: 7,
+            from: Date(timeIntervalSince1970: 1_700_000_000.123),
+            to: Date(timeIntervalSince1970: 1_700_086_400)
+        )
+        let json = try #require(try JsonParametersEncoder(dateEncoding: .iso8601).body(for: booking))
+        #expect(String(decoding: json, as: UTF8.self) == #"{"from":1700000000123,"room":7,"to":1700086400000}"#)
+        let form = try #require(try FormParametersEncoder(dateEncoding: .iso8601).body(for: booking))
+        #expect(String(decoding: form, as: UTF8.self) == "from=1700000000123&room=7&to=1700086400000")
+    }
+
+    @Test func uploadDocumentSendsTheDocumentedParts() throws {
+        let body = try #require(try MultipartFormDataEncoder().body(for: makeUploadDocumentSample()))
+        let boundary = body.boundary
+        let expected =
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nQ3\r\n"
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nfinance\r\n"
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\n2026\r\n"
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"q3-report.pdf\"\r\n"
+            + "Content-Type: application/pdf\r\n\r\n%PDF-1.7\r\n--\(boundary)--\r\n"
+        #expect(String(decoding: body.data, as: UTF8.self) == expected)
     }
 }

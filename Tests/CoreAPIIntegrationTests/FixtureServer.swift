@@ -1,5 +1,6 @@
 import CoreAPI
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -80,3 +81,7 @@ final class FixtureServer: Sendable {
         return object?["count"] ?? -1
     }
 }
+
+/// Loopback suites whose tests run one at a time: the timing checks of `LoopbackTests` must not share
+/// the machine's cores with the large uploads of `UploadTests` and `UploadMemoryTests`.
+@Suite(.serialized) enum SerialLoopback {}

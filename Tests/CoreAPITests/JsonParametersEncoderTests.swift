@@ -64,6 +64,44 @@ private struct Login: Encodable, Sendable {
 
 private let fixedDate = Date(timeIntervalSince1970: 1_700_000_000.123)
 
+/// Writes `a` with `encodeNil(forKey:)` and `b` as `Optional.none`; `c` only when present.
+private struct ExplicitNil: Encodable, Sendable {
+    var c: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case a, b, c
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeNil(forKey: .a)
+        try container.encode(Int?.none, forKey: .b)
+        try container.encodeIfPresent(c, forKey: .c)
+    }
+}
+
+private struct OptionalElements: Encodable, Sendable {
+    var values: [Int?]
+    var names: [String?]
+}
+
+private struct Blob: Encodable, Sendable {
+    var blob: Data
+}
+
+private struct WithAttachment: Encodable, Sendable {
+    var title: String
+    var file: CoreAPI.Attachment
+}
+
+private struct WithAttachments: Encodable, Sendable {
+    var files: [CoreAPI.Attachment]
+}
+
+private struct NestedAttachment: Encodable, Sendable {
+    var inner: WithAttachment
+}
+
 @Suite struct JsonParametersEncoderTests {
     private static func encodingReason(_ error: ApiError?) -> String? {
         if case .invalidRequest(.encoding(let text)) = error { text } else { nil }
@@ -221,5 +259,59 @@ private let fixedDate = Date(timeIntervalSince1970: 1_700_000_000.123)
             try JsonParametersEncoder().encode(Number(value: .nan), in: try request(.get))
         }
         #expect(Self.encodingReason(error) != nil)
+    }
+
+    // MARK: - nil, escaping, data and attachments
+
+    @Test func explicitNilIsWrittenAsNull() throws {
+        #expect(text(try JsonParametersEncoder().body(for: ExplicitNil(c: 1))) == #"{"a":null,"b":null,"c":1}"#)
+        #expect(text(try JsonParametersEncoder().body(for: ExplicitNil(c: nil))) == #"{"a":null,"b":null}"#)
+    }
+
+    @Test func explicitNilIsSentOnPost() throws {
+        let encoded = try JsonParametersEncoder().encode(ExplicitNil(c: nil), in: try request(.post))
+        #expect(text(encoded.httpBody) == #"{"a":null,"b":null}"#)
+    }
+
+    @Test func nilArrayElementsAreNull() throws {
+        let body = try JsonParametersEncoder().body(
+            for: OptionalElements(values: [1, nil, 2], names: [nil, "x", nil])
+        )
+        #expect(text(body) == #"{"names":[null,"x",null],"values":[1,null,2]}"#)
+    }
+
+    @Test(arguments: [
+        ("\"", #"\""#), ("\\", #"\\"#), ("/", "/"), ("\n", #"\n"#), ("\r", #"\r"#), ("\t", #"\t"#),
+        ("\u{8}", #"\b"#), ("\u{C}", #"\f"#), ("\u{0}", #"\u0000"#), ("\u{1}", #"\u0001"#), ("\u{1F}", #"\u001f"#),
+        ("é", "é"), ("\u{7F}", "\u{7F}"), ("\u{2028}", "\u{2028}"), ("😀", "😀"), ("'<>&", "'<>&"),
+    ])
+    func stringsAreEscapedExactlyInKeysAndValues(character: String, escaped: String) throws {
+        let body = try JsonParametersEncoder().body(for: ["k\(character)k": "v\(character)v"])
+        #expect(body == Data(#"{"k\#(escaped)k":"v\#(escaped)v"}"#.utf8))
+    }
+
+    @Test(arguments: [
+        (Data([0xFB, 0xFF, 0x00]), #"{"blob":"+/8A"}"#), (Data("hello".utf8), #"{"blob":"aGVsbG8="}"#),
+        (Data(), #"{"blob":""}"#),
+    ])
+    func dataIsBase64(data: Data, expected: String) throws {
+        #expect(text(try JsonParametersEncoder().body(for: Blob(blob: data))) == expected)
+    }
+
+    @Test func attachmentsAreEncodingErrors() throws {
+        let attachment = CoreAPI.Attachment(data: Data("x".utf8), filename: "a.txt")
+        let values: [any Encodable & Sendable] = [
+            WithAttachment(title: "t", file: attachment),
+            WithAttachments(files: [attachment]),
+            NestedAttachment(inner: WithAttachment(title: "t", file: attachment)),
+        ]
+        for value in values {
+            let fromBody = #expect(throws: ApiError.self) { try JsonParametersEncoder().body(for: value) }
+            #expect(Self.encodingReason(fromBody) != nil, "\(value)")
+            let fromEncode = #expect(throws: ApiError.self) {
+                try JsonParametersEncoder().encode(value, in: try request(.post))
+            }
+            #expect(Self.encodingReason(fromEncode) != nil, "\(value)")
+        }
     }
 }

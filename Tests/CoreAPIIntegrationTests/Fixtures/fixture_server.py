@@ -19,9 +19,20 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /empty               200 with no body; /no-content 204
   /count?tag=T         how many requests carried the header X-Test-Tag: T
   /catalog/...         the example's catalog service (products, orders, terms)
+  /multipart           POST only: parses a multipart/form-data body with the email package and answers
+                       {"content_type", "content_length", "transfer_encoding", "body_size", "parts": [{"name",
+                       "filename", "content_type", "size", "sha256", "text"}]}, or 400 "bad_multipart"
+  /upload              POST or PUT: streams the body in 1 MiB chunks without keeping it and answers
+                       {"body_size", "sha256", "content_type", "content_length", "transfer_encoding", "expect"}
+
+Expect: 100-continue is answered with 100 Continue by BaseHTTPRequestHandler (HTTP/1.1) before the route runs.
 """
 
+import email.parser
+import email.policy
+import email.utils
 import gzip
+import hashlib
 import json
 import socket
 import sys
@@ -32,6 +43,7 @@ from urllib.parse import parse_qs, urlsplit
 
 COUNTS = {}
 COUNTS_LOCK = threading.Lock()
+CHUNK = 1 << 20
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -60,6 +72,26 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
 
+    def body_chunks(self):
+        """Yields the body (chunked or Content-Length) in pieces of at most CHUNK bytes."""
+        def read(size):
+            while size:
+                piece = self.rfile.read(min(size, CHUNK))
+                if not piece:
+                    raise ConnectionResetError("body ended early")
+                size -= len(piece)
+                yield piece
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return
+                yield from read(size)
+                self.rfile.readline()
+        yield from read(int(self.headers.get("Content-Length") or 0))
+
     def send(self, status, body=b"", content_type="application/json", headers=()):
         self.send_response(status)
         if content_type and status not in (204, 304):
@@ -76,8 +108,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send(status, json.dumps(value, sort_keys=True).encode(), headers=headers)
 
     def handle_any(self):
-        body = self.read_body()
         url = urlsplit(self.path)
+        body = b"" if url.path == "/upload" else self.read_body()  # /upload streams its own body
         query = parse_qs(url.query)
         tag = self.headers.get("X-Test-Tag")
         if tag and url.path != "/count":
@@ -122,6 +154,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, b"", content_type=None)
         elif path == "/no-content":
             self.send(204)
+        elif path == "/multipart":
+            self.multipart(body)
+        elif path == "/upload":
+            self.upload()
         elif path.startswith("/catalog/"):
             self.catalog(path[len("/catalog"):], query, body)
         elif path == "/count":
@@ -151,7 +187,86 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.send_json(404, {"error": {"code": "not_found", "message": "No such product"}})
 
+    def multipart(self, body):
+        if self.command != "POST":
+            self.send_json(405, {"error": {"code": 405, "message": "/multipart takes POST"}})
+            return
+        content_type = self.headers.get("Content-Type")
+        try:
+            parts = multipart_parts(content_type, body)
+        except Exception as error:  # anything the email package cannot make sense of is a bad body
+            self.send_json(400, {"error": {"code": "bad_multipart", "message": str(error)}})
+            return
+        self.send_json(200, {
+            "content_type": content_type,
+            "content_length": self.headers.get("Content-Length"),
+            "transfer_encoding": self.headers.get("Transfer-Encoding"),
+            "body_size": len(body),
+            "parts": parts,
+        })
+
+    def upload(self):
+        digest, size = hashlib.sha256(), 0
+        for piece in self.body_chunks():
+            digest.update(piece)
+            size += len(piece)
+        if self.command not in ("POST", "PUT"):
+            self.send_json(405, {"error": {"code": 405, "message": "/upload takes POST or PUT"}})
+            return
+        self.send_json(200, {
+            "body_size": size,
+            "sha256": digest.hexdigest(),
+            "content_type": self.headers.get("Content-Type"),
+            "content_length": self.headers.get("Content-Length"),
+            "transfer_encoding": self.headers.get("Transfer-Encoding"),
+            "expect": self.headers.get("Expect"),
+        })
+
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = handle_any
+
+
+def raw_header(part, name):
+    """The header's value as sent (unfolded; bytes that are not ASCII read as UTF-8), or None."""
+    for key, value in part.raw_items():
+        if key.lower() == name.lower():
+            value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
+            return " ".join(value.split("\r\n")).strip()
+    return None
+
+
+def multipart_parts(content_type, body):
+    """Parses a multipart body with the email package, independently of the client's encoder."""
+    # Header values were decoded as ISO-8859-1, so this gives back the bytes that were sent.
+    raw = b"Content-Type: " + (content_type or "").encode("latin-1") + b"\r\n\r\n" + body
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(raw)
+    if message.defects:
+        raise ValueError("defects: " + ", ".join(type(defect).__name__ for defect in message.defects))
+    if not message.is_multipart():
+        raise ValueError("not a multipart body (Content-Type %r)" % content_type)
+    parts = []
+    for part in message.iter_parts():
+        if part.defects:
+            raise ValueError("defects: " + ", ".join(type(defect).__name__ for defect in part.defects))
+        if part.is_multipart():
+            raise ValueError("nested multipart parts are not supported")
+        payload = part.get_payload(decode=True) or b""  # a 0-byte part is b"" (never None)
+        name = part.get_param("name", header="content-disposition")
+        filename = part.get_filename()
+        text = None
+        if filename is None:
+            try:
+                text = payload.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        parts.append({
+            "name": email.utils.collapse_rfc2231_value(name) if name is not None else None,
+            "filename": filename,
+            "content_type": raw_header(part, "Content-Type"),
+            "size": len(payload),
+            "sha256": hashlib.sha256(payload).hexdigest(),
+            "text": text,
+        })
+    return parts
 
 
 class Server(ThreadingHTTPServer):
