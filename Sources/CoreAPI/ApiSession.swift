@@ -222,7 +222,7 @@ public final class ApiSession: Sendable {
     }
 }
 
-/// A handle to one request started with ``ApiSession/perform(_:queue:completion:)``.
+/// A handle to one request started with ``ApiSession/perform(_:queue:progress:completion:)``.
 public final class RequestHandle: Sendable {
     private let task: URLSessionTask?
 
