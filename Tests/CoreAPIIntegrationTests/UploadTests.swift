@@ -199,6 +199,35 @@ extension SerialLoopback {
             #expect(try bodyFiles.contents().isEmpty)
         }
 
+        @Test func aCancelledTaskLeavesNoBodyFileAndSendsNothing() async throws {
+            let scratch = try ScratchDirectory()
+            defer { scratch.remove() }
+            let file = try scratch.makeFile(named: "data.bin", size: 64 * 1024 * 1024)
+            let bodyFiles = try ScratchDirectory()
+            defer { bodyFiles.remove() }
+            let tag = "cancel-encoding-\(UUID().uuidString)"
+            let session = self.session
+            let gate = AsyncStream<Void>.makeStream()
+            let upload = Task {
+                // Starts only once cancelled, so the body file is written by a cancelled task.
+                for await _ in gate.stream {}
+                return try await session.perform(
+                    MultipartUpload<LargeUpload, UploadReceipt>(
+                        path: "/upload",
+                        fields: LargeUpload(title: "x", file: CoreAPI.Attachment(fileURL: file)),
+                        encoder: MultipartFormDataEncoder(streamingThreshold: 1024, temporaryDirectory: bodyFiles.url),
+                        tag: tag
+                    )
+                )
+            }
+            upload.cancel()
+            gate.continuation.finish()
+            let result = await upload.result
+            #expect(throws: ApiError.cancelled) { try result.get() }
+            #expect(try bodyFiles.contents().isEmpty)
+            #expect(try server.count(tag: tag) == 0)
+        }
+
         @Test func anUnreadableAttachmentFailsBeforeAnythingIsSent() async throws {
             let missing = URL(fileURLWithPath: "/nonexistent/coreapi/\(UUID().uuidString).bin")
             let tag = "unreadable-\(UUID().uuidString)"
