@@ -36,6 +36,11 @@ public protocol ApiMethod: Encodable, Sendable {
     var timeout: TimeInterval? { get }
     /// The status codes accepted as success; `200..<300` by default.
     var acceptableStatusCodes: AcceptableStatusCodes { get }
+    /// Middlewares for this method alone, run after the session's (closer to the network); none by default.
+    var middlewares: [any Middleware] { get }
+    /// Whether logging middlewares report this method; `true` by default. Turn it off for calls too
+    /// frequent or too sensitive to log.
+    var isLoggingEnabled: Bool { get }
 
     /// Where the request goes, usually `.components(host: try hostProvider.host(for: hostProviderKey), path: …)`.
     /// - Throws: the host provider's error for an unknown key; the request is then not sent.
@@ -53,4 +58,8 @@ extension ApiMethod {
     public var timeout: TimeInterval? { nil }
     /// `200..<300`.
     public var acceptableStatusCodes: AcceptableStatusCodes { .successful }
+    /// None.
+    public var middlewares: [any Middleware] { [] }
+    /// `true`.
+    public var isLoggingEnabled: Bool { true }
 }

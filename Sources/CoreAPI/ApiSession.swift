@@ -8,9 +8,10 @@ public import Foundation
 ///
 /// The session builds each request (host from the ``HostProvider``, validated method and headers,
 /// encoded parameters) before anything is sent: a bad request fails with
-/// ``ApiError/invalidRequest(_:)`` and never reaches the network. Tasks are driven through the
-/// session's own delegate, so cancellation, authentication challenges and completion behave the
-/// same on Apple platforms and Linux.
+/// ``ApiError/invalidRequest(_:)`` and never reaches the network. The request then goes through the
+/// ``Middleware`` chain — the session's ``middlewares``, then the method's — and the network. Tasks are
+/// driven through the session's own delegate, so cancellation, authentication challenges and
+/// completion behave the same on Apple platforms and Linux.
 ///
 /// ```swift
 /// let session = ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]))
@@ -26,20 +27,28 @@ public final class ApiSession: Sendable {
     /// The idle timeout of methods that set none: the configuration's `timeoutIntervalForRequest`.
     public let defaultTimeout: TimeInterval
 
+    /// The middlewares every request goes through, outermost first, before the method's own.
+    public let middlewares: [any Middleware]
+
     let urlSession: URLSession
     let delegate: SessionDelegate
+    /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
+    private let calls = CallRegistry()
 
     /// Creates a session.
     /// - Parameters:
     ///   - hostProvider: Supplies the host for each method's host key.
     ///   - configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()`` by default.
     ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
+    ///   - middlewares: The chain every request goes through, outermost first.
     public init(
         hostProvider: any HostProvider,
         configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
-        headers: Headers = Headers()
+        headers: Headers = Headers(),
+        middlewares: [any Middleware] = []
     ) {
         self.hostProvider = hostProvider
+        self.middlewares = middlewares
         // Set explicitly on each request so they are visible everywhere, URLProtocol stubs included
         // (Linux merges them only after protocols have seen the request).
         var additional = Headers()
@@ -115,44 +124,35 @@ public final class ApiSession: Sendable {
 
     /// Performs `method` and returns its typed response.
     ///
-    /// Cancelling the calling task cancels the network task; the call then throws
-    /// ``ApiError/cancelled``. A temporary body file is removed when the call ends, however it ends.
+    /// Cancelling the calling task cancels the call wherever it is — in the network or waiting in a
+    /// middleware — and it then throws ``ApiError/cancelled``. A temporary body file is removed when the
+    /// call ends, however it ends.
     /// - Parameters:
     ///   - method: The call to make.
     ///   - progress: Called with upload progress while the body is sent and download progress while
     ///     the response arrives, on the session's delegate queue; keep it short.
-    /// - Throws: ``ApiError`` for every failure CoreAPI detects, or whatever the response type's
-    ///   ``ApiResponse/process(response:data:error:)`` returns.
+    /// - Throws: ``ApiError`` for every failure CoreAPI detects, whatever the response type's
+    ///   ``ApiResponse/process(response:data:error:)`` returns, or an error a middleware threw itself.
     public func perform<M: ApiMethod>(
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> M.Response {
-        let encoded = try makeEncodedRequest(for: method)
         if Task.isCancelled {
-            encoded.discardTemporaryFile()
             throw ApiError.cancelled
         }
-        let holder = HandleHolder()
-        let exchange = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                holder.attach(
-                    start(encoded, idleTimeout: idleTimeout(for: method), progress: progress) {
-                        continuation.resume(returning: $0)
-                    }
-                )
-            }
+        let call = startCall(method, progress: progress)
+        return try await withTaskCancellationHandler {
+            try await call.value
         } onCancel: {
-            holder.cancel()
+            call.cancel()
         }
-        return try Self.process(exchange, for: method).get()
     }
 
     /// Performs `method` and calls `completion` with the result.
     ///
-    /// `completion` runs once, on `queue` when one is given, and otherwise on an internal serial queue
-    /// of the session that also delivers network events: keep it short there, or pass a queue. Cancelling
-    /// the returned handle ends the call with ``ApiError/cancelled``. An invalid request completes with
-    /// ``ApiError/invalidRequest(_:)`` without anything being sent.
+    /// `completion` runs once, on `queue` when one is given, and otherwise on a thread of the Swift
+    /// concurrency pool. Cancelling the returned handle ends the call with ``ApiError/cancelled``. An
+    /// invalid request completes with ``ApiError/invalidRequest(_:)`` without anything being sent.
     /// - Parameters:
     ///   - method: The call to make.
     ///   - queue: Where `completion` runs.
@@ -166,53 +166,118 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<M.Response, any Error>) -> Void
     ) -> RequestHandle {
-        let deliver: @Sendable (Result<M.Response, any Error>) -> Void = { result in
+        let call = startCall(method, progress: progress)
+        Task {
+            let result = await call.result
             if let queue {
                 queue.async { completion(result) }
             } else {
                 completion(result)
             }
         }
-        let encoded: EncodedRequest
-        do {
-            encoded = try makeEncodedRequest(for: method)
-        } catch {
-            deliver(.failure(error))
-            return RequestHandle(task: nil)
-        }
-        return start(encoded, idleTimeout: idleTimeout(for: method), progress: progress) { exchange in
-            deliver(Self.process(exchange, for: method))
-        }
+        return RequestHandle(cancel: call.cancel)
     }
 
-    /// Cancels every request in flight; each ends with ``ApiError/cancelled``.
+    /// Cancels every call in flight, in the network or waiting in a middleware; each ends with
+    /// ``ApiError/cancelled``.
     public func cancelAllRequests() {
+        calls.cancelAll()
         for task in delegate.activeTasks {
             task.cancel()
         }
     }
 
+    /// Starts a call in a task of its own, registered so ``cancelAllRequests()`` can end it.
+    private func startCall<M: ApiMethod>(
+        _ method: M,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) -> Task<M.Response, any Error> {
+        let id = calls.open()
+        let task = Task {
+            defer { calls.close(id) }
+            return try await execute(method, progress: progress)
+        }
+        calls.attach(id, cancel: task.cancel)
+        return task
+    }
+
+    /// Builds the request, runs it through the middleware chain and the network, and processes the reply.
+    private func execute<M: ApiMethod>(
+        _ method: M,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> M.Response {
+        let encoded = try makeEncodedRequest(for: method)
+        defer { encoded.discardTemporaryFile() }
+        let idleTimeout = idleTimeout(for: method)
+        let chain = MiddlewareChain(middlewares: middlewares + method.middlewares) { [self] request in
+            try await send(request, bodyFile: encoded.bodyFile, idleTimeout: idleTimeout, progress: progress)
+        }
+        let exchange: Exchange
+        do {
+            if Task.isCancelled {
+                throw ApiError.cancelled
+            }
+            let raw = try await chain.run(
+                encoded.request,
+                context: MiddlewareContext(method: method, attempt: 1, session: self)
+            )
+            exchange = Exchange(response: raw.response, data: raw.data, error: nil)
+        } catch let error as ApiError {
+            exchange = Exchange(response: nil, data: nil, error: error)
+        } catch is CancellationError {
+            exchange = Exchange(response: nil, data: nil, error: ApiError.cancelled)
+        }
+        return try Self.process(exchange, for: method).get()
+    }
+
+    /// The end of the chain: validates the headers middlewares left, then sends the request.
+    private func send(
+        _ request: URLRequest,
+        bodyFile: EncodedRequest.BodyFile?,
+        idleTimeout: TimeInterval,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> RawResponse {
+        try Headers(request.allHTTPHeaderFields ?? [:]).validate()
+        if Task.isCancelled {
+            throw ApiError.cancelled
+        }
+        let holder = HandleHolder()
+        let exchange = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                holder.attach(
+                    start(request, bodyFile: bodyFile, idleTimeout: idleTimeout, progress: progress) {
+                        continuation.resume(returning: $0)
+                    }
+                )
+            }
+        } onCancel: {
+            holder.cancel()
+        }
+        if let error = exchange.error {
+            throw ApiError(error)
+        }
+        guard let response = exchange.response else {
+            throw ApiError.transport(.init(kind: .badResponse))
+        }
+        return RawResponse(response: response, data: exchange.data ?? Data())
+    }
+
     private func start(
-        _ encoded: EncodedRequest,
+        _ request: URLRequest,
+        bodyFile: EncodedRequest.BodyFile?,
         idleTimeout: TimeInterval,
         progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Exchange) -> Void
-    ) -> RequestHandle {
+    ) -> URLSessionTask {
         let task: URLSessionTask
-        if let file = encoded.bodyFile {
-            task = urlSession.uploadTask(with: encoded.request, fromFile: file.url)
+        if let bodyFile {
+            task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
         } else {
-            task = urlSession.dataTask(with: encoded.request)
+            task = urlSession.dataTask(with: request)
         }
-        delegate.register(
-            task,
-            idleTimeout: idleTimeout,
-            temporaryFile: encoded.bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
-            progress: progress,
-            completion: completion
-        )
+        delegate.register(task, idleTimeout: idleTimeout, progress: progress, completion: completion)
         task.resume()
-        return RequestHandle(task: task)
+        return task
     }
 
     private static func process<M: ApiMethod>(_ exchange: Exchange, for method: M) -> Result<M.Response, any Error> {
@@ -224,35 +289,85 @@ public final class ApiSession: Sendable {
 
 /// A handle to one request started with ``ApiSession/perform(_:queue:progress:completion:)``.
 public final class RequestHandle: Sendable {
-    private let task: URLSessionTask?
+    private let cancelCall: @Sendable () -> Void
 
-    init(task: URLSessionTask?) {
-        self.task = task
+    init(cancel: @escaping @Sendable () -> Void) {
+        self.cancelCall = cancel
     }
 
     /// Cancels the request; its completion receives ``ApiError/cancelled`` unless it already finished.
     public func cancel() {
+        cancelCall()
+    }
+}
+
+/// Holds the network task of one attempt so a cancellation that arrives first is not lost.
+final class HandleHolder: Sendable {
+    private let state = LockedValue<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
+
+    func attach(_ task: URLSessionTask) {
+        let cancelNow = state.withLock { state in
+            state.task = task
+            return state.isCancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.isCancelled = true
+            return state.task
+        }
         task?.cancel()
     }
 }
 
-/// Holds the handle of an async call so a cancellation that arrives first is not lost.
-final class HandleHolder: Sendable {
-    private let state = LockedValue<(handle: RequestHandle?, isCancelled: Bool)>((nil, false))
-
-    func attach(_ handle: RequestHandle) {
-        let cancelNow = state.withLock { state in
-            state.handle = handle
-            return state.isCancelled
-        }
-        if cancelNow { handle.cancel() }
+/// The calls of a session in flight, each with a way to cancel it.
+final class CallRegistry: Sendable {
+    private struct State {
+        var nextID = 0
+        var cancels: [Int: @Sendable () -> Void] = [:]
+        /// Calls opened before ``cancelAll()`` whose cancel was not attached yet.
+        var cancelledBeforeAttach: Set<Int> = []
+        var open: Set<Int> = []
     }
 
-    func cancel() {
-        let handle = state.withLock { state in
-            state.isCancelled = true
-            return state.handle
+    private let state = LockedValue(State())
+
+    func open() -> Int {
+        state.withLock { state in
+            state.nextID += 1
+            state.open.insert(state.nextID)
+            return state.nextID
         }
-        handle?.cancel()
+    }
+
+    func attach(_ id: Int, cancel: @escaping @Sendable () -> Void) {
+        let cancelNow = state.withLock { state in
+            guard state.open.contains(id) else { return false }
+            if state.cancelledBeforeAttach.remove(id) != nil { return true }
+            state.cancels[id] = cancel
+            return false
+        }
+        if cancelNow { cancel() }
+    }
+
+    func close(_ id: Int) {
+        state.withLock { state in
+            state.open.remove(id)
+            state.cancels[id] = nil
+            state.cancelledBeforeAttach.remove(id)
+        }
+    }
+
+    func cancelAll() {
+        let cancels = state.withLock { state in
+            let cancels = Array(state.cancels.values)
+            state.cancelledBeforeAttach = state.open.subtracting(state.cancels.keys)
+            return cancels
+        }
+        for cancel in cancels {
+            cancel()
+        }
     }
 }

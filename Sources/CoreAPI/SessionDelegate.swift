@@ -27,8 +27,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let task: URLSessionTask
         let completion: @Sendable (Exchange) -> Void
         let progress: (@Sendable (TransferProgress) -> Void)?
-        /// A temporary body file, removed when the task ends.
-        let temporaryFile: URL?
         var expectedLength: Int64?
         var response: HTTPURLResponse?
         var data = Data()
@@ -46,13 +44,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private var tasks: [Int: TaskState] = [:]
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
 
-    /// Registers `task`; `completion` runs once when it ends, after `temporaryFile` (if any) is removed.
-    /// The task is cancelled and ends as timed out when nothing is sent or received for `idleTimeout`
-    /// seconds. `progress` is called for body bytes sent and received.
+    /// Registers `task`; `completion` runs once when it ends. The task is cancelled and ends as timed
+    /// out when nothing is sent or received for `idleTimeout` seconds. `progress` is called for body
+    /// bytes sent and received.
     func register(
         _ task: URLSessionTask,
         idleTimeout: TimeInterval,
-        temporaryFile: URL? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Exchange) -> Void
     ) {
@@ -69,7 +66,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 task: task,
                 completion: completion,
                 progress: progress,
-                temporaryFile: temporaryFile,
                 idleTimeout: timer == nil ? .max : UInt64(max(idleTimeout, 0) * 1_000_000_000),
                 lastActivity: DispatchTime.now().uptimeNanoseconds,
                 timer: timer
@@ -160,9 +156,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
         state.timer?.cancel()
-        if let file = state.temporaryFile {
-            try? FileManager.default.removeItem(at: file)
-        }
         let response = state.response ?? (task.response as? HTTPURLResponse)
         if state.timedOut, error != nil {
             state.completion(Exchange(response: response, data: state.data, error: URLError(.timedOut)))

@@ -108,13 +108,22 @@ public final class StubServer: Sendable {
     }
 
     /// A session whose requests this server answers.
-    public func makeSession(hostProvider: any HostProvider, headers: Headers = Headers()) -> ApiSession {
-        ApiSession(hostProvider: hostProvider, configuration: makeConfiguration(), headers: headers)
+    public func makeSession(
+        hostProvider: any HostProvider,
+        headers: Headers = Headers(),
+        middlewares: [any Middleware] = []
+    ) -> ApiSession {
+        ApiSession(
+            hostProvider: hostProvider,
+            configuration: makeConfiguration(),
+            headers: headers,
+            middlewares: middlewares
+        )
     }
 
     /// A session whose requests this server answers, with hosts from a dictionary.
-    public func makeSession(hosts: [String: String]) -> ApiSession {
-        makeSession(hostProvider: DictionaryHostProvider(hosts))
+    public func makeSession(hosts: [String: String], middlewares: [any Middleware] = []) -> ApiSession {
+        makeSession(hostProvider: DictionaryHostProvider(hosts), middlewares: middlewares)
     }
 
     /// Records `request` and returns the reply of the newest matching route.
