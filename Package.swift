@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "CoreAPITesting", dependencies: ["CoreAPI"]),
         .executableTarget(
             name: "CoreAPIExample",
-            dependencies: ["CoreAPI", "CoreAPIJSON", "CoreAPIText", "CoreAPITesting"],
+            dependencies: ["CoreAPI", "CoreAPIJSON", "CoreAPIText"],
             path: "Examples/CoreAPIExample"
         ),
         .testTarget(name: "CoreAPITests", dependencies: ["CoreAPI", "CoreAPITesting"]),

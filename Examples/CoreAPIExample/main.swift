@@ -1,5 +1,4 @@
 import CoreAPI
-import CoreAPITesting
 import Foundation
 
 // Runs the catalog service module against the embedded sandbox, or against a real server with
@@ -7,7 +6,7 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 let session: ApiSession
-let sandbox: StubServer?
+let sandbox: MockMiddleware?
 
 if let index = arguments.firstIndex(of: "--base-url"), arguments.index(after: index) < arguments.endIndex {
     let baseURL = arguments[arguments.index(after: index)]
@@ -15,13 +14,13 @@ if let index = arguments.firstIndex(of: "--base-url"), arguments.index(after: in
     sandbox = nil
     print("Catalog at \(baseURL)")
 } else {
-    let server = Sandbox.makeServer()
+    let mock = Sandbox.makeMock()
     let hosts = try EnvironmentsHostProvider(
         environments: ["sandbox": ["catalog": Sandbox.host]],
         current: "sandbox"
     )
-    session = ApiSession(hostProvider: hosts, configuration: server.makeConfiguration())
-    sandbox = server
+    session = ApiSession(hostProvider: hosts, middlewares: [mock])
+    sandbox = mock
     print("Catalog in the embedded sandbox (\(Sandbox.host))")
 }
 
