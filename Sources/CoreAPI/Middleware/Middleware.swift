@@ -18,6 +18,10 @@ public import Foundation
 /// every status code as a ``RawResponse``. Transport failures reach them as thrown ``ApiError`` values;
 /// an error a middleware throws itself that is not an ``ApiError`` ends the call unchanged.
 ///
+/// Header fields left on the request are validated before it is sent. Validate values you compute
+/// yourself too (``Headers/validate()``): on Linux, `URLRequest.setValue(_:forHTTPHeaderField:)`
+/// silently drops a value that contains CR, LF or NUL, so such a field would otherwise just be missing.
+///
 /// ```swift
 /// struct RequestID: Middleware {
 ///     func intercept(
