@@ -99,11 +99,13 @@ public enum ApiError: Error, Sendable, Equatable {
             self.url = url.map(Self.withoutQuery)
         }
 
-        /// `url` without its query and fragment, which may carry secrets.
+        /// `url` without its query, fragment and credentials, which may carry secrets.
         static func withoutQuery(_ url: URL) -> URL {
             guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
             components.query = nil
             components.fragment = nil
+            components.user = nil
+            components.password = nil
             return components.url ?? url
         }
     }

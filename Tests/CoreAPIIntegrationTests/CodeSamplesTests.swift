@@ -52,7 +52,8 @@ struct CodeSamplesTests {
 
     @Test func everyDocumentedSampleIsCompiled() throws {
         let folder = Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests")
-        let compiled = try ["CodeSamples.swift", "CodeSamplesUploads.swift"].map { name in
+        let compiled = try ["CodeSamples.swift", "CodeSamplesUploads.swift", "CodeSamplesMiddleware.swift"].map {
+            name in
             Self.normalized(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
         }.joined(separator: "\n")
         var count = 0
@@ -66,8 +67,8 @@ struct CodeSamplesTests {
                 )
             }
         }
-        // README (2) and the five CoreAPI articles (4 + 2 + 1 + 2 + 3) hold at least this many samples.
-        #expect(count >= 14)
+        // README (2) and the six CoreAPI articles (4 + 2 + 1 + 2 + 3 + 7) hold at least this many samples.
+        #expect(count >= 21)
     }
 
     @Test func searchUsersSendsTheDocumentedRequest() async throws {
@@ -130,5 +131,26 @@ struct CodeSamplesTests {
             + "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"q3-report.pdf\"\r\n"
             + "Content-Type: application/pdf\r\n\r\n%PDF-1.7\r\n--\(boundary)--\r\n"
         #expect(String(decoding: body.data, as: UTF8.self) == expected)
+    }
+
+    @Test func theSandboxSampleAnswersWithoutANetwork() async throws {
+        let session = makeSandboxSession()
+        let user = try await session.perform(GetUser(id: 42))
+        #expect(user.name == "Ada")
+    }
+
+    @Test func headerSamplesSendTheDocumentedFields() async throws {
+        let server = StubServer()
+        server.on(.get, "/users/*", reply: .json(#"{"id": 1, "name": "A"}"#))
+        let session = server.makeSession(
+            hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]),
+            headers: ["X-Api-Key": "from-session"],
+            middlewares: makeHeaderMiddlewares()
+        )
+        _ = try await session.perform(GetUser(id: 1))
+        let request = try #require(server.requests.first)
+        #expect(request.headers["X-App-Version"] == "4.2")
+        #expect(request.headers["X-Device-ID"] == nil)
+        #expect(request.headers["X-Api-Key"] == "k-123")
     }
 }

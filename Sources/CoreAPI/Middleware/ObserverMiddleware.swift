@@ -144,7 +144,7 @@ public final class ObserverMiddleware: Middleware {
             statusCode: raw.statusCode,
             headers: raw.headers,
             body: raw.data,
-            url: withoutQuery(raw.response.url)
+            url: raw.response.url
         )
         return raw.statusCode == 401 ? .unauthorized(failure) : .unacceptableStatus(failure)
     }

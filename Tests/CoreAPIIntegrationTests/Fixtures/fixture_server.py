@@ -18,6 +18,11 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /fast                {"ok": true}
   /empty               200 with no body; /no-content 204
   /count?tag=T         how many requests carried the header X-Test-Tag: T
+  /flaky?key=K&failures=N&status=S&retry_after=R[&retry_after_date=1]
+                       the first N requests with key K get status S (503 by default) with a JSON error body
+                       and, when retry_after is given, Retry-After: R (or, with retry_after_date=1, an HTTP
+                       date R seconds ahead, rounded up to a whole second); later ones get 200 {"attempts": n}
+  /flaky/log?key=K     {"times": [...]}: the arrival times (time.monotonic(), seconds) of /flaky requests for K
   /catalog/...         the example's catalog service (products, orders, terms)
   /multipart           POST only: parses a multipart/form-data body with the email package and answers
                        {"content_type", "content_length", "transfer_encoding", "body_size", "parts": [{"name",
@@ -34,6 +39,7 @@ import email.utils
 import gzip
 import hashlib
 import json
+import math
 import socket
 import sys
 import threading
@@ -43,6 +49,8 @@ from urllib.parse import parse_qs, urlsplit
 
 COUNTS = {}
 COUNTS_LOCK = threading.Lock()
+FLAKY = {}  # key -> arrival times of its /flaky requests
+FLAKY_LOCK = threading.Lock()
 CHUNK = 1 << 20
 
 
@@ -160,6 +168,12 @@ class Handler(BaseHTTPRequestHandler):
             self.upload()
         elif path.startswith("/catalog/"):
             self.catalog(path[len("/catalog"):], query, body)
+        elif path == "/flaky":
+            self.flaky(query)
+        elif path == "/flaky/log":
+            with FLAKY_LOCK:
+                times = list(FLAKY.get(query.get("key", [""])[0], []))
+            self.send_json(200, {"times": times})
         elif path == "/count":
             with COUNTS_LOCK:
                 count = COUNTS.get(query.get("tag", [""])[0], 0)
@@ -186,6 +200,27 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(200, products[int(path[len("/products/"):])])
         else:
             self.send_json(404, {"error": {"code": "not_found", "message": "No such product"}})
+
+    def flaky(self, query):
+        arrived = time.monotonic()
+        key = query.get("key", [""])[0]
+        failures = int(query.get("failures", ["0"])[0])
+        status = int(query.get("status", ["503"])[0])
+        with FLAKY_LOCK:
+            times = FLAKY.setdefault(key, [])
+            times.append(arrived)
+            attempt = len(times)
+        if attempt > failures:
+            self.send_json(200, {"attempts": attempt})
+            return
+        headers = []
+        if "retry_after" in query:
+            value = query["retry_after"][0]
+            if query.get("retry_after_date", [""])[0] == "1":
+                # Rounded up, so the date is at least retry_after seconds after this request arrived.
+                value = email.utils.formatdate(math.ceil(time.time() + float(value)), usegmt=True)
+            headers.append(("Retry-After", value))
+        self.send_json(status, {"error": {"code": status, "message": "flaky attempt %d" % attempt}}, headers=headers)
 
     def multipart(self, body):
         if self.command != "POST":

@@ -1,0 +1,109 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// A `curl` command line that repeats a request, with secrets redacted, for logs and bug reports.
+///
+/// The command is one line: the method (`-X POST`, or `--head` for `HEAD`), the URL, the header fields
+/// sorted by name (ignoring case), then the body. Every argument is single-quoted for POSIX shells, a
+/// `'` inside written as `'\''`. Secrets are hidden by a ``Redaction``: secret header values, secret
+/// query and body parameters and URL user information print as `<redacted>`, and so does any other
+/// occurrence of those values.
+///
+/// The body is included as `--data-binary '…'` when it is text (JSON and form bodies redacted, see
+/// ``Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
+/// `@` uses `--data-raw` so curl does not read a file. Any other body — binary, multipart, unparseable
+/// JSON, too long, or not in memory (uploaded from a file or stream) — is `--data-binary @-` followed by
+/// a shell comment with its size and type, so the command runs but reads the body from standard input.
+///
+/// ```swift
+/// print(CurlCommand(request))
+/// // curl -X POST 'https://api.example.com/login' -H 'Content-Type: application/json' --data-binary '{"password":"<redacted>","user":"ada"}'
+/// ```
+public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
+    /// The command line.
+    public let description: String
+
+    /// Renders `request` as a command line.
+    /// - Parameters:
+    ///   - request: The request to repeat.
+    ///   - redaction: What to hide; ``Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
+    ///     with its defaults unless given.
+    ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
+    ///     64 KiB by default.
+    public init(_ request: URLRequest, redaction: Redaction = Redaction(), maximumBodyLength: Int = 64 * 1024) {
+        var secrets = redaction.headerSecrets(of: request)
+        var arguments: [String] = []
+        let method = request.httpMethod ?? "GET"
+        if method == "HEAD" {
+            arguments.append("--head")
+        } else {
+            arguments += ["-X", Self.quotedIfNeeded(method)]
+        }
+        let url = request.url.map { redaction.redactURL($0.absoluteString, collecting: &secrets) } ?? ""
+        let fields = Self.sortedFields(of: request)
+        let headers = redaction.redact(fields, collecting: &secrets)
+        let body = redaction.render(
+            request.httpBody,
+            length: Self.bodyLength(of: request),
+            contentType: request.value(forHTTPHeaderField: "Content-Type"),
+            collecting: &secrets
+        )
+        arguments.append(Self.quoted(Redaction.scrub(url, removing: secrets)))
+        for field in headers {
+            // curl drops a header given as `Name:`; `Name;` sends it with an empty value.
+            let header = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+            arguments += ["-H", Self.quoted(Redaction.scrub(header, removing: secrets))]
+        }
+        switch body {
+        case .empty:
+            break
+        case .text(let text) where text.utf8.count <= maximumBodyLength:
+            arguments += [text.hasPrefix("@") ? "--data-raw" : "--data-binary"]
+            arguments.append(Self.quoted(Redaction.scrub(text, removing: secrets)))
+        case .text(let text):
+            let size = request.httpBody?.count ?? text.utf8.count
+            let type = request.value(forHTTPHeaderField: "Content-Type").map { ", " + Redaction.essence(of: $0) } ?? ""
+            arguments += ["--data-binary", "@-", "# \(size) bytes\(type), longer than \(maximumBodyLength) bytes"]
+        case .opaque(let description):
+            arguments += ["--data-binary", "@-", "# \(description)"]
+        }
+        if request.httpBody == nil, request.httpBodyStream != nil, Self.bodyLength(of: request) == nil {
+            arguments += ["--data-binary", "@-", "# streamed body"]
+        }
+        description = (["curl"] + arguments).joined(separator: " ")
+    }
+
+    /// The length of a body not in memory, from `Content-Length`.
+    static func bodyLength(of request: URLRequest) -> Int? {
+        guard request.httpBody == nil else { return nil }
+        return request.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) }
+    }
+
+    /// The request's header fields sorted by name, ignoring case.
+    static func sortedFields(of request: URLRequest) -> Headers {
+        Headers(
+            (request.allHTTPHeaderFields ?? [:])
+                .map { Headers.Field(name: $0.key, value: $0.value) }
+                .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+        )
+    }
+
+    /// `text` in single quotes for a POSIX shell.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// `text` as it is when it has only letters, digits, `-`, `_` and `.`; quoted otherwise.
+    private static func quotedIfNeeded(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            }
+        return plain ? text : quoted(text)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension LoggingMiddleware {
+    /// The records of one request passing the middleware, and the secret values seen so far, so a value
+    /// revealed in one place (a request's token) is hidden wherever it shows up later (an echoing
+    /// response).
+    struct Exchange {
+        let request: URLRequest
+        let redaction: Redaction
+        let methodName: String
+        let attempt: Int
+        let httpMethod: String
+        /// The redacted URL, not yet scrubbed.
+        let url: String
+        private var secrets: Set<String>
+
+        init(request: URLRequest, context: MiddlewareContext, redaction: Redaction) {
+            self.request = request
+            self.redaction = redaction
+            self.methodName = context.methodName
+            self.attempt = context.attempt
+            self.httpMethod = request.httpMethod ?? "GET"
+            var secrets = redaction.headerSecrets(of: request)
+            self.url = request.url.map { redaction.redactURL($0.absoluteString, collecting: &secrets) } ?? ""
+            self.secrets = secrets
+        }
+
+        /// `MethodName` or `MethodName, attempt 2`, then `extra`.
+        private func context(_ extra: [String]) -> String {
+            ([methodName] + (attempt > 1 ? ["attempt \(attempt)"] : []) + extra).joined(separator: ", ")
+        }
+
+        mutating func requestRecord(details: Bool, maximumBodyLength: Int) -> Record {
+            let length = request.httpBody?.count ?? CurlCommand.bodyLength(of: request)
+            var size: [String] = []
+            if let length, length > 0 {
+                size = ["\(length)-byte body"]
+            } else if request.httpBody == nil, request.httpBodyStream != nil {
+                size = ["streamed body"]
+            }
+            let summary = "--> \(httpMethod) \(url) (\(context(size)))"
+            var sections: [[String]] = []
+            if details {
+                sections.append(lines(of: CurlCommand.sortedFields(of: request)))
+                let body = redaction.render(
+                    request.httpBody,
+                    length: CurlCommand.bodyLength(of: request),
+                    contentType: request.value(forHTTPHeaderField: "Content-Type"),
+                    collecting: &secrets
+                )
+                sections.append(lines(of: body, size: length ?? 0, maximumBodyLength: maximumBodyLength))
+                sections.append(["$ " + CurlCommand(request, redaction: redaction).description])
+            }
+            return record(.info, .request, summary: summary, sections: sections)
+        }
+
+        mutating func responseRecord(
+            _ response: RawResponse,
+            isAcceptable: Bool,
+            milliseconds: UInt64,
+            details: Bool,
+            maximumBodyLength: Int
+        ) -> Record {
+            let extra = ["\(milliseconds) ms", "\(response.data.count)-byte body"]
+            let summary = "<-- \(response.statusCode) \(httpMethod) \(url) (\(context(extra)))"
+            var sections: [[String]] = []
+            if details {
+                let headers = response.headers
+                sections.append(lines(of: headers))
+                let body = redaction.render(
+                    response.data,
+                    length: nil,
+                    contentType: headers["Content-Type"],
+                    collecting: &secrets
+                )
+                sections.append(lines(of: body, size: response.data.count, maximumBodyLength: maximumBodyLength))
+            }
+            return record(isAcceptable ? .info : .error, .response, summary: summary, sections: sections)
+        }
+
+        func failureRecord(_ error: any Error, milliseconds: UInt64) -> Record {
+            let elapsed = context(["\(milliseconds) ms"])
+            if error is CancellationError || (error as? ApiError) == .cancelled {
+                return record(.info, .failure, summary: "<-- cancelled \(httpMethod) \(url) (\(elapsed))", sections: [])
+            }
+            // Only CoreAPI's own descriptions are known to leave secrets out.
+            let reason = (error as? ApiError)?.description ?? "an error of type \(type(of: error))"
+            return record(
+                .error,
+                .failure,
+                summary: "<-- failed \(httpMethod) \(url) (\(elapsed)): \(reason)",
+                sections: []
+            )
+        }
+
+        /// The redacted fields as `Name: value` lines, adding secret values found.
+        private mutating func lines(of headers: Headers) -> [String] {
+            redaction.redact(headers, collecting: &secrets).map { "\($0.name): \($0.value)" }
+        }
+
+        /// The body's lines: its text scrubbed, then cut to `maximumBodyLength` UTF-8 bytes.
+        private func lines(of body: Redaction.RenderedBody, size: Int, maximumBodyLength: Int) -> [String] {
+            switch body {
+            case .empty:
+                return []
+            case .opaque(let description):
+                return ["<\(description)>"]
+            case .text(let text):
+                let scrubbed = Redaction.scrub(text, removing: secrets)
+                let shown = Self.prefix(of: scrubbed, utf8Length: maximumBodyLength)
+                let note = shown.utf8.count < scrubbed.utf8.count ? "… <truncated, \(size) bytes in total>" : ""
+                return (shown + note).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(
+                    String.init
+                )
+            }
+        }
+
+        /// The longest prefix of whole characters of `text` with at most `utf8Length` UTF-8 bytes.
+        private static func prefix(of text: String, utf8Length: Int) -> String {
+            guard text.utf8.count > utf8Length else { return text }
+            var length = 0
+            var end = text.startIndex
+            for index in text.indices {
+                length += text[index].utf8.count
+                if length > utf8Length { break }
+                end = text.index(after: index)
+            }
+            return String(text[..<end])
+        }
+
+        /// A record of `summary` and the non-empty sections, indented and separated by blank lines, with
+        /// every secret value seen so far hidden.
+        private func record(_ level: Level, _ event: Record.Event, summary: String, sections: [[String]]) -> Record {
+            var lines = [summary]
+            for section in sections where !section.isEmpty {
+                if lines.count > 1 { lines.append("") }
+                lines += section.map { $0.isEmpty ? "" : "    " + $0 }
+            }
+            let message = Redaction.scrub(lines.joined(separator: "\n"), removing: secrets)
+            return Record(level: level, event: event, methodName: methodName, attempt: attempt, message: message)
+        }
+    }
+}

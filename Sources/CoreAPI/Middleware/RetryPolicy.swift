@@ -1,0 +1,204 @@
+public import Foundation
+
+/// When and how often ``RetryMiddleware`` sends a request again, and how long it waits in between.
+///
+/// An attempt is retried while fewer than ``maxAttempts`` were made and its outcome is transient:
+///
+/// - a response with one of the ``retryableStatusCodes`` to a request whose method is one of the
+///   ``retryableMethods`` (by default the idempotent ones, which may safely be repeated);
+/// - a transport failure of one of the ``retryableFailures`` kinds, or a ``ApiError/timeout`` when
+///   ``retriesTimeouts`` is on, for the same methods. A request of any other method (such as `POST` or
+///   `PATCH`) is retried only after a failure that proves it never reached the server:
+///   ``ApiError/TransportFailure/Kind/cannotConnect`` (connection refused or unreachable) or
+///   ``ApiError/TransportFailure/Kind/dns`` (the name did not resolve), both of which end before a
+///   single byte of the request is written.
+///
+/// ``ApiError/cancelled`` and ``ApiError/invalidRequest(_:)`` are never retried, nor is an error a
+/// middleware throws that is not an ``ApiError``.
+///
+/// **Waiting.** Before retry `n` (1 for the second attempt) the middleware waits the backoff
+/// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter``. When the response carries a
+/// valid `Retry-After` field (seconds or an HTTP-date, see ``RetryAfter``) and ``honorsRetryAfter`` is
+/// on, it waits exactly that long instead. A `Retry-After` longer than ``maxRetryAfter`` ends the retries
+/// and the response is returned as it is: the server said the request will not succeed before then, so
+/// waiting only the cap would send a request it announced it would refuse (for a `429`, possibly
+/// prolonging the limit), and waiting longer would hold the caller past any sensible deadline. The caller
+/// gets the status at once, with the field in ``ApiError/StatusFailure/headers``, and can schedule a
+/// later call itself.
+///
+/// ```swift
+/// var policy = RetryPolicy(maxAttempts: 4, initialDelay: 0.2)
+/// policy.retryableStatusCodes.remove(500)
+/// let session = ApiSession(hostProvider: hosts, middlewares: [RetryMiddleware(policy: policy)])
+/// ```
+///
+/// A method adopting ``RetryPolicyCustomizing`` can change the policy for its own calls.
+public struct RetryPolicy: Sendable, Equatable {
+    /// How the backoff is spread so that clients that failed together do not retry together.
+    public enum Jitter: Sendable, Equatable {
+        /// Exactly the backoff.
+        case none
+        /// Half the backoff plus a uniformly random part of the other half: between `backoff / 2` and
+        /// `backoff`. Keeps a floor under each wait while still spreading clients.
+        case equal
+        /// A uniformly random wait between zero and the backoff.
+        case full
+    }
+
+    /// The most attempts, the first one included; `1` (or less) means no retries. `3` by default.
+    public var maxAttempts: Int
+    /// The backoff before the first retry, in seconds; `0.5` by default.
+    public var initialDelay: TimeInterval
+    /// The factor the backoff grows by with each retry; `2` by default.
+    public var multiplier: Double
+    /// The largest backoff, in seconds; `30` by default.
+    public var maxDelay: TimeInterval
+    /// How the backoff is spread; ``Jitter/equal`` by default.
+    public var jitter: Jitter
+    /// The methods whose requests are retried after any retryable outcome; ``idempotentMethods`` by default.
+    public var retryableMethods: Set<HTTPMethod>
+    /// The status codes that are retried; `408`, `429`, `500`, `502`, `503` and `504` by default.
+    public var retryableStatusCodes: Set<Int>
+    /// The transport failures that are retried; connection refused (`cannotConnect`), connection lost and
+    /// DNS failures by default. TLS, offline, bad-response and other failures are not transient enough.
+    public var retryableFailures: Set<ApiError.TransportFailure.Kind>
+    /// Whether a ``ApiError/timeout`` is retried (for ``retryableMethods`` only); `true` by default.
+    public var retriesTimeouts: Bool
+    /// Whether a valid `Retry-After` field on a retryable response sets the wait; `true` by default.
+    public var honorsRetryAfter: Bool
+    /// The longest `Retry-After` honoured, in seconds; a longer one ends the retries. `60` by default.
+    public var maxRetryAfter: TimeInterval
+
+    /// The methods RFC 9110 §9.2.2 defines as idempotent: `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, `TRACE`.
+    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .options, .put, .delete, .trace]
+
+    /// The transport failures that end before the request is sent, after which any method is retried.
+    public static let unsentFailures: Set<ApiError.TransportFailure.Kind> = [.cannotConnect, .dns]
+
+    /// A policy that never retries.
+    public static let never = RetryPolicy(maxAttempts: 1)
+
+    /// Creates a policy; every parameter has the default described on its property.
+    public init(
+        maxAttempts: Int = 3,
+        initialDelay: TimeInterval = 0.5,
+        multiplier: Double = 2,
+        maxDelay: TimeInterval = 30,
+        jitter: Jitter = .equal,
+        retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
+        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryableFailures: Set<ApiError.TransportFailure.Kind> = [.cannotConnect, .connectionLost, .dns],
+        retriesTimeouts: Bool = true,
+        honorsRetryAfter: Bool = true,
+        maxRetryAfter: TimeInterval = 60
+    ) {
+        self.maxAttempts = maxAttempts
+        self.initialDelay = initialDelay
+        self.multiplier = multiplier
+        self.maxDelay = maxDelay
+        self.jitter = jitter
+        self.retryableMethods = retryableMethods
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableFailures = retryableFailures
+        self.retriesTimeouts = retriesTimeouts
+        self.honorsRetryAfter = honorsRetryAfter
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// The wait before retry `retry` (1 for the second attempt) without `Retry-After`.
+    /// - Parameters:
+    ///   - retry: The number of the retry, from 1.
+    ///   - random: A value in `0..<1` that places the wait within the jitter's range.
+    /// - Returns: A finite, non-negative number of seconds, at most `maxDelay`; NaN or negative settings
+    ///   count as zero.
+    package func backoffDelay(beforeRetry retry: Int, random: Double) -> TimeInterval {
+        let initial = initialDelay > 0 ? initialDelay : 0
+        let cap = maxDelay > 0 ? maxDelay : 0
+        let factor = multiplier > 0 ? multiplier : 0
+        // pow can reach infinity (never NaN here), which the cap absorbs.
+        let grown = initial == 0 ? 0 : initial * pow(factor, Double(max(retry, 1) - 1))
+        let backoff = min(grown.isNaN ? 0 : grown, cap, 1e9)
+        let unit = random.isNaN ? 0 : min(max(random, 0), 1)
+        switch jitter {
+        case .none: return backoff
+        case .equal: return backoff / 2 + backoff / 2 * unit
+        case .full: return backoff * unit
+        }
+    }
+
+    /// Whether and after how long to retry once attempt `attempt` ended.
+    /// - Parameters:
+    ///   - attempt: The attempt that ended, from 1.
+    ///   - method: The request's method.
+    ///   - outcome: The response or the error the attempt produced.
+    ///   - now: The current time, for a `Retry-After` date.
+    ///   - random: A value in `0..<1` for the jitter.
+    /// - Returns: The retry to make, or `nil` to return the outcome as it is.
+    package func retry(
+        after attempt: Int,
+        method: HTTPMethod,
+        outcome: Result<RawResponse, any Error>,
+        now: Date,
+        random: Double
+    ) -> RetryMiddleware.Retry? {
+        guard attempt < maxAttempts else { return nil }
+        let reason: RetryMiddleware.Retry.Reason
+        let headers: Headers?
+        switch outcome {
+        case .success(let response):
+            guard retryableMethods.contains(method), retryableStatusCodes.contains(response.statusCode) else {
+                return nil
+            }
+            reason = .status(response.statusCode)
+            headers = response.headers
+        case .failure(ApiError.transport(let failure)):
+            guard retryableFailures.contains(failure.kind),
+                retryableMethods.contains(method) || Self.unsentFailures.contains(failure.kind)
+            else { return nil }
+            reason = .failure(.transport(failure))
+            headers = nil
+        case .failure(ApiError.timeout):
+            guard retriesTimeouts, retryableMethods.contains(method) else { return nil }
+            reason = .failure(.timeout)
+            headers = nil
+        case .failure(ApiError.unacceptableStatus(let failure)), .failure(ApiError.unauthorized(let failure)):
+            // Thrown by a middleware closer to the network; treated like the response it describes.
+            guard retryableMethods.contains(method), retryableStatusCodes.contains(failure.statusCode) else {
+                return nil
+            }
+            reason = .status(failure.statusCode)
+            headers = failure.headers
+        default:
+            // Cancellation, invalid requests, mapping failures and errors that are not ApiError values.
+            return nil
+        }
+        if honorsRetryAfter, let headers, let delay = RetryAfter.delay(in: headers, now: now) {
+            guard delay <= maxRetryAfter else { return nil }
+            return RetryMiddleware.Retry(attempt: attempt, delay: delay, reason: reason, followsRetryAfter: true)
+        }
+        let delay = backoffDelay(beforeRetry: attempt, random: random)
+        return RetryMiddleware.Retry(attempt: attempt, delay: delay, reason: reason, followsRetryAfter: false)
+    }
+}
+
+/// A method that changes the ``RetryPolicy`` of a ``RetryMiddleware`` for its own calls.
+///
+/// ```swift
+/// struct CreateOrder: ApiMethod, RetryPolicyCustomizing {
+///     // Safe to repeat: the server deduplicates by the Idempotency-Key header.
+///     func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy {
+///         var policy = policy
+///         policy.retryableMethods.insert(.post)
+///         return policy
+///     }
+///     …
+/// }
+/// ```
+///
+/// Return ``RetryPolicy/never`` to opt out of retries.
+public protocol RetryPolicyCustomizing: ApiMethod {
+    /// The policy for this method's calls.
+    /// - Parameter policy: The policy of the ``RetryMiddleware`` handling the call.
+    /// - Returns: The policy to use instead.
+    func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy
+}
