@@ -183,7 +183,7 @@ public final class ApiSession: Sendable {
     public func cancelAllRequests() {
         calls.cancelAll()
         for task in delegate.activeTasks {
-            task.cancel()
+            delegate.cancel(task)
         }
     }
 
@@ -241,7 +241,7 @@ public final class ApiSession: Sendable {
         if Task.isCancelled {
             throw ApiError.cancelled
         }
-        let holder = HandleHolder()
+        let holder = HandleHolder(delegate: delegate)
         let exchange = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 holder.attach(
@@ -275,7 +275,13 @@ public final class ApiSession: Sendable {
         } else {
             task = urlSession.dataTask(with: request)
         }
-        delegate.register(task, idleTimeout: idleTimeout, progress: progress, completion: completion)
+        delegate.register(
+            task,
+            idleTimeout: idleTimeout,
+            temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
+            progress: progress,
+            completion: completion
+        )
         task.resume()
         return task
     }
@@ -304,13 +310,18 @@ public final class RequestHandle: Sendable {
 /// Holds the network task of one attempt so a cancellation that arrives first is not lost.
 final class HandleHolder: Sendable {
     private let state = LockedValue<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
+    private let delegate: SessionDelegate
+
+    init(delegate: SessionDelegate) {
+        self.delegate = delegate
+    }
 
     func attach(_ task: URLSessionTask) {
         let cancelNow = state.withLock { state in
             state.task = task
             return state.isCancelled
         }
-        if cancelNow { task.cancel() }
+        if cancelNow { delegate.cancel(task) }
     }
 
     func cancel() {
@@ -318,7 +329,7 @@ final class HandleHolder: Sendable {
             state.isCancelled = true
             return state.task
         }
-        task?.cancel()
+        if let task { delegate.cancel(task) }
     }
 }
 

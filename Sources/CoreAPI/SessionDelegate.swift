@@ -27,6 +27,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let task: URLSessionTask
         let completion: @Sendable (Exchange) -> Void
         let progress: (@Sendable (TransferProgress) -> Void)?
+        /// The temporary file the body is uploaded from, if any.
+        let temporaryBodyFile: URL?
+        var bodyBytesSent: Int64 = 0
+        var bodyBytesExpected: Int64 = -1
+        var isCancelling = false
         var expectedLength: Int64?
         var response: HTTPURLResponse?
         var data = Data()
@@ -50,6 +55,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func register(
         _ task: URLSessionTask,
         idleTimeout: TimeInterval,
+        temporaryBodyFile: URL? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Exchange) -> Void
     ) {
@@ -66,6 +72,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 task: task,
                 completion: completion,
                 progress: progress,
+                temporaryBodyFile: temporaryBodyFile,
                 idleTimeout: timer == nil ? .max : UInt64(max(idleTimeout, 0) * 1_000_000_000),
                 lastActivity: DispatchTime.now().uptimeNanoseconds,
                 timer: timer
@@ -88,7 +95,39 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             tasks[id] = state
             return state.task
         }
-        task?.cancel()
+        if let task {
+            cancel(task)
+        }
+    }
+
+    /// Cancels `task`, working around a FoundationNetworking crash.
+    ///
+    /// On Linux, cancelling an upload from a file while FoundationNetworking is reading the next chunk
+    /// of the file kills the process (a `try!` on `curl_easy_pause` fails once the transfer is gone);
+    /// here it happened in about 1 of 15 cancels. For a temporary body file CoreAPI owns, the file is
+    /// first cut to zero bytes, so no further chunk is read and the body can never complete, and the
+    /// task is cancelled a moment later, once any read in flight has finished.
+    func cancel(_ task: URLSessionTask) {
+        #if canImport(FoundationNetworking)
+            let file: URL? = lock.withLock {
+                guard var state = tasks[task.taskIdentifier], let file = state.temporaryBodyFile,
+                    state.bodyBytesSent != state.bodyBytesExpected
+                else { return nil }
+                guard !state.isCancelling else { return nil }
+                state.isCancelling = true
+                tasks[task.taskIdentifier] = state
+                return file
+            }
+            if let file {
+                if let handle = try? FileHandle(forWritingTo: file) {
+                    try? handle.truncate(atOffset: 0)
+                    try? handle.close()
+                }
+                timerQueue.asyncAfter(deadline: .now() + .milliseconds(50)) { task.cancel() }
+                return
+            }
+        #endif
+        task.cancel()
     }
 
     /// The tasks in flight.
@@ -141,8 +180,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesExpectedToSend: Int64
     ) {
         let progress = lock.withLock { () -> (@Sendable (TransferProgress) -> Void)? in
-            tasks[task.taskIdentifier]?.lastActivity = DispatchTime.now().uptimeNanoseconds
-            return tasks[task.taskIdentifier]?.progress
+            let id = task.taskIdentifier
+            tasks[id]?.lastActivity = DispatchTime.now().uptimeNanoseconds
+            tasks[id]?.bodyBytesSent = totalBytesSent
+            tasks[id]?.bodyBytesExpected = totalBytesExpectedToSend
+            return tasks[id]?.progress
         }
         progress?(
             TransferProgress(
