@@ -19,6 +19,10 @@ extension ApiError: CustomStringConvertible {
             return "Unacceptable status: \(failure)"
         case .mapping(let failure):
             return "Mapping failed: \(failure)"
+        case .redirect(let failure):
+            return "Redirect refused: \(failure)"
+        case .responseTooLarge(let limit):
+            return "The response was larger than \(limit) bytes"
         }
     }
 }
@@ -44,6 +48,7 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
         case .invalidMethod(let token): "invalid method token \(token.debugDescription)"
         case .encoding(let text): "parameters could not be encoded: \(text)"
         case .unreadableFile(let path): "the file \(path.debugDescription) cannot be read"
+        case .sessionInvalidated: "the session was invalidated"
         }
     }
 }
@@ -62,5 +67,20 @@ extension ApiError.MappingFailure: CustomStringConvertible {
         let status = statusCode.map { " (HTTP \($0))" } ?? ""
         let reason = cause.map { ": \($0)" } ?? ""
         return "could not make \(typeName)\(status)\(reason)"
+    }
+}
+
+extension ApiError.RedirectFailure: CustomStringConvertible {
+    /// The reason, the status and the target's path; never a query or credentials.
+    public var description: String {
+        let target = self.target.map { " to \($0.scheme ?? "")://\($0.host ?? "")\($0.path)" } ?? ""
+        let reason =
+            switch self.reason {
+            case .tooManyRedirects(let limit): "more than \(limit) redirects"
+            case .unsupportedScheme(let scheme): "unsupported scheme \(scheme.debugDescription)"
+            case .insecureDowngrade: "https to http"
+            case .bodyNotReplayable: "the body cannot be sent again"
+            }
+        return "\(reason) (HTTP \(statusCode))\(target)"
     }
 }

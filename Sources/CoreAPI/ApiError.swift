@@ -9,6 +9,8 @@ public import Foundation
 /// - ``unauthorized(_:)``: the server answered `401 Unauthorized`.
 /// - ``unacceptableStatus(_:)``: another status the method does not accept.
 /// - ``mapping(_:)``: the response arrived but could not be turned into the method's `Response`.
+/// - ``redirect(_:)``: a redirect was refused by the session's ``TransportPolicy``.
+/// - ``responseTooLarge(limit:)``: the response body exceeded the size limit.
 ///
 /// Descriptions never contain the values of secret headers (see ``Headers/secretNames``) or bodies.
 public enum ApiError: Error, Sendable, Equatable {
@@ -26,6 +28,42 @@ public enum ApiError: Error, Sendable, Equatable {
     case unacceptableStatus(StatusFailure)
     /// The response could not be mapped to the method's `Response`.
     case mapping(MappingFailure)
+    /// A redirect was refused: too many hops, a scheme other than `http`/`https`, a downgrade from
+    /// `https` to `http`, or a body that cannot be sent again.
+    case redirect(RedirectFailure)
+    /// The response body was larger than `limit` bytes (after content decoding), or its
+    /// `Content-Length` said it would be; the transfer was stopped.
+    case responseTooLarge(limit: Int64)
+
+    /// Why a redirect was refused.
+    public struct RedirectFailure: Sendable, Equatable {
+        /// What was wrong with the redirect.
+        public enum Reason: Sendable, Equatable {
+            /// More hops than the policy allows.
+            case tooManyRedirects(limit: Int)
+            /// The target's scheme is not `http` or `https` (or the `Location` is not a URL).
+            case unsupportedScheme(String)
+            /// The redirect goes from `https` to `http`.
+            case insecureDowngrade
+            /// A `307` or `308` asks to send the body again, but it was uploaded from a file and cannot be
+            /// replayed.
+            case bodyNotReplayable
+        }
+
+        /// What was wrong.
+        public var reason: Reason
+        /// The status code of the redirect response.
+        public var statusCode: Int
+        /// The target without query, fragment or credentials, when it was a URL.
+        public var target: URL?
+
+        /// Creates a redirect failure.
+        public init(reason: Reason, statusCode: Int, target: URL? = nil) {
+            self.reason = reason
+            self.statusCode = statusCode
+            self.target = target.map(StatusFailure.withoutQuery)
+        }
+    }
 
     /// Why a request could not be built.
     public enum InvalidRequestReason: Sendable, Equatable {
@@ -43,6 +81,8 @@ public enum ApiError: Error, Sendable, Equatable {
         case encoding(String)
         /// A file to upload (an ``Attachment``) does not exist, is not a regular file or cannot be read.
         case unreadableFile(path: String)
+        /// The session was invalidated with ``ApiSession/invalidate()``; it sends nothing more.
+        case sessionInvalidated
     }
 
     /// A failure below HTTP.
@@ -145,6 +185,8 @@ extension ApiError {
         case .unauthorized: "unauthorized"
         case .unacceptableStatus: "unacceptableStatus"
         case .mapping: "mapping"
+        case .redirect: "redirect"
+        case .responseTooLarge: "responseTooLarge"
         }
     }
 

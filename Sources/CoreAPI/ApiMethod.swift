@@ -36,6 +36,12 @@ public protocol ApiMethod: Encodable, Sendable {
     var timeout: TimeInterval? { get }
     /// The status codes accepted as success; `200..<300` by default.
     var acceptableStatusCodes: AcceptableStatusCodes { get }
+    /// The largest response body this method accepts, in bytes; `nil` (the default) means the session's
+    /// ``TransportPolicy/maximumResponseSize``.
+    var maximumResponseSize: Int64? { get }
+    /// The longest this method may take in the network, in seconds; `nil` (the default) means the
+    /// session's ``TransportPolicy/deadline``.
+    var deadline: TimeInterval? { get }
     /// Middlewares for this method alone, run after the session's (closer to the network); none by default.
     var middlewares: [any Middleware] { get }
     /// Whether logging middlewares report this method; `true` by default. Turn it off for calls too
@@ -58,6 +64,10 @@ extension ApiMethod {
     public var timeout: TimeInterval? { nil }
     /// `200..<300`.
     public var acceptableStatusCodes: AcceptableStatusCodes { .successful }
+    /// `nil`: the session's limit.
+    public var maximumResponseSize: Int64? { nil }
+    /// `nil`: the session's deadline.
+    public var deadline: TimeInterval? { nil }
     /// None.
     public var middlewares: [any Middleware] { [] }
     /// `true`.

@@ -30,10 +30,16 @@ public final class ApiSession: Sendable {
     /// The middlewares every request goes through, outermost first, before the method's own.
     public let middlewares: [any Middleware]
 
+    /// Redirect rules and limits; see ``TransportPolicy`` for the defaults.
+    public let policy: TransportPolicy
+
     let urlSession: URLSession
     let delegate: SessionDelegate
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
     private let calls = CallRegistry()
+    /// Whether ``invalidate()`` was called; guards task creation, since a task made on an invalidated
+    /// `URLSession` crashes on Linux.
+    private let isInvalidated = LockedValue(false)
 
     /// Creates a session.
     /// - Parameters:
@@ -41,14 +47,17 @@ public final class ApiSession: Sendable {
     ///   - configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()`` by default.
     ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
     ///   - middlewares: The chain every request goes through, outermost first.
+    ///   - policy: Redirect rules and limits.
     public init(
         hostProvider: any HostProvider,
         configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
         headers: Headers = Headers(),
-        middlewares: [any Middleware] = []
+        middlewares: [any Middleware] = [],
+        policy: TransportPolicy = TransportPolicy()
     ) {
         self.hostProvider = hostProvider
         self.middlewares = middlewares
+        self.policy = policy
         // Set explicitly on each request so they are visible everywhere, URLProtocol stubs included
         // (Linux merges them only after protocols have seen the request).
         var additional = Headers()
@@ -68,8 +77,29 @@ public final class ApiSession: Sendable {
 
     deinit {
         // URLSession keeps its delegate until invalidated; tasks in flight still finish.
-        urlSession.finishTasksAndInvalidate()
+        if !isInvalidated.current {
+            urlSession.finishTasksAndInvalidate()
+        }
     }
+
+    /// Shuts the session down: calls in flight end with ``ApiError/cancelled``, and later calls fail at
+    /// once with ``ApiError/InvalidRequestReason/sessionInvalidated`` without sending anything. The
+    /// underlying `URLSession` is invalidated and releases its delegate. Calling it again does nothing.
+    public func invalidate() {
+        let first = isInvalidated.withLock { invalidated in
+            defer { invalidated = true }
+            return !invalidated
+        }
+        guard first else { return }
+        cancelAllRequests()
+        isInvalidated.withLock { _ in
+            // Under the lock task creation takes, so no task is made on the invalidated session.
+            urlSession.invalidateAndCancel()
+        }
+    }
+
+    /// Whether ``invalidate()`` was called.
+    public var isValid: Bool { !isInvalidated.current }
 
     /// The configuration CoreAPI uses by default: an API client with token auth rarely needs cookies,
     /// and handling them costs a large part of each request's CPU, so cookies are off (no storage, none
@@ -206,11 +236,27 @@ public final class ApiSession: Sendable {
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> M.Response {
+        guard isValid else {
+            throw ApiError.invalidRequest(.sessionInvalidated)
+        }
         let encoded = try makeEncodedRequest(for: method)
         defer { encoded.discardTemporaryFile() }
-        let idleTimeout = idleTimeout(for: method)
+        let seconds = method.deadline ?? policy.deadline
+        let deadline: UInt64 =
+            seconds.isFinite && seconds > 0 && seconds < SessionDelegate.longestIdleTimeout
+            ? DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1_000_000_000) : .max
+        let options = TaskOptions(
+            idleTimeout: idleTimeout(for: method),
+            deadline: deadline,
+            maximumResponseSize: method.maximumResponseSize ?? policy.maximumResponseSize,
+            maximumRedirects: policy.maximumRedirects,
+            strippedHeaderNames: policy.strippedHeaderNames,
+            temporaryBodyFile: encoded.bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
+            hasFileBody: encoded.bodyFile != nil,
+            progress: progress
+        )
         let chain = MiddlewareChain(middlewares: middlewares + method.middlewares) { [self] request in
-            try await send(request, bodyFile: encoded.bodyFile, idleTimeout: idleTimeout, progress: progress)
+            try await send(request, bodyFile: encoded.bodyFile, options: options)
         }
         let exchange: Exchange
         do {
@@ -234,21 +280,34 @@ public final class ApiSession: Sendable {
     private func send(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,
-        idleTimeout: TimeInterval,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        options: TaskOptions
     ) async throws -> RawResponse {
         try Headers(request.allHTTPHeaderFields ?? [:]).validate()
         if Task.isCancelled {
             throw ApiError.cancelled
         }
+        if options.deadline != .max, DispatchTime.now().uptimeNanoseconds >= options.deadline {
+            throw ApiError.timeout
+        }
+        var options = options
+        options.request = request
         let holder = HandleHolder(delegate: delegate)
         let exchange = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                holder.attach(
-                    start(request, bodyFile: bodyFile, idleTimeout: idleTimeout, progress: progress) {
-                        continuation.resume(returning: $0)
-                    }
-                )
+                let task = start(request, bodyFile: bodyFile, options: options) {
+                    continuation.resume(returning: $0)
+                }
+                if let task {
+                    holder.attach(task)
+                } else {
+                    continuation.resume(
+                        returning: Exchange(
+                            response: nil,
+                            data: nil,
+                            error: ApiError.invalidRequest(.sessionInvalidated)
+                        )
+                    )
+                }
             }
         } onCancel: {
             holder.cancel()
@@ -262,28 +321,25 @@ public final class ApiSession: Sendable {
         return RawResponse(response: response, data: exchange.data ?? Data())
     }
 
+    /// Creates, registers and resumes the task, or returns `nil` when the session is invalidated.
     private func start(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,
-        idleTimeout: TimeInterval,
-        progress: (@Sendable (TransferProgress) -> Void)?,
+        options: TaskOptions,
         completion: @escaping @Sendable (Exchange) -> Void
-    ) -> URLSessionTask {
-        let task: URLSessionTask
-        if let bodyFile {
-            task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
-        } else {
-            task = urlSession.dataTask(with: request)
+    ) -> URLSessionTask? {
+        isInvalidated.withLock { invalidated -> URLSessionTask? in
+            guard !invalidated else { return nil }
+            let task: URLSessionTask
+            if let bodyFile {
+                task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
+            } else {
+                task = urlSession.dataTask(with: request)
+            }
+            delegate.register(task, options: options, completion: completion)
+            task.resume()
+            return task
         }
-        delegate.register(
-            task,
-            idleTimeout: idleTimeout,
-            temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
-            progress: progress,
-            completion: completion
-        )
-        task.resume()
-        return task
     }
 
     private static func process<M: ApiMethod>(_ exchange: Exchange, for method: M) -> Result<M.Response, any Error> {

@@ -11,6 +11,24 @@ struct Exchange: Sendable {
     var error: (any Error)?
 }
 
+/// How one task is driven: its timeouts, limits, redirect rules and body.
+struct TaskOptions: Sendable {
+    /// Seconds without progress before the task times out.
+    var idleTimeout: TimeInterval
+    /// The uptime (nanoseconds) by which the task must end, or `.max`.
+    var deadline: UInt64 = .max
+    var maximumResponseSize: Int64 = .max
+    var maximumRedirects: Int = 5
+    var strippedHeaderNames: Set<String> = Headers.secretNames
+    /// The request as sent first, the base of every redirected request.
+    var request: URLRequest?
+    /// The temporary file the body is uploaded from, if any.
+    var temporaryBodyFile: URL?
+    /// Whether the body is uploaded from a file (and so cannot be replayed on a 307 or 308).
+    var hasFileBody = false
+    var progress: (@Sendable (TransferProgress) -> Void)?
+}
+
 /// The session-level delegate that drives every task of an ``ApiSession``.
 ///
 /// Tasks are delegate-based rather than the built-in async `data(for:)`, which deadlocks on Linux when
@@ -21,14 +39,24 @@ struct Exchange: Sendable {
 ///
 /// The idle timeout is enforced here too: Linux truncates `URLRequest.timeoutInterval` to whole
 /// seconds (0.5 s fires at once, 1.5 s after one second), so each task gets a timer that cancels it
-/// when no response or body bytes arrived for its timeout, and the task then ends as timed out.
+/// when no response or body bytes arrived for its timeout, and the task then ends as timed out; the
+/// same timer enforces the call's overall deadline.
+///
+/// Redirects and the response size limit are enforced here as well (see ``TransportPolicy``): Linux
+/// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so
+/// the delegate builds each redirected request itself from the original one.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // `tasks` is guarded by `lock`
     private struct TaskState {
         let task: URLSessionTask
         let completion: @Sendable (Exchange) -> Void
-        let progress: (@Sendable (TransferProgress) -> Void)?
-        /// The temporary file the body is uploaded from, if any.
-        let temporaryBodyFile: URL?
+        let options: TaskOptions
+        var progress: (@Sendable (TransferProgress) -> Void)? { options.progress }
+        var temporaryBodyFile: URL? { options.temporaryBodyFile }
+        /// A failure CoreAPI decided on (a refused redirect, a body too large), reported at completion.
+        var failure: ApiError?
+        var redirectCount = 0
+        /// Whether a hop left the original origin, so secrets stay stripped.
+        var leftOrigin = false
         var bodyBytesSent: Int64 = 0
         var bodyBytesExpected: Int64 = -1
         var isCancelling = false
@@ -50,44 +78,56 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
 
     /// Registers `task`; `completion` runs once when it ends. The task is cancelled and ends as timed
-    /// out when nothing is sent or received for `idleTimeout` seconds. `progress` is called for body
-    /// bytes sent and received.
+    /// out when nothing is sent or received for the idle timeout, or when the deadline passes.
     func register(
         _ task: URLSessionTask,
-        idleTimeout: TimeInterval,
-        temporaryBodyFile: URL? = nil,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        options: TaskOptions,
         completion: @escaping @Sendable (Exchange) -> Void
     ) {
         let id = task.taskIdentifier
         var timer: (any DispatchSourceTimer)?
-        if idleTimeout < Self.longestIdleTimeout {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let idle: UInt64 =
+            options.idleTimeout < Self.longestIdleTimeout ? UInt64(max(options.idleTimeout, 0) * 1_000_000_000) : .max
+        if idle != .max || options.deadline != .max {
             let source = DispatchSource.makeTimerSource(queue: timerQueue)
             source.setEventHandler { [weak self] in self?.checkIdle(id) }
-            source.schedule(deadline: .now() + idleTimeout)
+            let first = min(idle == .max ? .max : now + idle, options.deadline)
+            source.schedule(deadline: DispatchTime(uptimeNanoseconds: first))
             timer = source
         }
         lock.withLock {
             tasks[id] = TaskState(
                 task: task,
                 completion: completion,
-                progress: progress,
-                temporaryBodyFile: temporaryBodyFile,
-                idleTimeout: timer == nil ? .max : UInt64(max(idleTimeout, 0) * 1_000_000_000),
-                lastActivity: DispatchTime.now().uptimeNanoseconds,
+                options: options,
+                idleTimeout: idle,
+                lastActivity: now,
                 timer: timer
             )
         }
         timer?.resume()
     }
 
-    /// Times the task out when it has been idle for its timeout; otherwise sets the timer for the rest.
+    /// Registers `task` with only an idle timeout.
+    func register(
+        _ task: URLSessionTask,
+        idleTimeout: TimeInterval,
+        completion: @escaping @Sendable (Exchange) -> Void
+    ) {
+        register(task, options: TaskOptions(idleTimeout: idleTimeout), completion: completion)
+    }
+
+    /// Times the task out when it has been idle for its timeout or its deadline has passed; otherwise
+    /// sets the timer for the rest.
     private func checkIdle(_ id: Int) {
         let task: URLSessionTask? = lock.withLock {
             guard var state = tasks[id] else { return nil }
-            let idle = DispatchTime.now().uptimeNanoseconds &- state.lastActivity
-            guard idle >= state.idleTimeout else {
-                state.timer?.schedule(deadline: .now() + .nanoseconds(Int(state.idleTimeout - idle)))
+            let now = DispatchTime.now().uptimeNanoseconds
+            let idle = now &- state.lastActivity
+            guard idle >= state.idleTimeout || now >= state.options.deadline else {
+                let idleEnd = state.idleTimeout == .max ? UInt64.max : state.lastActivity &+ state.idleTimeout
+                state.timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: min(idleEnd, state.options.deadline)))
                 return nil
             }
             state.timedOut = true
@@ -141,33 +181,60 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let progress = lock.withLock { () -> (@Sendable (TransferProgress) -> Void)? in
+        let (progress, tooLarge) = lock.withLock { () -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
             let id = dataTask.taskIdentifier
-            tasks[id]?.response = response as? HTTPURLResponse
-            tasks[id]?.data = Data()
-            tasks[id]?.lastActivity = DispatchTime.now().uptimeNanoseconds
+            guard var state = tasks[id] else { return (nil, false) }
+            state.response = response as? HTTPURLResponse
+            state.data = Data()
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
             let expected = response.expectedContentLength
-            tasks[id]?.expectedLength = expected >= 0 ? expected : nil
-            return tasks[id]?.progress
+            state.expectedLength = expected >= 0 ? expected : nil
+            // Content-Length counts encoded bytes, so it decides early only for an identity body.
+            let encoding = state.response?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+            let limit = state.options.maximumResponseSize
+            let tooLarge = expected > limit && (encoding == "identity" || encoding.isEmpty)
+            if tooLarge {
+                state.failure = .responseTooLarge(limit: limit)
+            }
+            tasks[id] = state
+            return (state.progress, tooLarge)
         }
         completionHandler(.allow)
+        if tooLarge {
+            cancel(dataTask)
+            return
+        }
         if let progress {
             progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        var tooLarge = false
         let report = lock.withLock { () -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
             let id = dataTask.taskIdentifier
-            tasks[id]?.data.append(data)
-            tasks[id]?.lastActivity = DispatchTime.now().uptimeNanoseconds
-            guard let state = tasks[id], let progress = state.progress else { return nil }
+            guard var state = tasks[id], state.failure == nil else { return nil }
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            let limit = state.options.maximumResponseSize
+            if Int64(state.data.count) + Int64(data.count) > limit {
+                // Counted on decoded bytes as they arrive; what arrived so far is dropped.
+                state.failure = .responseTooLarge(limit: limit)
+                state.data = Data()
+                tasks[id] = state
+                tooLarge = true
+                return nil
+            }
+            state.data.append(data)
+            tasks[id] = state
+            guard let progress = state.progress else { return nil }
             let completed = Int64(state.data.count)
             // Content-Length counts encoded bytes; a decoded body may be longer.
             let total = state.expectedLength.map { max($0, completed) }
             return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
         }
-        if let (value, progress) = report {
+        if tooLarge {
+            cancel(dataTask)
+        } else if let (value, progress) = report {
             progress(value)
         }
     }
@@ -199,7 +266,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
         state.timer?.cancel()
         let response = state.response ?? (task.response as? HTTPURLResponse)
-        if state.timedOut, error != nil {
+        if let failure = state.failure {
+            state.completion(Exchange(response: nil, data: nil, error: failure))
+        } else if state.timedOut, error != nil {
             state.completion(Exchange(response: response, data: state.data, error: URLError(.timedOut)))
         } else if let challenged = state.challengeResponse, error != nil {
             // The challenge was cancelled by us: report the 401 response itself.
@@ -207,6 +276,88 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         } else {
             state.completion(Exchange(response: response, data: state.data, error: error))
         }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let next: URLRequest? = lock.withLock {
+            guard var state = tasks[task.taskIdentifier] else { return request }
+            let decision = Self.redirect(from: response, proposed: request, state: &state)
+            tasks[task.taskIdentifier] = state
+            return decision
+        }
+        completionHandler(next)
+    }
+
+    /// The request to follow a redirect with, or `nil` to stop (with `state.failure` set when refused).
+    private static func redirect(
+        from response: HTTPURLResponse,
+        proposed: URLRequest,
+        state: inout TaskState
+    ) -> URLRequest? {
+        let options = state.options
+        let status = response.statusCode
+        guard options.maximumRedirects > 0 else { return nil }
+        state.redirectCount += 1
+        // Resolve Location ourselves: Linux may take `https://…`, `data:` or `mailto:` as a path.
+        let location = response.value(forHTTPHeaderField: "Location") ?? ""
+        let target = URL(string: location, relativeTo: response.url)?.absoluteURL
+        let scheme = target?.scheme?.lowercased() ?? ""
+        func refuse(_ reason: ApiError.RedirectFailure.Reason) -> URLRequest? {
+            state.failure = .redirect(.init(reason: reason, statusCode: status, target: target))
+            return nil
+        }
+        guard state.redirectCount <= options.maximumRedirects else {
+            return refuse(.tooManyRedirects(limit: options.maximumRedirects))
+        }
+        guard let target, scheme == "http" || scheme == "https", target.host != nil else {
+            return refuse(.unsupportedScheme(scheme))
+        }
+        if response.url?.scheme?.lowercased() == "https", scheme == "http" {
+            return refuse(.insecureDowngrade)
+        }
+        var next = options.request ?? proposed
+        let originalMethod = (next.httpMethod ?? "GET").uppercased()
+        next.url = target
+        switch status {
+        case 307, 308:
+            if options.hasFileBody { return refuse(.bodyNotReplayable) }
+        case 303:
+            next.httpMethod = originalMethod == "HEAD" ? "HEAD" : "GET"
+        default:
+            // 301 and 302: keep the method URLSession chose (a POST becomes a GET).
+            next.httpMethod = proposed.httpMethod ?? originalMethod
+        }
+        if next.httpMethod?.uppercased() != originalMethod || status == 303 {
+            next.httpBody = nil
+            next.setValue(nil, forHTTPHeaderField: "Content-Type")
+            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+        }
+        if let original = options.request?.url, !Self.sameOrigin(original, target) {
+            state.leftOrigin = true
+        }
+        if state.leftOrigin {
+            for name in (next.allHTTPHeaderFields ?? [:]).keys
+            where options.strippedHeaderNames.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return next
+    }
+
+    /// Whether two URLs share scheme, host and port (default ports filled in).
+    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+            return (scheme, url.host?.lowercased() ?? "", port)
+        }
+        return origin(lhs) == origin(rhs)
     }
 
     func urlSession(

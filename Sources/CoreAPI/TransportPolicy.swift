@@ -1,0 +1,45 @@
+public import Foundation
+
+/// The limits and redirect rules of an ``ApiSession``: safe defaults, the same on every platform.
+///
+/// - Redirects: at most ``maximumRedirects`` hops (5; 0 means redirects are not followed and the `3xx`
+///   response is the answer); only `http` and `https` targets; never from `https` to `http`. When a hop
+///   leaves the original origin (scheme, host and port), `Authorization`, `Proxy-Authorization`,
+///   `Cookie` and the ``secretHeaderNames`` are removed and stay removed for the rest of the chain. A
+///   `303` becomes a `GET` without body; a `307` or `308` sends the same method and body again, or fails
+///   with ``ApiError/RedirectFailure/Reason/bodyNotReplayable`` when the body was uploaded from a file.
+/// - Size: a response body larger than ``maximumResponseSize`` (10 MiB) after content decoding fails
+///   with ``ApiError/responseTooLarge(limit:)`` as soon as the limit is passed, or at once when
+///   `Content-Length` already says so. Methods can raise or lower it with
+///   ``ApiMethod/maximumResponseSize``.
+/// - Time: besides the idle timeout, every call has a ``deadline`` (60 s) for the whole exchange,
+///   body included; a trickling response cannot outlive it. Methods can change it with
+///   ``ApiMethod/deadline``.
+public struct TransportPolicy: Sendable, Hashable {
+    /// The most redirect hops followed; `0` means none are followed.
+    public var maximumRedirects: Int
+    /// The largest response body accepted, in bytes after content decoding.
+    public var maximumResponseSize: Int64
+    /// The longest a call may take in the network, in seconds, however busy the transfer is.
+    public var deadline: TimeInterval
+    /// Header names removed, like `Authorization`, when a redirect leaves the original origin.
+    public var secretHeaderNames: Set<String>
+
+    /// Creates a policy; every parameter has the safe default.
+    public init(
+        maximumRedirects: Int = 5,
+        maximumResponseSize: Int64 = 10 * 1024 * 1024,
+        deadline: TimeInterval = 60,
+        secretHeaderNames: Set<String> = []
+    ) {
+        self.maximumRedirects = max(0, maximumRedirects)
+        self.maximumResponseSize = maximumResponseSize
+        self.deadline = deadline
+        self.secretHeaderNames = Set(secretHeaderNames.map { $0.lowercased() })
+    }
+
+    /// The header names stripped on a cross-origin redirect, lower-cased.
+    var strippedHeaderNames: Set<String> {
+        Headers.secretNames.union(secretHeaderNames)
+    }
+}
