@@ -79,7 +79,6 @@ extension ApiError.RedirectFailure: CustomStringConvertible {
             case .tooManyRedirects(let limit): "more than \(limit) redirects"
             case .unsupportedScheme(let scheme): "unsupported scheme \(scheme.debugDescription)"
             case .insecureDowngrade: "https to http"
-            case .bodyNotReplayable: "the body cannot be sent again"
             }
         return "\(reason) (HTTP \(statusCode))\(target)"
     }

@@ -28,8 +28,8 @@ public enum ApiError: Error, Sendable, Equatable {
     case unacceptableStatus(StatusFailure)
     /// The response could not be mapped to the method's `Response`.
     case mapping(MappingFailure)
-    /// A redirect was refused: too many hops, a scheme other than `http`/`https`, a downgrade from
-    /// `https` to `http`, or a body that cannot be sent again.
+    /// A redirect was refused: too many hops, a scheme other than `http`/`https`, or a downgrade from
+    /// `https` to `http`.
     case redirect(RedirectFailure)
     /// The response body was larger than `limit` bytes (after content decoding), or its
     /// `Content-Length` said it would be; the transfer was stopped.
@@ -45,9 +45,6 @@ public enum ApiError: Error, Sendable, Equatable {
             case unsupportedScheme(String)
             /// The redirect goes from `https` to `http`.
             case insecureDowngrade
-            /// A `307` or `308` asks to send the body again, but it was uploaded from a file and cannot be
-            /// replayed.
-            case bodyNotReplayable
         }
 
         /// What was wrong.

@@ -252,7 +252,6 @@ public final class ApiSession: Sendable {
             maximumRedirects: policy.maximumRedirects,
             strippedHeaderNames: policy.strippedHeaderNames,
             temporaryBodyFile: encoded.bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
-            hasFileBody: encoded.bodyFile != nil,
             progress: progress
         )
         let chain = MiddlewareChain(middlewares: middlewares + method.middlewares) { [self] request in
@@ -290,9 +289,41 @@ public final class ApiSession: Sendable {
             throw ApiError.timeout
         }
         var options = options
-        options.request = request
+        options.originURL = request.url
+        var current = request
+        var currentBody = bodyFile
+        while true {
+            options.request = current
+            let exchange = await exchange(current, bodyFile: currentBody, options: options)
+            if let redirect = exchange.redirect {
+                // Follow the hop with a new task; the body goes along only for 307 and 308.
+                if Task.isCancelled {
+                    throw ApiError.cancelled
+                }
+                current = redirect.request
+                currentBody = redirect.keepsBody ? currentBody : nil
+                options.redirectCount = redirect.count
+                options.leftOrigin = redirect.leftOrigin
+                continue
+            }
+            if let error = exchange.error {
+                throw ApiError(error)
+            }
+            guard let response = exchange.response else {
+                throw ApiError.transport(.init(kind: .badResponse))
+            }
+            return RawResponse(response: response, data: exchange.data ?? Data())
+        }
+    }
+
+    /// One task: starts it and waits for its end, cancelling it when the calling task is cancelled.
+    private func exchange(
+        _ request: URLRequest,
+        bodyFile: EncodedRequest.BodyFile?,
+        options: TaskOptions
+    ) async -> Exchange {
         let holder = HandleHolder(delegate: delegate)
-        let exchange = await withTaskCancellationHandler {
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let task = start(request, bodyFile: bodyFile, options: options) {
                     continuation.resume(returning: $0)
@@ -312,13 +343,6 @@ public final class ApiSession: Sendable {
         } onCancel: {
             holder.cancel()
         }
-        if let error = exchange.error {
-            throw ApiError(error)
-        }
-        guard let response = exchange.response else {
-            throw ApiError.transport(.init(kind: .badResponse))
-        }
-        return RawResponse(response: response, data: exchange.data ?? Data())
     }
 
     /// Creates, registers and resumes the task, or returns `nil` when the session is invalidated.

@@ -9,6 +9,17 @@ struct Exchange: Sendable {
     var response: HTTPURLResponse?
     var data: Data?
     var error: (any Error)?
+    /// A redirect CoreAPI follows itself with a new task.
+    var redirect: Redirect?
+}
+
+/// A redirect to follow: the next request and the state of the chain so far.
+struct Redirect: Sendable {
+    var request: URLRequest
+    /// Whether the body goes along (307 and 308).
+    var keepsBody: Bool
+    var count: Int
+    var leftOrigin: Bool
 }
 
 /// How one task is driven: its timeouts, limits, redirect rules and body.
@@ -19,13 +30,16 @@ struct TaskOptions: Sendable {
     var deadline: UInt64 = .max
     var maximumResponseSize: Int64 = .max
     var maximumRedirects: Int = 5
+    /// Hops followed so far in this call, and whether one left the original origin.
+    var redirectCount = 0
+    var leftOrigin = false
     var strippedHeaderNames: Set<String> = Headers.secretNames
-    /// The request as sent first, the base of every redirected request.
+    /// The request this task sends, the base of the next hop's request.
     var request: URLRequest?
+    /// The URL the call started with; leaving its origin strips secrets.
+    var originURL: URL?
     /// The temporary file the body is uploaded from, if any.
     var temporaryBodyFile: URL?
-    /// Whether the body is uploaded from a file (and so cannot be replayed on a 307 or 308).
-    var hasFileBody = false
     var progress: (@Sendable (TransferProgress) -> Void)?
 }
 
@@ -54,9 +68,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var temporaryBodyFile: URL? { options.temporaryBodyFile }
         /// A failure CoreAPI decided on (a refused redirect, a body too large), reported at completion.
         var failure: ApiError?
-        var redirectCount = 0
-        /// Whether a hop left the original origin, so secrets stay stripped.
-        var leftOrigin = false
+        /// The redirect to follow with a new task once this one ends.
+        var followUp: Redirect?
         var bodyBytesSent: Int64 = 0
         var bodyBytesExpected: Int64 = -1
         var isCancelling = false
@@ -268,6 +281,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let response = state.response ?? (task.response as? HTTPURLResponse)
         if let failure = state.failure {
             state.completion(Exchange(response: nil, data: nil, error: failure))
+        } else if let redirect = state.followUp, error == nil {
+            state.completion(Exchange(redirect: redirect))
         } else if state.timedOut, error != nil {
             state.completion(Exchange(response: response, data: state.data, error: URLError(.timedOut)))
         } else if let challenged = state.challengeResponse, error != nil {
@@ -278,6 +293,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
+    /// Stops every redirect and lets ``ApiSession`` follow it with a new task: Linux never sends a body
+    /// again after a redirect (a 307 POST goes out with `Content-Length: 0`, whatever the new request
+    /// holds), so following hops ourselves is the only way to keep 307 and 308 bodies, and it makes
+    /// the rules below the same on every platform.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -285,34 +304,33 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let next: URLRequest? = lock.withLock {
-            guard var state = tasks[task.taskIdentifier] else { return request }
-            let decision = Self.redirect(from: response, proposed: request, state: &state)
+        lock.withLock {
+            guard var state = tasks[task.taskIdentifier] else { return }
+            state.followUp = Self.redirect(from: response, proposed: request, state: &state)
             tasks[task.taskIdentifier] = state
-            return decision
         }
-        completionHandler(next)
+        completionHandler(nil)
     }
 
-    /// The request to follow a redirect with, or `nil` to stop (with `state.failure` set when refused).
+    /// The redirect to follow, or `nil` to stop (with `state.failure` set when it is refused).
     private static func redirect(
         from response: HTTPURLResponse,
         proposed: URLRequest,
         state: inout TaskState
-    ) -> URLRequest? {
+    ) -> Redirect? {
         let options = state.options
         let status = response.statusCode
         guard options.maximumRedirects > 0 else { return nil }
-        state.redirectCount += 1
-        // Resolve Location ourselves: Linux may take `https://…`, `data:` or `mailto:` as a path.
+        let count = options.redirectCount + 1
+        // Resolve Location ourselves: Linux takes `data:`, `mailto:` or `file:` values as paths.
         let location = response.value(forHTTPHeaderField: "Location") ?? ""
         let target = URL(string: location, relativeTo: response.url)?.absoluteURL
         let scheme = target?.scheme?.lowercased() ?? ""
-        func refuse(_ reason: ApiError.RedirectFailure.Reason) -> URLRequest? {
+        func refuse(_ reason: ApiError.RedirectFailure.Reason) -> Redirect? {
             state.failure = .redirect(.init(reason: reason, statusCode: status, target: target))
             return nil
         }
-        guard state.redirectCount <= options.maximumRedirects else {
+        guard count <= options.maximumRedirects else {
             return refuse(.tooManyRedirects(limit: options.maximumRedirects))
         }
         guard let target, scheme == "http" || scheme == "https", target.host != nil else {
@@ -324,30 +342,36 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var next = options.request ?? proposed
         let originalMethod = (next.httpMethod ?? "GET").uppercased()
         next.url = target
+        var keepsBody = true
         switch status {
         case 307, 308:
-            if options.hasFileBody { return refuse(.bodyNotReplayable) }
+            break
         case 303:
             next.httpMethod = originalMethod == "HEAD" ? "HEAD" : "GET"
+            keepsBody = false
         default:
-            // 301 and 302: keep the method URLSession chose (a POST becomes a GET).
-            next.httpMethod = proposed.httpMethod ?? originalMethod
+            // 301 and 302: a POST becomes a GET, as every browser and URLSession do.
+            if originalMethod == "POST" {
+                next.httpMethod = "GET"
+                keepsBody = false
+            }
         }
-        if next.httpMethod?.uppercased() != originalMethod || status == 303 {
+        if !keepsBody {
             next.httpBody = nil
             next.setValue(nil, forHTTPHeaderField: "Content-Type")
             next.setValue(nil, forHTTPHeaderField: "Content-Length")
         }
-        if let original = options.request?.url, !Self.sameOrigin(original, target) {
-            state.leftOrigin = true
+        var leftOrigin = options.leftOrigin
+        if let origin = options.originURL ?? options.request?.url, !Self.sameOrigin(origin, target) {
+            leftOrigin = true
         }
-        if state.leftOrigin {
+        if leftOrigin {
             for name in (next.allHTTPHeaderFields ?? [:]).keys
             where options.strippedHeaderNames.contains(name.lowercased()) {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        return next
+        return Redirect(request: next, keepsBody: keepsBody, count: count, leftOrigin: leftOrigin)
     }
 
     /// Whether two URLs share scheme, host and port (default ports filled in).

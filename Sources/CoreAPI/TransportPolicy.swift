@@ -6,8 +6,9 @@ public import Foundation
 ///   response is the answer); only `http` and `https` targets; never from `https` to `http`. When a hop
 ///   leaves the original origin (scheme, host and port), `Authorization`, `Proxy-Authorization`,
 ///   `Cookie` and the ``secretHeaderNames`` are removed and stay removed for the rest of the chain. A
-///   `303` becomes a `GET` without body; a `307` or `308` sends the same method and body again, or fails
-///   with ``ApiError/RedirectFailure/Reason/bodyNotReplayable`` when the body was uploaded from a file.
+///   `303` (and a `301` or `302` answering a `POST`) becomes a `GET` without body; a `307` or `308`
+///   sends the same method and the same body again, from memory or from the body file. CoreAPI follows
+///   each hop itself with a new task, since Linux would send an empty body.
 /// - Size: a response body larger than ``maximumResponseSize`` (10 MiB) after content decoding fails
 ///   with ``ApiError/responseTooLarge(limit:)`` as soon as the limit is passed, or at once when
 ///   `Content-Length` already says so. Methods can raise or lower it with

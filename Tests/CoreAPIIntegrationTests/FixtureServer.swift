@@ -9,7 +9,8 @@ import Testing
 /// The loopback fixture server (`Fixtures/fixture_server.py`), started once per test process.
 ///
 /// The server exits when its standard input closes, which happens when this process ends, so it never
-/// outlives the tests.
+/// outlives the tests. It listens on two ports: `baseURL` (`http://127.0.0.1:<port>`) and `baseURL2`
+/// (`http://localhost:<port2>`), a second origin for cross-origin redirects.
 final class FixtureServer: Sendable {
     enum StartError: Error, CustomStringConvertible {
         case noPython
@@ -24,6 +25,8 @@ final class FixtureServer: Sendable {
     }
 
     let port: Int
+    /// The second port, reached as `localhost` (another origin than `baseURL`).
+    let port2: Int
     private let process: Process
     private let input: Pipe
 
@@ -54,7 +57,13 @@ final class FixtureServer: Sendable {
             process.terminate()
             throw StartError.noPort(line)
         }
+        let line2 = Self.readLine(from: output.fileHandleForReading)
+        guard line2.hasPrefix("PORT2 "), let port2 = Int(line2.dropFirst(6)) else {
+            process.terminate()
+            throw StartError.noPort(line2)
+        }
         self.port = port
+        self.port2 = port2
         self.process = process
         self.input = input
     }
@@ -70,6 +79,9 @@ final class FixtureServer: Sendable {
     /// The base URL, `http://127.0.0.1:<port>`.
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// The second origin's base URL, `http://localhost:<port2>`.
+    var baseURL2: String { "http://localhost:\(port2)" }
+
     /// A host provider whose key `fixture` names this server.
     var hosts: DictionaryHostProvider { ["fixture": baseURL] }
 
@@ -79,6 +91,14 @@ final class FixtureServer: Sendable {
         let data = try Data(contentsOf: url)
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Int]
         return object?["count"] ?? -1
+    }
+
+    /// How many requests for `path` (without query) arrived, on either port.
+    func hits(path: String) throws -> Int {
+        let query = path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? path
+        let data = try Data(contentsOf: URL(string: "\(baseURL)/hits?path=\(query)")!)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return object?["count"] as? Int ?? -1
     }
 }
 

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Loopback HTTP fixture server for CoreAPI's integration tests.
 
-Standard library only. Binds 127.0.0.1 on port 0, prints "PORT <n>" on stdout, and serves until its
-standard input closes (so it never outlives the test process that started it). Responses are small and
-deterministic; every socket has TCP_NODELAY so requests do not stall on delayed ACKs.
+Standard library only. Binds 127.0.0.1 on port 0 twice, prints "PORT <n>" and then "PORT2 <m>" on stdout,
+and serves until its standard input closes (so it never outlives the test process that started it). Both
+ports serve every route; the second one is meant to be reached as http://localhost:<m>, a second origin
+(another host name and another port) for cross-origin redirects. Responses are small and deterministic
+(except the deliberately broken /fault/... ones); every socket has TCP_NODELAY so requests do not stall on
+delayed ACKs.
 
 Routes (any method unless noted; HEAD answers like GET without a body):
+  /echo/raw            the raw request head: {"request_line", "headers": [[name, value], ...] (arrival order,
+                       case as sent), "body_size", "body_sha256", "port" (the port that served it)}
   /echo/...            JSON echo of method, path, raw query, headers and body
   /status/<code>       that status with a JSON error body {"error": {"code", "message"}}
   /json/user           a user object; /json/users a list of users
@@ -18,6 +23,8 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /fast                {"ok": true}
   /empty               200 with no body; /no-content 204
   /count?tag=T         how many requests carried the header X-Test-Tag: T
+  /hits?path=P         {"count": n, "ports": {"<port>": n}}: how many requests for path P (without its query)
+                       arrived, on either port (requests for /hits are not counted)
   /flaky?key=K&failures=N&status=S&retry_after=R[&retry_after_date=1]
                        the first N requests with key K get status S (503 by default) with a JSON error body
                        and, when retry_after is given, Retry-After: R (or, with retry_after_date=1, an HTTP
@@ -30,6 +37,40 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /upload              POST or PUT: streams the body in 1 MiB chunks without keeping it and answers
                        {"body_size", "sha256", "content_type", "content_length", "transfer_encoding", "expect"}
 
+Redirects (status S is 302 unless given; the body is {"location": ...}):
+  /redirect?to=U&status=S     S with Location: U (U is URL-encoded; absolute or relative, sent as given)
+  /redirect/chain?n=N&status=S
+                       N hops on the same origin (/redirect/chain?n=N-1...), the last one to /echo/raw;
+                       n=0 answers like /echo/raw
+  /redirect/loop[/...]        S with Location: itself (same path and query), forever; use a path suffix of
+                              your own to count the hops with /hits
+  /redirect/cross?status=S[&path=P]
+                       S with Location: the other origin's P (default /echo/raw): http://localhost:<port2>/...
+                       from the first port, http://127.0.0.1:<port>/... from the second
+  /redirect/scheme?to=U | ?kind=K
+                       302 (or S) with a Location that is not plain http: U as given, or by kind: data
+                       (data:text/plain,hello), mailto (mailto:nobody@example.invalid), ftp
+                       (ftp://127.0.0.1:<port>/file.txt), file (file:///etc/passwd), https
+                       (https://127.0.0.1:<port>/echo/raw; nothing speaks TLS there)
+
+Faults (written to the socket by hand; the connection is closed afterwards unless noted):
+  /fault/close-mid-body       Content-Length: 1000, 100 bytes of body, then close (FIN)
+  /fault/truncated-chunked    Transfer-Encoding: chunked, two chunks, then close without the last chunk
+  /fault/reset                reads the request, then resets the connection (SO_LINGER 0) without a response
+  /fault/garbage-status[?line=L]
+                              the status line L (default "HTTP/1.1 abc"; e.g. HELLO) and CRLF, then close
+  /fault/garbage-header[?kind=K]
+                              200 with a broken header line, then a body ("garbage header body\n", with a
+                              correct Content-Length) and close; K: colon (a line without a colon, the
+                              default), nul (a NUL byte in a value), cr (a bare CR inside a value)
+  /fault/trickle?bytes=N[&ms=T]
+                              Content-Length: N (default 5), then one byte every T ms (default 1000)
+  /fault/huge?mb=N            N MiB of zeros (default 200) with Content-Length, in 1 MiB writes (kept alive)
+  /fault/huge-chunked?mb=N    the same, chunked (no Content-Length)
+  /fault/gzip-bomb?mb=N       Content-Encoding: gzip, about N KiB that inflate to N MiB of zeros (default
+                              200, built at startup; other sizes are built on first use and kept)
+  /fault/big-content-length   Content-Length: 10000000000, 16 bytes of body, then close
+
 Expect: 100-continue is answered with 100 Continue by BaseHTTPRequestHandler (HTTP/1.1) before the route runs.
 """
 
@@ -41,9 +82,11 @@ import hashlib
 import json
 import math
 import socket
+import struct
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -52,6 +95,42 @@ COUNTS_LOCK = threading.Lock()
 FLAKY = {}  # key -> arrival times of its /flaky requests
 FLAKY_LOCK = threading.Lock()
 CHUNK = 1 << 20
+ZEROS = bytes(CHUNK)
+HITS = {}  # path -> {port: requests}
+HITS_LOCK = threading.Lock()
+GZIP_BOMBS = {}  # MiB -> gzip body
+GZIP_BOMBS_LOCK = threading.Lock()
+SCHEME_LOCATIONS = {
+    "data": "data:text/plain,hello",
+    "mailto": "mailto:nobody@example.invalid",
+    "ftp": "ftp://127.0.0.1:%d/file.txt",
+    "file": "file:///etc/passwd",
+    "https": "https://127.0.0.1:%d/echo/raw",
+}
+GARBAGE_HEADERS = {
+    "colon": b"X-Broken header line without a colon\r\n",
+    "nul": b"X-Broken: nul\x00inside\r\n",
+    "cr": b"X-Broken: bare\rcr\r\n",
+}
+
+
+def gzip_bomb(mb):
+    """A gzip body that inflates to mb MiB of zeros, built once per size.
+
+    One MiB of zeros is deflated from a fresh state and ended with a full flush, so the piece refers to
+    nothing before it and can be repeated; only the CRC-32 has to go over every byte.
+    """
+    with GZIP_BOMBS_LOCK:
+        if mb not in GZIP_BOMBS:
+            deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+            piece = deflate.compress(ZEROS) + deflate.flush(zlib.Z_FULL_FLUSH)
+            end = deflate.flush(zlib.Z_FINISH)
+            crc = 0
+            for _ in range(mb):
+                crc = zlib.crc32(ZEROS, crc)
+            header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+            GZIP_BOMBS[mb] = header + piece * mb + end + struct.pack("<II", crc, (mb * CHUNK) & 0xFFFFFFFF)
+        return GZIP_BOMBS[mb]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -124,7 +203,14 @@ class Handler(BaseHTTPRequestHandler):
             with COUNTS_LOCK:
                 COUNTS[tag] = COUNTS.get(tag, 0) + 1
         path = url.path
-        if path.startswith("/echo"):
+        if path != "/hits":
+            port = self.server.server_address[1]
+            with HITS_LOCK:
+                ports = HITS.setdefault(path, {})
+                ports[port] = ports.get(port, 0) + 1
+        if path == "/echo/raw":
+            self.echo_raw(body)
+        elif path.startswith("/echo"):
             self.send_json(200, {
                 "method": self.command,
                 "path": path,
@@ -178,7 +264,110 @@ class Handler(BaseHTTPRequestHandler):
             with COUNTS_LOCK:
                 count = COUNTS.get(query.get("tag", [""])[0], 0)
             self.send_json(200, {"count": count})
+        elif path == "/hits":
+            with HITS_LOCK:
+                ports = dict(HITS.get(query.get("path", [""])[0], {}))
+            self.send_json(200, {"count": sum(ports.values()), "ports": {str(k): v for k, v in ports.items()}})
+        elif path == "/redirect" or path.startswith("/redirect/"):
+            self.redirect(path, url.query, query)
+        elif path.startswith("/fault/"):
+            self.fault(path, query)
         else:
+            self.send_json(404, {"error": {"code": 404, "message": "no route " + path}})
+
+    def echo_raw(self, body):
+        self.send_json(200, {
+            "request_line": self.raw_requestline.decode("latin-1").rstrip("\r\n"),
+            "headers": [[name, value] for name, value in self.headers.raw_items()],
+            "body_size": len(body),
+            "body_sha256": hashlib.sha256(body).hexdigest(),
+            "port": self.server.server_address[1],
+        })
+
+    def redirect(self, path, raw_query, query):
+        status = int(query.get("status", ["302"])[0])
+        if path == "/redirect":
+            location = query.get("to", ["/echo/raw"])[0]
+        elif path == "/redirect/chain":
+            hops = int(query.get("n", ["1"])[0])
+            if hops <= 0:
+                self.echo_raw(b"")  # the body, if any, was read by handle_any
+                return
+            location = "/redirect/chain?n=%d&status=%d" % (hops - 1, status) if hops > 1 else "/echo/raw"
+        elif path == "/redirect/loop" or path.startswith("/redirect/loop/"):
+            location = path + ("?" + raw_query if raw_query else "")
+        elif path == "/redirect/cross":
+            location = self.server.other_origin + query.get("path", ["/echo/raw"])[0]
+        elif path == "/redirect/scheme" and ("to" in query or query.get("kind", [""])[0] in SCHEME_LOCATIONS):
+            location = query["to"][0] if "to" in query else SCHEME_LOCATIONS[query["kind"][0]].replace(
+                "%d", str(self.server.server_address[1]))
+        else:
+            self.send_json(404, {"error": {"code": 404, "message": "no route " + path}})
+            return
+        self.send_json(status, {"location": location}, headers=[("Location", location)])
+
+    def raw(self, *pieces):
+        """Writes bytes to the socket as they are, bypassing BaseHTTPRequestHandler's framing."""
+        for piece in pieces:
+            self.wfile.write(piece)
+        self.wfile.flush()
+
+    def fault(self, path, query):
+        def number(name, default):
+            return int(query.get(name, [str(default)])[0])
+        self.close_connection = True  # closed with FIN once the route returns, unless it resets
+        if path == "/fault/close-mid-body":
+            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n",
+                     b"x" * 100)
+        elif path == "/fault/truncated-chunked":
+            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n",
+                     b"10\r\nfirst chunk, 16b\r\n", b"11\r\nsecond chunk, 17b\r\n")
+        elif path == "/fault/reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.rfile.close()  # the socket stays open while a file made from it is
+            self.connection.close()  # RST now, before the server's own shutdown() could send a FIN
+        elif path == "/fault/garbage-status":
+            self.raw(query.get("line", ["HTTP/1.1 abc"])[0].encode("latin-1") + b"\r\n")
+        elif path == "/fault/garbage-header" and query.get("kind", ["colon"])[0] in GARBAGE_HEADERS:
+            body = b"garbage header body\n"
+            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n",
+                     GARBAGE_HEADERS[query.get("kind", ["colon"])[0]],
+                     b"Content-Length: %d\r\n\r\n" % len(body), body)
+        elif path == "/fault/trickle":
+            size, interval = number("bytes", 5), number("ms", 1000) / 1000
+            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n" % size)
+            for index in range(size):
+                if index:
+                    time.sleep(interval)
+                try:
+                    self.raw(b"x")
+                except OSError:  # the client gave up
+                    return
+        elif path in ("/fault/huge", "/fault/huge-chunked"):
+            self.close_connection = False  # a complete response; the connection stays usable
+            mb, chunked = number("mb", 200), path.endswith("chunked")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            if chunked:
+                self.send_header("Transfer-Encoding", "chunked")
+            else:
+                self.send_header("Content-Length", str(mb * CHUNK))
+            self.end_headers()
+            if self.command == "HEAD":
+                return
+            for _ in range(mb):
+                self.wfile.write(b"%x\r\n%s\r\n" % (CHUNK, ZEROS) if chunked else ZEROS)
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+        elif path == "/fault/gzip-bomb":
+            self.close_connection = False
+            self.send(200, gzip_bomb(number("mb", 200)), "application/octet-stream",
+                      headers=[("Content-Encoding", "gzip")])
+        elif path == "/fault/big-content-length":
+            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                     b"Content-Length: 10000000000\r\n\r\n", b"sixteen bytes...")
+        else:
+            self.close_connection = False
             self.send_json(404, {"error": {"code": 404, "message": "no route " + path}})
 
     def catalog(self, path, query, body):
@@ -316,10 +505,17 @@ class Server(ThreadingHTTPServer):
 
 def main():
     server = Server(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server2 = Server(("127.0.0.1", 0), Handler)  # the second origin, http://localhost:<port2>
+    server.other_origin = "http://localhost:%d" % server2.server_address[1]
+    server2.other_origin = "http://127.0.0.1:%d" % server.server_address[1]
+    threading.Thread(target=gzip_bomb, args=(200,), daemon=True).start()  # about 0.4 s of CRC-32
+    for each in (server, server2):
+        threading.Thread(target=each.serve_forever, daemon=True).start()
     print("PORT %d" % server.server_address[1], flush=True)
+    print("PORT2 %d" % server2.server_address[1], flush=True)
     sys.stdin.read()  # returns when the parent closes our stdin or exits
     server.shutdown()
+    server2.shutdown()
 
 
 if __name__ == "__main__":

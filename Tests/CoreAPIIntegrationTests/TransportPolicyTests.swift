@@ -1,0 +1,260 @@
+import CoreAPI
+import CoreAPIJSON
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What `/echo/raw` saw: the request line, the headers as sent, and the body's size and digest.
+struct RawEcho: JsonApiResponse, FixtureResponse {
+    let requestLine: String
+    let headers: [[String]]
+    let bodySize: Int
+    let bodySha256: String
+    let port: Int
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+
+    /// The values of the header `name`, ignoring case.
+    func values(_ name: String) -> [String] {
+        headers.filter { $0.first?.lowercased() == name.lowercased() }.compactMap { $0.last }
+    }
+}
+
+/// Any call to the fixture, by URL, with the knobs the transport tests turn.
+struct TransportCall<Response: ApiResponse>: ApiMethod {
+    var url: String
+    var httpMethod: HTTPMethod = .get
+    var headers: Headers = Headers()
+    var body: [String: String] = [:]
+    /// Sent instead of `body` when set.
+    var fields: (any Encodable & Sendable)?
+    var encoder: any ParametersEncoding = JsonParametersEncoder()
+    var maximumResponseSize: Int64?
+    var deadline: TimeInterval?
+    var timeout: TimeInterval?
+    var hostProviderKey: String { "fixture" }
+    var parametersEncoding: any ParametersEncoding { encoder }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .url(try #require(URL(string: url)))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        if let fields {
+            try fields.encode(to: encoder)
+        } else {
+            try body.encode(to: encoder)
+        }
+    }
+}
+
+extension SerialLoopback {
+    /// Redirect rules, limits and faults against the misbehaving fixture (two origins: 127.0.0.1 and
+    /// localhost on another port).
+    @Suite(.timeLimit(.minutes(1)))
+    struct TransportPolicyTests {
+        let server: FixtureServer
+        let session: ApiSession
+        static let secrets: Headers = [
+            "Authorization": "Bearer SECRET-TOKEN", "Cookie": "session=COOKIE-SECRET", "X-Api-Key": "KEY-SECRET",
+            "X-Plain": "visible",
+        ]
+
+        init() throws {
+            server = try FixtureServer.shared()
+            session = ApiSession(
+                hostProvider: server.hosts,
+                policy: TransportPolicy(secretHeaderNames: ["X-Api-Key"])
+            )
+        }
+
+        func url(_ path: String) -> String { server.baseURL + path }
+
+        @Test(arguments: [301, 302, 303, 307, 308])
+        func aCrossOriginRedirectDropsEverySecret(status: Int) async throws {
+            let echo = try await session.perform(
+                TransportCall<RawEcho>(url: url("/redirect/cross?status=\(status)"), headers: Self.secrets)
+            )
+            #expect(echo.port == server.port2)
+            #expect(echo.values("Authorization").isEmpty)
+            #expect(echo.values("Cookie").isEmpty)
+            #expect(echo.values("X-Api-Key").isEmpty)
+            #expect(echo.values("X-Plain") == ["visible"])
+        }
+
+        @Test func secretsStayDroppedWhenTheChainComesBack() async throws {
+            let back = "/redirect/cross?path=/echo/raw"
+            let path =
+                "/redirect/cross?path=" + (back.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            let echo = try await session.perform(TransportCall<RawEcho>(url: url(path), headers: Self.secrets))
+            #expect(echo.port == server.port)
+            #expect(echo.values("Authorization").isEmpty)
+            #expect(echo.values("X-Plain") == ["visible"])
+        }
+
+        @Test func aSameOriginRedirectKeepsTheHeaders() async throws {
+            let echo = try await session.perform(
+                TransportCall<RawEcho>(url: url("/redirect/chain?n=2"), headers: Self.secrets)
+            )
+            #expect(echo.port == server.port)
+            #expect(echo.values("Authorization") == ["Bearer SECRET-TOKEN"])
+            #expect(echo.values("X-Api-Key") == ["KEY-SECRET"])
+        }
+
+        @Test(arguments: [307, 308])
+        func aTemporaryOrPermanentRedirectSendsTheSameBodyAgain(status: Int) async throws {
+            let body = ["note": String(repeating: "x", count: 5000)]
+            let expected = try #require(try JsonParametersEncoder().body(for: body))
+            let echo = try await session.perform(
+                TransportCall<RawEcho>(
+                    url: url("/redirect?to=/echo/raw&status=\(status)"),
+                    httpMethod: .post,
+                    body: body
+                )
+            )
+            #expect(echo.requestLine.hasPrefix("POST /echo/raw"))
+            #expect(echo.bodySize == expected.count)
+            #expect(echo.bodySha256 == (try Digest.sha256(of: expected)))
+        }
+
+        @Test func aBodyUploadedFromAFileIsSentAgainOn307() async throws {
+            let scratch = try ScratchDirectory()
+            defer { scratch.remove() }
+            let file = try scratch.makeFile(named: "data.bin", size: 3 * 1024 * 1024)
+            let receipt = try await session.perform(
+                TransportCall<UploadReceipt>(
+                    url: url("/redirect?to=/upload&status=307"),
+                    httpMethod: .post,
+                    fields: UploadTests.LargeUpload(title: "x", file: CoreAPI.Attachment(fileURL: file)),
+                    encoder: MultipartFormDataEncoder(streamingThreshold: 1024, temporaryDirectory: scratch.url)
+                )
+            )
+            #expect(receipt.bodySize > 3 * 1024 * 1024)
+            #expect(receipt.contentLength == String(receipt.bodySize))
+            #expect(try scratch.contents() == ["data.bin"])
+        }
+
+        @Test func aSeeOtherTurnsAPostIntoAGetWithoutBody() async throws {
+            let echo = try await session.perform(
+                TransportCall<RawEcho>(
+                    url: url("/redirect?to=/echo/raw&status=303"),
+                    httpMethod: .post,
+                    body: ["a": "b"]
+                )
+            )
+            #expect(echo.requestLine.hasPrefix("GET /echo/raw"))
+            #expect(echo.bodySize == 0)
+            #expect(echo.values("Content-Type").isEmpty)
+        }
+
+        @Test func aLoopEndsAfterTheLimitWithATypedError() async throws {
+            let suffix = UUID().uuidString
+            let error = await #expect(throws: ApiError.self) {
+                try await session.perform(TransportCall<RawEcho>(url: url("/redirect/loop/\(suffix)")))
+            }
+            guard case .redirect(let failure) = error else {
+                Issue.record("expected a redirect failure, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.reason == .tooManyRedirects(limit: 5))
+            #expect(try server.hits(path: "/redirect/loop/\(suffix)") == 6)
+        }
+
+        @Test func withRedirectsOffTheRedirectIsTheAnswer() async throws {
+            let session = ApiSession(hostProvider: server.hosts, policy: TransportPolicy(maximumRedirects: 0))
+            let error = await #expect(throws: ApiError.self) {
+                try await session.perform(TransportCall<Data>(url: url("/redirect/chain?n=1")))
+            }
+            #expect(error?.category == "unacceptableStatus")
+            #expect(error?.statusCode == 302)
+        }
+
+        @Test(arguments: [("data", "data"), ("mailto", "mailto"), ("file", "file"), ("ftp", "ftp")])
+        func onlyHTTPTargetsAreFollowed(kind: String, scheme: String) async throws {
+            let error = await #expect(throws: ApiError.self) {
+                try await session.perform(TransportCall<RawEcho>(url: url("/redirect/scheme?kind=\(kind)")))
+            }
+            guard case .redirect(let failure) = error else {
+                Issue.record("expected a redirect failure, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.reason == .unsupportedScheme(scheme))
+            #expect(failure.statusCode == 302)
+        }
+
+        @Test(arguments: [
+            ("/fault/close-mid-body", "transport"),
+            ("/fault/truncated-chunked", "transport"),
+            ("/fault/reset", "transport"),
+            ("/fault/garbage-status", "transport"),
+            ("/fault/garbage-status?line=HELLO", "transport"),
+            ("/fault/garbage-header?kind=colon", "transport"),
+            ("/fault/garbage-header?kind=nul", "transport"),
+            ("/fault/huge?mb=200", "responseTooLarge"),
+            ("/fault/huge-chunked?mb=200", "responseTooLarge"),
+            ("/fault/gzip-bomb?mb=200", "responseTooLarge"),
+            ("/fault/big-content-length", "responseTooLarge"),
+        ])
+        func faultsEndWithTheirCategory(path: String, category: String) async throws {
+            let start = ContinuousClock.now
+            let error = await #expect(throws: ApiError.self) {
+                try await session.perform(TransportCall<RawEcho>(url: url(path)))
+            }
+            #expect(error?.category == category, "\(path): \(String(describing: error))")
+            if category == "responseTooLarge" {
+                #expect(error == .responseTooLarge(limit: 10 * 1024 * 1024))
+            }
+            #expect(ContinuousClock.now - start < .seconds(10))
+        }
+
+        @Test func aMethodCanRaiseTheSizeLimit() async throws {
+            let data = try await session.perform(
+                TransportCall<Data>(url: url("/fault/huge?mb=12"), maximumResponseSize: 16 * 1024 * 1024)
+            )
+            #expect(data.count == 12 * 1024 * 1024)
+        }
+
+        @Test func aTricklingBodyEndsAtTheDeadline() async throws {
+            let start = ContinuousClock.now
+            let error = await #expect(throws: ApiError.self) {
+                try await session.perform(
+                    TransportCall<Data>(url: url("/fault/trickle?bytes=20&ms=200"), deadline: 1.0, timeout: 5)
+                )
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(error == .timeout)
+            #expect(elapsed >= .milliseconds(950))
+            #expect(elapsed < .seconds(3))
+        }
+
+        @Test func invalidateCancelsCallsInFlightAndRefusesLaterOnes() async throws {
+            let session = ApiSession(hostProvider: server.hosts)
+            let calls = (0..<5).map { _ in
+                Task { try await session.perform(TransportCall<Data>(url: url("/delay?ms=3000"))) }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            let start = ContinuousClock.now
+            session.invalidate()
+            for call in calls {
+                let result = await call.result
+                #expect(throws: ApiError.cancelled) { try result.get() }
+            }
+            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(!session.isValid)
+            let tag = "after-invalidate-\(UUID().uuidString)"
+            let error = await #expect(throws: ApiError.self) {
+                try await session.perform(TransportCall<Data>(url: url("/fast"), headers: ["X-Test-Tag": tag]))
+            }
+            #expect(error == .invalidRequest(.sessionInvalidated))
+            #expect(try server.count(tag: tag) == 0)
+            session.invalidate()
+        }
+    }
+}
