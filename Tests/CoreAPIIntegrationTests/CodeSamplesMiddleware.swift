@@ -90,3 +90,12 @@ func watchFailures(of observer: ObserverMiddleware) -> Task<Void, Never> {
         }
     }
 }
+
+// SecurityAndReliability.md: a session with its own policy.
+func makePolicySession() -> ApiSession {
+    let session = ApiSession(
+        hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]),
+        policy: TransportPolicy(maximumRedirects: 3, maximumResponseSize: 50 * 1024 * 1024, secretHeaderNames: ["X-Api-Key"])
+    )
+    return session
+}
