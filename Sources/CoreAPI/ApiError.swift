@@ -207,21 +207,26 @@ extension ApiError {
         case is CancellationError:
             self = .cancelled
         case let error as URLError:
-            self = ApiError(urlErrorCode: error.code)
+            self = ApiError(urlErrorCode: error.code, description: error.localizedDescription)
         default:
             let error = error as NSError
             let code: URLError.Code? = URLError.Code(rawValue: error.code)
             if error.domain == NSURLErrorDomain, let code {
-                self = ApiError(urlErrorCode: code)
+                self = ApiError(urlErrorCode: code, description: error.localizedDescription)
             } else {
                 self = .transport(TransportFailure(kind: .other, code: nil))
             }
         }
     }
 
-    init(urlErrorCode code: URLError.Code) {
+    /// `description` tells TLS failures apart on Linux, which reports them (an untrusted certificate,
+    /// a failed handshake) as the unknown code `-1` with libcurl's message, such as "SSL certificate
+    /// problem: self-signed certificate".
+    init(urlErrorCode code: URLError.Code, description: String = "") {
         let kind: TransportFailure.Kind
         switch code {
+        case .unknown where description.contains("SSL") || description.contains("certificate"):
+            kind = .tls
         case .cancelled, .userCancelledAuthentication:
             self = .cancelled
             return

@@ -95,7 +95,11 @@ func watchFailures(of observer: ObserverMiddleware) -> Task<Void, Never> {
 func makePolicySession() -> ApiSession {
     let session = ApiSession(
         hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]),
-        policy: TransportPolicy(maximumRedirects: 3, maximumResponseSize: 50 * 1024 * 1024, secretHeaderNames: ["X-Api-Key"])
+        policy: TransportPolicy(
+            maximumRedirects: 3,
+            maximumResponseSize: 50 * 1024 * 1024,
+            secretHeaderNames: ["X-Api-Key"]
+        )
     )
     return session
 }

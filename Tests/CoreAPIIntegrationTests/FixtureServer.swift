@@ -27,6 +27,8 @@ final class FixtureServer: Sendable {
     let port: Int
     /// The second port, reached as `localhost` (another origin than `baseURL`).
     let port2: Int
+    /// A TLS listener with a self-signed certificate no client trusts.
+    let port3: Int
     private let process: Process
     private let input: Pipe
 
@@ -62,8 +64,14 @@ final class FixtureServer: Sendable {
             process.terminate()
             throw StartError.noPort(line2)
         }
+        let line3 = Self.readLine(from: output.fileHandleForReading)
+        guard line3.hasPrefix("PORT3 "), let port3 = Int(line3.dropFirst(6)) else {
+            process.terminate()
+            throw StartError.noPort(line3)
+        }
         self.port = port
         self.port2 = port2
+        self.port3 = port3
         self.process = process
         self.input = input
     }

@@ -214,6 +214,22 @@ extension SerialLoopback {
             #expect(ContinuousClock.now - start < .seconds(10))
         }
 
+        @Test func anUntrustedCertificateIsATLSFailure() async throws {
+            for base in [
+                "https://127.0.0.1:\(server.port3)", "https://localhost:\(server.port3)",
+                "https://127.0.0.1:\(server.port)",
+            ] {
+                let error = await #expect(throws: ApiError.self) {
+                    try await session.perform(TransportCall<Data>(url: base + "/fast"))
+                }
+                guard case .transport(let failure) = error else {
+                    Issue.record("\(base): expected a transport failure, got \(String(describing: error))")
+                    continue
+                }
+                #expect(failure.kind == .tls, "\(base): \(failure)")
+            }
+        }
+
         @Test func aMethodCanRaiseTheSizeLimit() async throws {
             let data = try await session.perform(
                 TransportCall<Data>(url: url("/fault/huge?mb=12"), maximumResponseSize: 16 * 1024 * 1024)

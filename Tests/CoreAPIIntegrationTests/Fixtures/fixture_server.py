@@ -2,6 +2,8 @@
 """Loopback HTTP fixture server for CoreAPI's integration tests.
 
 Standard library only. Binds 127.0.0.1 on port 0 twice, prints "PORT <n>" and then "PORT2 <m>" on stdout,
+then "PORT3 <k>": a third listener speaking TLS with the self-signed test certificate selfsigned.pem
+(beside this script; it is trusted by nothing, so clients must reject it),
 and serves until its standard input closes (so it never outlives the test process that started it). Both
 ports serve every route; the second one is meant to be reached as http://localhost:<m>, a second origin
 (another host name and another port) for cross-origin redirects. Responses are small and deterministic
@@ -81,7 +83,9 @@ import gzip
 import hashlib
 import json
 import math
+import os
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -509,13 +513,19 @@ def main():
     server.other_origin = "http://localhost:%d" % server2.server_address[1]
     server2.other_origin = "http://127.0.0.1:%d" % server.server_address[1]
     threading.Thread(target=gzip_bomb, args=(200,), daemon=True).start()  # about 0.4 s of CRC-32
-    for each in (server, server2):
+    tls = Server(("127.0.0.1", 0), Handler)  # https://127.0.0.1:<port3>, an untrusted certificate
+    tls.other_origin = server.other_origin
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(os.path.join(os.path.dirname(os.path.abspath(__file__)), "selfsigned.pem"))
+    tls.socket = context.wrap_socket(tls.socket, server_side=True, do_handshake_on_connect=False)
+    for each in (server, server2, tls):
         threading.Thread(target=each.serve_forever, daemon=True).start()
     print("PORT %d" % server.server_address[1], flush=True)
     print("PORT2 %d" % server2.server_address[1], flush=True)
+    print("PORT3 %d" % tls.server_address[1], flush=True)
     sys.stdin.read()  # returns when the parent closes our stdin or exits
-    server.shutdown()
-    server2.shutdown()
+    for each in (server, server2, tls):
+        each.shutdown()
 
 
 if __name__ == "__main__":
