@@ -112,11 +112,12 @@ public struct Headers: Hashable, Sendable {
             self = other
             return
         }
+        // Names compare by ASCII case only, as `remove` does: Unicode lower-casing would treat the
+        // Kelvin sign as "k" and leave an old "k" value in place.
         var replaced: [String] = []
         for field in other.fields {
-            let key = field.name.lowercased()
-            if !replaced.contains(key) {
-                replaced.append(key)
+            if !replaced.contains(where: { $0.equalsIgnoringASCIICase(field.name) }) {
+                replaced.append(field.name)
                 remove(field.name)
             }
             fields.append(field)

@@ -209,4 +209,10 @@ import Testing
             #expect(text.contains("<redacted>"), "\(text)")
         }
     }
+
+    @Test func mergeComparesNamesByASCIICaseOnly() {
+        let base: Headers = ["k": "v0", "X": "x"]
+        let other = Headers([.init(name: "\u{212A}", value: "a"), .init(name: "k", value: "b")])
+        #expect(base.merging(other).values(for: "k") == ["b"])
+    }
 }
