@@ -211,10 +211,8 @@ public final class ApiSession: Sendable {
     /// Cancels every call in flight, in the network or waiting in a middleware; each ends with
     /// ``ApiError/cancelled``.
     public func cancelAllRequests() {
+        // Each call's cancellation handler cancels its network task, so tasks are cancelled once.
         calls.cancelAll()
-        for task in delegate.activeTasks {
-            delegate.cancel(task)
-        }
     }
 
     /// Starts a call in a task of its own, registered so ``cancelAllRequests()`` can end it.
@@ -369,96 +367,6 @@ public final class ApiSession: Sendable {
     private static func process<M: ApiMethod>(_ exchange: Exchange, for method: M) -> Result<M.Response, any Error> {
         AcceptableStatusCodes.$current.withValue(method.acceptableStatusCodes) {
             M.Response.process(response: exchange.response, data: exchange.data, error: exchange.error)
-        }
-    }
-}
-
-/// A handle to one request started with ``ApiSession/perform(_:queue:progress:completion:)``.
-public final class RequestHandle: Sendable {
-    private let cancelCall: @Sendable () -> Void
-
-    init(cancel: @escaping @Sendable () -> Void) {
-        self.cancelCall = cancel
-    }
-
-    /// Cancels the request; its completion receives ``ApiError/cancelled`` unless it already finished.
-    public func cancel() {
-        cancelCall()
-    }
-}
-
-/// Holds the network task of one attempt so a cancellation that arrives first is not lost.
-final class HandleHolder: Sendable {
-    private let state = LockedValue<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
-    private let delegate: SessionDelegate
-
-    init(delegate: SessionDelegate) {
-        self.delegate = delegate
-    }
-
-    func attach(_ task: URLSessionTask) {
-        let cancelNow = state.withLock { state in
-            state.task = task
-            return state.isCancelled
-        }
-        if cancelNow { delegate.cancel(task) }
-    }
-
-    func cancel() {
-        let task = state.withLock { state in
-            state.isCancelled = true
-            return state.task
-        }
-        if let task { delegate.cancel(task) }
-    }
-}
-
-/// The calls of a session in flight, each with a way to cancel it.
-final class CallRegistry: Sendable {
-    private struct State {
-        var nextID = 0
-        var cancels: [Int: @Sendable () -> Void] = [:]
-        /// Calls opened before ``cancelAll()`` whose cancel was not attached yet.
-        var cancelledBeforeAttach: Set<Int> = []
-        var open: Set<Int> = []
-    }
-
-    private let state = LockedValue(State())
-
-    func open() -> Int {
-        state.withLock { state in
-            state.nextID += 1
-            state.open.insert(state.nextID)
-            return state.nextID
-        }
-    }
-
-    func attach(_ id: Int, cancel: @escaping @Sendable () -> Void) {
-        let cancelNow = state.withLock { state in
-            guard state.open.contains(id) else { return false }
-            if state.cancelledBeforeAttach.remove(id) != nil { return true }
-            state.cancels[id] = cancel
-            return false
-        }
-        if cancelNow { cancel() }
-    }
-
-    func close(_ id: Int) {
-        state.withLock { state in
-            state.open.remove(id)
-            state.cancels[id] = nil
-            state.cancelledBeforeAttach.remove(id)
-        }
-    }
-
-    func cancelAll() {
-        let cancels = state.withLock { state in
-            let cancels = Array(state.cancels.values)
-            state.cancelledBeforeAttach = state.open.subtracting(state.cancels.keys)
-            return cancels
-        }
-        for cancel in cancels {
-            cancel()
         }
     }
 }

@@ -13,36 +13,6 @@ struct Exchange: Sendable {
     var redirect: Redirect?
 }
 
-/// A redirect to follow: the next request and the state of the chain so far.
-struct Redirect: Sendable {
-    var request: URLRequest
-    /// Whether the body goes along (307 and 308).
-    var keepsBody: Bool
-    var count: Int
-    var leftOrigin: Bool
-}
-
-/// How one task is driven: its timeouts, limits, redirect rules and body.
-struct TaskOptions: Sendable {
-    /// Seconds without progress before the task times out.
-    var idleTimeout: TimeInterval
-    /// The uptime (nanoseconds) by which the task must end, or `.max`.
-    var deadline: UInt64 = .max
-    var maximumResponseSize: Int64 = .max
-    var maximumRedirects: Int = 5
-    /// Hops followed so far in this call, and whether one left the original origin.
-    var redirectCount = 0
-    var leftOrigin = false
-    var strippedHeaderNames: Set<String> = Headers.secretNames
-    /// The request this task sends, the base of the next hop's request.
-    var request: URLRequest?
-    /// The URL the call started with; leaving its origin strips secrets.
-    var originURL: URL?
-    /// The temporary file the body is uploaded from, if any.
-    var temporaryBodyFile: URL?
-    var progress: (@Sendable (TransferProgress) -> Void)?
-}
-
 /// The session-level delegate that drives every task of an ``ApiSession``.
 ///
 /// Tasks are delegate-based rather than the built-in async `data(for:)`, which deadlocks on Linux when
@@ -306,82 +276,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         lock.withLock {
             guard var state = tasks[task.taskIdentifier] else { return }
-            state.followUp = Self.redirect(from: response, proposed: request, state: &state)
+            switch Redirect.next(after: response, proposed: request, options: state.options) {
+            case .success(let redirect): state.followUp = redirect
+            case .failure(let failure): state.failure = failure
+            }
             tasks[task.taskIdentifier] = state
         }
         completionHandler(nil)
-    }
-
-    /// The redirect to follow, or `nil` to stop (with `state.failure` set when it is refused).
-    private static func redirect(
-        from response: HTTPURLResponse,
-        proposed: URLRequest,
-        state: inout TaskState
-    ) -> Redirect? {
-        let options = state.options
-        let status = response.statusCode
-        guard options.maximumRedirects > 0 else { return nil }
-        let count = options.redirectCount + 1
-        // Resolve Location ourselves: Linux takes `data:`, `mailto:` or `file:` values as paths.
-        let location = response.value(forHTTPHeaderField: "Location") ?? ""
-        let target = URL(string: location, relativeTo: response.url)?.absoluteURL
-        let scheme = target?.scheme?.lowercased() ?? ""
-        func refuse(_ reason: ApiError.RedirectFailure.Reason) -> Redirect? {
-            state.failure = .redirect(.init(reason: reason, statusCode: status, target: target))
-            return nil
-        }
-        guard count <= options.maximumRedirects else {
-            return refuse(.tooManyRedirects(limit: options.maximumRedirects))
-        }
-        guard let target, scheme == "http" || scheme == "https", target.host != nil else {
-            return refuse(.unsupportedScheme(scheme))
-        }
-        if response.url?.scheme?.lowercased() == "https", scheme == "http" {
-            return refuse(.insecureDowngrade)
-        }
-        var next = options.request ?? proposed
-        let originalMethod = (next.httpMethod ?? "GET").uppercased()
-        next.url = target
-        var keepsBody = true
-        switch status {
-        case 307, 308:
-            break
-        case 303:
-            next.httpMethod = originalMethod == "HEAD" ? "HEAD" : "GET"
-            keepsBody = false
-        default:
-            // 301 and 302: a POST becomes a GET, as every browser and URLSession do.
-            if originalMethod == "POST" {
-                next.httpMethod = "GET"
-                keepsBody = false
-            }
-        }
-        if !keepsBody {
-            next.httpBody = nil
-            next.setValue(nil, forHTTPHeaderField: "Content-Type")
-            next.setValue(nil, forHTTPHeaderField: "Content-Length")
-        }
-        var leftOrigin = options.leftOrigin
-        if let origin = options.originURL ?? options.request?.url, !Self.sameOrigin(origin, target) {
-            leftOrigin = true
-        }
-        if leftOrigin {
-            for name in (next.allHTTPHeaderFields ?? [:]).keys
-            where options.strippedHeaderNames.contains(name.lowercased()) {
-                next.setValue(nil, forHTTPHeaderField: name)
-            }
-        }
-        return Redirect(request: next, keepsBody: keepsBody, count: count, leftOrigin: leftOrigin)
-    }
-
-    /// Whether two URLs share scheme, host and port (default ports filled in).
-    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
-        func origin(_ url: URL) -> (String, String, Int) {
-            let scheme = url.scheme?.lowercased() ?? ""
-            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-            return (scheme, url.host?.lowercased() ?? "", port)
-        }
-        return origin(lhs) == origin(rhs)
     }
 
     func urlSession(

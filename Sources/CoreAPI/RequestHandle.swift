@@ -1,0 +1,46 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import FoundationNetworking
+#else
+    import Foundation
+#endif
+
+/// A handle to one request started with ``ApiSession/perform(_:queue:progress:completion:)``.
+public final class RequestHandle: Sendable {
+    private let cancelCall: @Sendable () -> Void
+
+    init(cancel: @escaping @Sendable () -> Void) {
+        self.cancelCall = cancel
+    }
+
+    /// Cancels the request; its completion receives ``ApiError/cancelled`` unless it already finished.
+    public func cancel() {
+        cancelCall()
+    }
+}
+
+/// Holds the network task of one attempt so a cancellation that arrives first is not lost.
+final class HandleHolder: Sendable {
+    private let state = LockedValue<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
+    private let delegate: SessionDelegate
+
+    init(delegate: SessionDelegate) {
+        self.delegate = delegate
+    }
+
+    func attach(_ task: URLSessionTask) {
+        let cancelNow = state.withLock { state in
+            state.task = task
+            return state.isCancelled
+        }
+        if cancelNow { delegate.cancel(task) }
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.isCancelled = true
+            return state.task
+        }
+        if let task { delegate.cancel(task) }
+    }
+}
