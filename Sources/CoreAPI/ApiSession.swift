@@ -40,6 +40,10 @@ public final class ApiSession: Sendable {
     /// Whether ``invalidate()`` was called; guards task creation, since a task made on an invalidated
     /// `URLSession` crashes on Linux.
     private let isInvalidated = LockedValue(false)
+    /// Where tasks are created, resumed and cancelled. FoundationNetworking does each of these
+    /// synchronously on its own busy work queue; done on threads of the Swift concurrency pool, a
+    /// thousand calls starting at once would hold every pool thread waiting there for seconds.
+    let taskQueue = DispatchQueue(label: "CoreAPI.ApiSession.tasks")
 
     /// Creates a session.
     /// - Parameters:
@@ -320,22 +324,29 @@ public final class ApiSession: Sendable {
         bodyFile: EncodedRequest.BodyFile?,
         options: TaskOptions
     ) async -> Exchange {
-        let holder = HandleHolder(delegate: delegate)
+        let holder = HandleHolder(delegate: delegate, queue: taskQueue)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let task = start(request, bodyFile: bodyFile, options: options) {
-                    continuation.resume(returning: $0)
-                }
-                if let task {
-                    holder.attach(task)
-                } else {
-                    continuation.resume(
-                        returning: Exchange(
-                            response: nil,
-                            data: nil,
-                            error: ApiError.invalidRequest(.sessionInvalidated)
+                taskQueue.async { [self] in
+                    if holder.isCancelled {
+                        // Cancelled while waiting for the queue: no task is made at all.
+                        continuation.resume(returning: Exchange(response: nil, data: nil, error: ApiError.cancelled))
+                        return
+                    }
+                    let task = start(request, bodyFile: bodyFile, options: options) {
+                        continuation.resume(returning: $0)
+                    }
+                    if let task {
+                        holder.attach(task)
+                    } else {
+                        continuation.resume(
+                            returning: Exchange(
+                                response: nil,
+                                data: nil,
+                                error: ApiError.invalidRequest(.sessionInvalidated)
+                            )
                         )
-                    )
+                    }
                 }
             }
         } onCancel: {
@@ -343,7 +354,8 @@ public final class ApiSession: Sendable {
         }
     }
 
-    /// Creates, registers and resumes the task, or returns `nil` when the session is invalidated.
+    /// Creates, registers and resumes the task, or returns `nil` when the session is invalidated; runs
+    /// on ``taskQueue``.
     private func start(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,

@@ -20,12 +20,22 @@ public final class RequestHandle: Sendable {
 }
 
 /// Holds the network task of one attempt so a cancellation that arrives first is not lost.
+///
+/// The task is cancelled on the session's task queue, never on the caller's thread: on Linux a cancel
+/// waits for FoundationNetworking's work queue, and callers are often threads of the concurrency pool.
 final class HandleHolder: Sendable {
     private let state = LockedValue<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
     private let delegate: SessionDelegate
+    private let queue: DispatchQueue
 
-    init(delegate: SessionDelegate) {
+    init(delegate: SessionDelegate, queue: DispatchQueue) {
         self.delegate = delegate
+        self.queue = queue
+    }
+
+    /// Whether the attempt was cancelled.
+    var isCancelled: Bool {
+        state.withLock { $0.isCancelled }
     }
 
     func attach(_ task: URLSessionTask) {
@@ -33,7 +43,7 @@ final class HandleHolder: Sendable {
             state.task = task
             return state.isCancelled
         }
-        if cancelNow { delegate.cancel(task) }
+        if cancelNow { delegate.cancel(task) }  // `attach` already runs on the task queue.
     }
 
     func cancel() {
@@ -41,6 +51,8 @@ final class HandleHolder: Sendable {
             state.isCancelled = true
             return state.task
         }
-        if let task { delegate.cancel(task) }
+        if let task {
+            queue.async { [delegate] in delegate.cancel(task) }
+        }
     }
 }
