@@ -40,10 +40,8 @@ public final class ApiSession: Sendable {
     /// Whether ``invalidate()`` was called; guards task creation, since a task made on an invalidated
     /// `URLSession` crashes on Linux.
     private let isInvalidated = LockedValue(false)
-    /// Where tasks are created, resumed and cancelled. FoundationNetworking does each of these
-    /// synchronously on its own busy work queue; done on threads of the Swift concurrency pool, a
-    /// thousand calls starting at once would hold every pool thread waiting there for seconds.
-    let taskQueue = DispatchQueue(label: "CoreAPI.ApiSession.tasks")
+    /// Where tasks are created, resumed and cancelled, off the Swift concurrency pool when busy.
+    let taskQueue = TaskWorkQueue(label: "CoreAPI.ApiSession.tasks")
 
     /// Creates a session.
     /// - Parameters:
@@ -327,9 +325,9 @@ public final class ApiSession: Sendable {
         let holder = HandleHolder(delegate: delegate, queue: taskQueue)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                taskQueue.async { [self] in
+                taskQueue.run { [self] in
                     if holder.isCancelled {
-                        // Cancelled while waiting for the queue: no task is made at all.
+                        // Cancelled while waiting its turn: no task is made at all.
                         continuation.resume(returning: Exchange(response: nil, data: nil, error: ApiError.cancelled))
                         return
                     }

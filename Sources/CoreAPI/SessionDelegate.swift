@@ -22,15 +22,16 @@ struct Exchange: Sendable {
 /// instead of hanging (Linux waits forever when no session-level delegate answers).
 ///
 /// The idle timeout is enforced here too: Linux truncates `URLRequest.timeoutInterval` to whole
-/// seconds (0.5 s fires at once, 1.5 s after one second), so each task gets a timer that cancels it
-/// when no response or body bytes arrived for its timeout, and the task then ends as timed out; the
-/// same timer enforces the call's overall deadline.
+/// seconds (0.5 s fires at once, 1.5 s after one second), so a task is cancelled when no response or
+/// body bytes arrived for its timeout, and then ends as timed out; the call's overall deadline is
+/// enforced the same way. One timer per session serves all tasks.
 ///
 /// Redirects and the response size limit are enforced here as well (see ``TransportPolicy``): Linux
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so
 /// the delegate builds each redirected request itself from the original one.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // `tasks` is guarded by `lock`
-    private struct TaskState {
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // `tasks`, `timer` and `armedUntil` are guarded by `lock`
+    /// One task's state; a class so chunks are appended in place. Guarded by the delegate's `lock`.
+    private final class TaskState {
         let task: URLSessionTask
         let completion: @Sendable (Exchange) -> Void
         let options: TaskOptions
@@ -49,8 +50,28 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var challengeResponse: HTTPURLResponse?
         let idleTimeout: UInt64
         var lastActivity: UInt64
-        var timer: (any DispatchSourceTimer)?
         var timedOut = false
+
+        init(
+            task: URLSessionTask,
+            completion: @escaping @Sendable (Exchange) -> Void,
+            options: TaskOptions,
+            now: UInt64
+        ) {
+            self.task = task
+            self.completion = completion
+            self.options = options
+            self.idleTimeout =
+                options.idleTimeout < SessionDelegate.longestIdleTimeout
+                ? UInt64(max(options.idleTimeout, 0) * 1_000_000_000) : .max
+            self.lastActivity = now
+        }
+
+        /// When the task times out unless something is sent or received first (`.max`: never).
+        var due: UInt64 {
+            let (idleEnd, overflow) = lastActivity.addingReportingOverflow(idleTimeout)
+            return min(overflow ? .max : idleEnd, options.deadline)
+        }
     }
 
     /// Idle timeouts above this many seconds (or infinite ones) get no timer.
@@ -59,6 +80,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let lock = NSLock()
     private var tasks: [Int: TaskState] = [:]
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
+    /// One timer for all tasks, armed for the earliest moment a task may be due; made on first use.
+    private var timer: (any DispatchSourceTimer)?
+    /// When `timer` fires next (`.max`: not armed). A task due later needs no change to the timer, so
+    /// a steady flow of requests with the same timeout arms it about once per timeout, not once each.
+    private var armedUntil = UInt64.max
+
+    deinit {
+        timer?.cancel()
+    }
 
     /// Registers `task`; `completion` runs once when it ends. The task is cancelled and ends as timed
     /// out when nothing is sent or received for the idle timeout, or when the deadline passes.
@@ -67,29 +97,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         options: TaskOptions,
         completion: @escaping @Sendable (Exchange) -> Void
     ) {
-        let id = task.taskIdentifier
-        var timer: (any DispatchSourceTimer)?
-        let now = DispatchTime.now().uptimeNanoseconds
-        let idle: UInt64 =
-            options.idleTimeout < Self.longestIdleTimeout ? UInt64(max(options.idleTimeout, 0) * 1_000_000_000) : .max
-        if idle != .max || options.deadline != .max {
-            let source = DispatchSource.makeTimerSource(queue: timerQueue)
-            source.setEventHandler { [weak self] in self?.checkIdle(id) }
-            let first = min(idle == .max ? .max : now + idle, options.deadline)
-            source.schedule(deadline: DispatchTime(uptimeNanoseconds: first))
-            timer = source
-        }
+        let state = TaskState(
+            task: task,
+            completion: completion,
+            options: options,
+            now: DispatchTime.now().uptimeNanoseconds
+        )
         lock.withLock {
-            tasks[id] = TaskState(
-                task: task,
-                completion: completion,
-                options: options,
-                idleTimeout: idle,
-                lastActivity: now,
-                timer: timer
-            )
+            tasks[task.taskIdentifier] = state
+            arm(for: state.due)
         }
-        timer?.resume()
     }
 
     /// Registers `task` with only an idle timeout.
@@ -101,24 +118,45 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         register(task, options: TaskOptions(idleTimeout: idleTimeout), completion: completion)
     }
 
-    /// Times the task out when it has been idle for its timeout or its deadline has passed; otherwise
-    /// sets the timer for the rest.
-    private func checkIdle(_ id: Int) {
-        let task: URLSessionTask? = lock.withLock {
-            guard var state = tasks[id] else { return nil }
-            let now = DispatchTime.now().uptimeNanoseconds
-            let idle = now &- state.lastActivity
-            guard idle >= state.idleTimeout || now >= state.options.deadline else {
-                let idleEnd = state.idleTimeout == .max ? UInt64.max : state.lastActivity &+ state.idleTimeout
-                state.timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: min(idleEnd, state.options.deadline)))
-                return nil
-            }
-            state.timedOut = true
-            state.timer?.cancel()
-            tasks[id] = state
-            return state.task
+    /// Makes the timer fire no later than `due`; call with `lock` held.
+    private func arm(for due: UInt64) {
+        guard due < armedUntil else { return }
+        armedUntil = due
+        let source: any DispatchSourceTimer
+        if let timer {
+            source = timer
+        } else {
+            source = DispatchSource.makeTimerSource(queue: timerQueue)
+            source.setEventHandler { [weak self] in self?.timerFired() }
+            source.activate()
+            timer = source
         }
-        if let task {
+        source.schedule(deadline: DispatchTime(uptimeNanoseconds: due))
+    }
+
+    /// Times out every task that has been idle for its timeout or whose deadline has passed, then arms
+    /// the timer for the earliest of the rest.
+    private func timerFired() {
+        let expired: [URLSessionTask] = lock.withLock {
+            let now = DispatchTime.now().uptimeNanoseconds
+            var expired: [URLSessionTask] = []
+            var next = UInt64.max
+            for state in tasks.values where !state.timedOut {
+                let due = state.due
+                if due <= now {
+                    state.timedOut = true
+                    expired.append(state.task)
+                } else {
+                    next = min(next, due)
+                }
+            }
+            armedUntil = .max
+            if next != .max {
+                arm(for: next)
+            }
+            return expired
+        }
+        for task in expired {
             cancel(task)
         }
     }
@@ -133,12 +171,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func cancel(_ task: URLSessionTask) {
         #if canImport(FoundationNetworking)
             let file: URL? = lock.withLock {
-                guard var state = tasks[task.taskIdentifier], let file = state.temporaryBodyFile,
+                guard let state = tasks[task.taskIdentifier], let file = state.temporaryBodyFile,
                     state.bodyBytesSent != state.bodyBytesExpected
                 else { return nil }
                 guard !state.isCancelling else { return nil }
                 state.isCancelling = true
-                tasks[task.taskIdentifier] = state
                 return file
             }
             if let file {
@@ -166,7 +203,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         let (progress, tooLarge) = lock.withLock { () -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
             let id = dataTask.taskIdentifier
-            guard var state = tasks[id] else { return (nil, false) }
+            guard let state = tasks[id] else { return (nil, false) }
             state.response = response as? HTTPURLResponse
             state.data = Data()
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
@@ -179,7 +216,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             if tooLarge {
                 state.failure = .responseTooLarge(limit: limit)
             }
-            tasks[id] = state
             return (state.progress, tooLarge)
         }
         completionHandler(.allow)
@@ -196,19 +232,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var tooLarge = false
         let report = lock.withLock { () -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
             let id = dataTask.taskIdentifier
-            guard var state = tasks[id], state.failure == nil else { return nil }
+            guard let state = tasks[id], state.failure == nil else { return nil }
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
             let limit = state.options.maximumResponseSize
             if Int64(state.data.count) + Int64(data.count) > limit {
                 // Counted on decoded bytes as they arrive; what arrived so far is dropped.
                 state.failure = .responseTooLarge(limit: limit)
                 state.data = Data()
-                tasks[id] = state
                 tooLarge = true
                 return nil
             }
             state.data.append(data)
-            tasks[id] = state
             guard let progress = state.progress else { return nil }
             let completed = Int64(state.data.count)
             // Content-Length counts encoded bytes; a decoded body may be longer.
@@ -247,7 +281,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
-        state.timer?.cancel()
         let response = state.response ?? (task.response as? HTTPURLResponse)
         if let failure = state.failure {
             state.completion(Exchange(response: nil, data: nil, error: failure))
@@ -275,12 +308,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         lock.withLock {
-            guard var state = tasks[task.taskIdentifier] else { return }
+            guard let state = tasks[task.taskIdentifier] else { return }
             switch Redirect.next(after: response, proposed: request, options: state.options) {
             case .success(let redirect): state.followUp = redirect
             case .failure(let failure): state.failure = failure
             }
-            tasks[task.taskIdentifier] = state
         }
         completionHandler(nil)
     }

@@ -26,25 +26,47 @@ public enum URLInfo: Sendable, Hashable {
             )
             return url
         case .components(let host, let path, let queryItems):
-            let text = host.contains("://") ? host : "https://" + host
-            guard var components = URLComponents(string: text) else {
-                throw ApiError.invalidRequest(.invalidURL("host \(host.debugDescription) is not a valid URL"))
-            }
-            try Self.checkSchemeAndHost(of: components, text: host.debugDescription)
-            guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
-                throw ApiError.invalidRequest(.invalidURL("a host must not carry a query or a fragment"))
-            }
-            var base = components.percentEncodedPath
-            while base.hasSuffix("/") { base.removeLast() }
-            components.percentEncodedPath = base + (try Self.encodedPath(path))
+            var text = try Self.base(of: host)
+            text += try Self.encodedPath(path)
             if !queryItems.isEmpty {
-                components.percentEncodedQuery = QueryString.encode(queryItems)
+                text += "?" + QueryString.encode(queryItems)
             }
-            guard let url = components.url else {
+            guard let url = URL(string: text) else {
                 throw ApiError.invalidRequest(.invalidURL("could not build a URL from \(host.debugDescription)"))
             }
             return url
         }
+    }
+
+    /// Hosts already checked, each with its URL text up to the base path (no trailing `/`). Hosts come
+    /// from a few configured environments, so parsing each once saves a `URLComponents` round trip on
+    /// every request; the table is emptied should it ever hold more than 256.
+    private static let checkedHosts = LockedValue<[String: String]>([:])
+
+    /// The checked start of every URL on `host`: scheme, authority and base path.
+    private static func base(of host: String) throws -> String {
+        if let known = checkedHosts.withLock({ $0[host] }) {
+            return known
+        }
+        let text = host.contains("://") ? host : "https://" + host
+        guard var components = URLComponents(string: text) else {
+            throw ApiError.invalidRequest(.invalidURL("host \(host.debugDescription) is not a valid URL"))
+        }
+        try Self.checkSchemeAndHost(of: components, text: host.debugDescription)
+        guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
+            throw ApiError.invalidRequest(.invalidURL("a host must not carry a query or a fragment"))
+        }
+        var basePath = components.percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        components.percentEncodedPath = basePath
+        guard let base = components.string else {
+            throw ApiError.invalidRequest(.invalidURL("could not build a URL from \(host.debugDescription)"))
+        }
+        checkedHosts.withLock { table in
+            if table.count >= 256 { table.removeAll() }
+            table[host] = base
+        }
+        return base
     }
 
     /// `path` as percent-encoded segments, each preceded by `/`; a trailing `/` is kept.
