@@ -29,7 +29,8 @@ struct Exchange: Sendable {
 /// Redirects and the response size limit are enforced here as well (see ``TransportPolicy``): Linux
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so
 /// the delegate builds each redirected request itself from the original one.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // `tasks`, `timer` and `armedUntil` are guarded by `lock`
+// `tasks`, `timer` and `armedUntil` are guarded by `lock`.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// One task's state; a class so chunks are appended in place. Guarded by the delegate's `lock`.
     private final class TaskState {
         let task: URLSessionTask
