@@ -52,7 +52,7 @@ final class HandleHolder: Sendable {
             return state.task
         }
         if let task {
-            queue.run { [delegate] in delegate.cancel(task) }
+            queue.runLater { [delegate] in delegate.cancel(task) }
         }
     }
 }

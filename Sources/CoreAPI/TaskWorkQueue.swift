@@ -16,7 +16,8 @@ final class TaskWorkQueue: Sendable {
         queue = DispatchQueue(label: label)
     }
 
-    /// Runs `work` now on this thread when nothing else is pending, and on the queue otherwise.
+    /// Runs `work` now on this thread when nothing else is pending, and on the queue otherwise. For
+    /// work a caller does once per call, such as starting its task.
     func run(_ work: @escaping @Sendable () -> Void) {
         let runsHere = pending.withLock { count -> Bool in
             count += 1
@@ -26,10 +27,23 @@ final class TaskWorkQueue: Sendable {
             work()
             pending.withLock { $0 -= 1 }
         } else {
-            queue.async { [pending] in
-                work()
-                pending.withLock { $0 -= 1 }
-            }
+            enqueue(work)
+        }
+    }
+
+    /// Runs `work` on the queue. For work a caller may do many times in a row, such as cancelling:
+    /// `cancelAllRequests()` cancels a thousand tasks from one thread, and each would otherwise find
+    /// nothing pending and run there, one after another.
+    func runLater(_ work: @escaping @Sendable () -> Void) {
+        pending.withLock { $0 += 1 }
+        enqueue(work)
+    }
+
+    /// Queues `work`, already counted in `pending`.
+    private func enqueue(_ work: @escaping @Sendable () -> Void) {
+        queue.async { [pending] in
+            work()
+            pending.withLock { $0 -= 1 }
         }
     }
 }
