@@ -68,9 +68,7 @@ public final class ApiSession: Sendable {
         }
         self.headers = Headers(additional.sorted { $0.name < $1.name }).merging(headers)
         let delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.name = "CoreAPI.ApiSession.delegate"
-        queue.maxConcurrentOperationCount = 1
+        let queue = DelegateQueue(label: "CoreAPI.ApiSession.delegate")
         self.delegate = delegate
         let configured = configuration.timeoutIntervalForRequest
         self.defaultTimeout = configured > 0 ? configured : 60
