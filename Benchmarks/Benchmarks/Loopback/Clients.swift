@@ -1,0 +1,81 @@
+import BenchSupport
+import CoreAPI
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One way of fetching and decoding the tiny user over HTTP.
+protocol LoopbackClient: Sendable {
+    /// One `GET /user` and JSON decode.
+    func fetch() async throws -> TinyUser
+    /// Releases the client's session.
+    func shutdown()
+}
+
+/// CoreAPI: `ApiSession.perform(GetTinyUser())`.
+struct CoreAPIClient: LoopbackClient {
+    /// The session under test.
+    let session: ApiSession
+
+    /// Performs the method.
+    func fetch() async throws -> TinyUser {
+        try await session.perform(GetTinyUser())
+    }
+
+    /// Invalidates the session.
+    func shutdown() {
+        session.invalidate()
+    }
+}
+
+/// The baseline: `URLSession.data(for:)`, a status check and `JSONDecoder`, as an app without CoreAPI would
+/// write it; like CoreAPI, it builds a new `URLRequest` for every call.
+struct URLSessionClient: LoopbackClient {
+    /// The session, with its own configuration.
+    let session: URLSession
+    /// `<base>/user`.
+    let url: URL
+    /// One decoder shared by all requests, as CoreAPI shares one per response type.
+    let decoder = JSONDecoder()
+
+    /// Sends `GET <base>/user` and decodes the body.
+    func fetch() async throws -> TinyUser {
+        let (data, response) = try await session.data(for: URLRequest(url: url))
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw URLError(.badServerResponse)
+        }
+        return try decoder.decode(TinyUser.self, from: data)
+    }
+
+    /// Invalidates the session.
+    func shutdown() {
+        session.finishTasksAndInvalidate()
+    }
+}
+
+/// The clients compared, each built against a server's base URL.
+enum ClientKind: String, CaseIterable {
+    /// CoreAPI with `URLSessionConfiguration.default`, the configuration of the raw baseline.
+    case coreAPISameConfiguration = "CoreAPI, URLSessionConfiguration.default"
+    /// Raw `URLSession` with `URLSessionConfiguration.default`, baseline of the line above.
+    case urlSessionSameConfiguration = "URLSession, URLSessionConfiguration.default"
+    /// CoreAPI as it comes: `ApiSession(hostProvider:)`, whose configuration is
+    /// `ApiSession.makeDefaultConfiguration()`.
+    case coreAPIDefaultSession = "CoreAPI, default session"
+    /// Raw `URLSession(configuration: .default)`, baseline of the default session.
+    case urlSessionDefault = "URLSession, default configuration"
+
+    /// A new client for the server at `baseURL`.
+    func makeClient(baseURL: String) -> any LoopbackClient {
+        switch self {
+        case .coreAPISameConfiguration:
+            CoreAPIClient(session: ApiSession(hostProvider: benchHosts(baseURL), configuration: .default))
+        case .coreAPIDefaultSession:
+            CoreAPIClient(session: ApiSession(hostProvider: benchHosts(baseURL)))
+        case .urlSessionSameConfiguration, .urlSessionDefault:
+            URLSessionClient(session: URLSession(configuration: .default), url: URL(string: baseURL + "/user")!)
+        }
+    }
+}

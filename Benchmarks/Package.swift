@@ -1,0 +1,60 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Benchmarks of CoreAPI, each paired with a plain Foundation baseline measured in the same run.
+///
+/// Run everything with `swift package --package-path Benchmarks benchmark` from the repository root.
+/// Each benchmark suite is an executable target in `Benchmarks/<Suite>`, where the benchmark plugin
+/// finds it; `BenchServer` is the loopback HTTP server the network suites start in a process of its own.
+let package = Package(
+    name: "CoreAPIBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "CoreAPI", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(name: "BenchServer"),
+        .target(
+            name: "BenchSupport",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CoreAPI", package: "CoreAPI"),
+                .product(name: "CoreAPIJSON", package: "CoreAPI"),
+            ]
+        ),
+        suite("Loopback", needsServer: true),
+        suite("Pipeline"),
+        suite("Encoders"),
+        suite("Upload", needsServer: true),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+/// A benchmark suite: an executable target in `Benchmarks/<name>` built with the benchmark plugin.
+/// Suites that talk to the loopback server depend on `BenchServer`, so building a suite builds the
+/// server next to it.
+func suite(_ name: String, needsServer: Bool = false) -> Target {
+    var dependencies: [Target.Dependency] = [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "CoreAPI", package: "CoreAPI"),
+        .product(name: "CoreAPIJSON", package: "CoreAPI"),
+        "BenchSupport",
+    ]
+    if needsServer {
+        dependencies.append("BenchServer")
+    }
+    return .executableTarget(
+        name: name,
+        dependencies: dependencies,
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Plots CPU per loopback request, CoreAPI next to raw URLSession, from a threshold-script summary.
+
+Usage: plot_cpu.py [results/latest.json] [output.png]
+
+Reads the pair figures (both clients alternating in the same iterations) that check_thresholds.py wrote
+and draws one pair of bars per comparison. Needs matplotlib (`pip install matplotlib`).
+"""
+
+import json
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    """Entry point."""
+    source = sys.argv[1] if len(sys.argv) > 1 else "Benchmarks/results/latest.json"
+    target = sys.argv[2] if len(sys.argv) > 2 else "Docs/performance-cpu.png"
+    with open(source, encoding="utf-8") as handle:
+        summary = json.load(handle)
+    pairs = summary["figures"]["pairs"]
+    labels = {
+        "sequential: same configuration": "sequential\nsame configuration",
+        "sequential: default session": "sequential\nCoreAPI default vs .default",
+        "concurrent8: same configuration": "8 in flight\nsame configuration",
+        "concurrent8: default session": "8 in flight\nCoreAPI default vs .default",
+    }
+    names = [name for name in labels if name in pairs]
+    core = [pairs[name]["coreapi_cpu_us"] for name in names]
+    raw = [pairs[name]["urlsession_cpu_us"] for name in names]
+    positions = range(len(names))
+    width = 0.38
+    figure, axes = plt.subplots(figsize=(9, 4.8), dpi=110)
+    axes.bar([p - width / 2 for p in positions], raw, width, label="URLSession.data(for:) + JSONDecoder", color="#8da0cb")
+    bars = axes.bar([p + width / 2 for p in positions], core, width, label="CoreAPI perform", color="#fc8d62")
+    for bar, name in zip(bars, names):
+        axes.annotate("×%.2f" % pairs[name]["ratio"], (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                      ha="center", va="bottom", fontsize=9)
+    axes.set_xticks(list(positions))
+    axes.set_xticklabels([labels[name] for name in names], fontsize=9)
+    axes.set_ylabel("CPU per request (µs)")
+    axes.set_title("GET + JSON decode on loopback, clients alternating in one run (%s, %s mode)"
+                   % (summary["time"][:10], summary["mode"]), fontsize=10)
+    axes.legend(fontsize=9)
+    axes.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(target)
+    print("wrote %s" % target)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The fixed body of every answer except uploads: a tiny JSON object.
+let staticBody = Array(#"{"id":1,"name":"Ada","active":true}"#.utf8)
+
+/// The whole answer to a request that is not an upload, built once.
+let staticResponse = makeResponse(body: staticBody)
+
+/// A `200 OK` keep-alive answer with a JSON body.
+func makeResponse(body: [UInt8]) -> [UInt8] {
+    let head =
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+        + "Connection: keep-alive\r\n\r\n"
+    return Array(head.utf8) + body
+}
+
+/// The parts of a request head the server needs.
+struct RequestHead {
+    /// The request method, such as `GET`.
+    var method: Substring
+    /// The request target, such as `/user`.
+    var target: Substring
+    /// The `Content-Length`, when given.
+    var contentLength: Int?
+    /// Whether the body comes in chunks.
+    var isChunked = false
+    /// Whether the client waits for `100 Continue` before sending the body.
+    var expectsContinue = false
+    /// Whether the client asked to close the connection after this request.
+    var closesConnection = false
+
+    /// Parses a head (request line and header fields, without the blank line), or returns `nil`.
+    init?(_ text: String) {
+        let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
+        let requestLine = (lines.first ?? "").split(separator: " ")
+        guard requestLine.count == 3 else { return nil }
+        method = requestLine[0]
+        target = requestLine[1]
+        closesConnection = requestLine[2] == "HTTP/1.0"
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingSpaces().lowercased()
+            switch name {
+            case "content-length": contentLength = Int(value)
+            case "transfer-encoding": isChunked = value.contains("chunked")
+            case "expect": expectsContinue = value == "100-continue"
+            case "connection": closesConnection = value == "close" || (closesConnection && value != "keep-alive")
+            default: break
+            }
+        }
+    }
+
+    /// Whether this request is an upload whose body size is reported back.
+    var isUpload: Bool { method != "GET" && target.hasPrefix("/upload") }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+}
+
+/// One client connection: reads requests one after another and answers each, until the client closes it.
+struct Connection {
+    /// The connected socket, closed when ``serve()`` returns.
+    let socket: Int32
+    /// Bytes read from the socket; those not consumed yet are `buffer[start..<end]`.
+    private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+    /// The first byte not consumed yet.
+    private var start = 0
+    /// One past the last byte read.
+    private var end = 0
+
+    /// A connection on `socket`.
+    init(socket: Int32) {
+        self.socket = socket
+    }
+
+    /// Answers requests until the client closes the connection or sends something unreadable.
+    mutating func serve() {
+        defer { close(socket) }
+        while let text = readThrough(terminator: [13, 10, 13, 10]), let head = RequestHead(text) {
+            if head.expectsContinue, !send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) { return }
+            guard let received = readBody(of: head) else { return }
+            let answer = head.isUpload ? makeResponse(body: Array(#"{"received":\#(received)}"#.utf8)) : staticResponse
+            guard send(answer), !head.closesConnection else { return }
+        }
+    }
+
+    /// Reads and discards the body of `head`; returns its length, or `nil` when the connection ended first.
+    private mutating func readBody(of head: RequestHead) -> Int? {
+        guard head.isChunked else {
+            let length = head.contentLength ?? 0
+            return discard(length) ? length : nil
+        }
+        var total = 0
+        while true {
+            guard let line = readThrough(terminator: [13, 10]) else { return nil }
+            let digits = line.prefix { $0 != ";" }.trimmingSpaces()
+            guard let size = Int(digits, radix: 16) else { return nil }
+            if size == 0 {
+                // Trailer fields, up to the blank line.
+                while let trailer = readThrough(terminator: [13, 10]) {
+                    if trailer.isEmpty { return total }
+                }
+                return nil
+            }
+            guard discard(size), readThrough(terminator: [13, 10]) != nil else { return nil }
+            total += size
+        }
+    }
+
+    /// The text up to `terminator` (which is consumed but not returned), or `nil` when the connection ends.
+    private mutating func readThrough(terminator: [UInt8]) -> String? {
+        var searched = start
+        while true {
+            if end - searched >= terminator.count {
+                let limit = end - terminator.count
+                while searched <= limit {
+                    if buffer[searched] == terminator[0],
+                        buffer[searched..<(searched + terminator.count)].elementsEqual(terminator)
+                    {
+                        let text = String(decoding: buffer[start..<searched], as: UTF8.self)
+                        start = searched + terminator.count
+                        return text
+                    }
+                    searched += 1
+                }
+            }
+            let offset = searched - start
+            guard fill() else { return nil }
+            searched = start + offset
+        }
+    }
+
+    /// Consumes `count` body bytes, reading as needed; `false` when the connection ends first.
+    private mutating func discard(_ count: Int) -> Bool {
+        var remaining = count
+        while remaining > 0 {
+            if start == end, !fill() { return false }
+            let taken = min(remaining, end - start)
+            start += taken
+            remaining -= taken
+        }
+        return true
+    }
+
+    /// Reads more bytes after the unconsumed ones; `false` at the end of the connection, on an error, or
+    /// when the buffer is full of an unfinished head.
+    private mutating func fill() -> Bool {
+        if start == end {
+            start = 0
+            end = 0
+        } else if end == buffer.count, start > 0 {
+            buffer.replaceSubrange(0..<(end - start), with: buffer[start..<end])
+            end -= start
+            start = 0
+        }
+        guard end < buffer.count else { return false }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                read(socket, bytes.baseAddress! + end, bytes.count - end)
+            }
+            if count > 0 {
+                end += count
+                return true
+            }
+            if count < 0, errno == EINTR { continue }
+            return false
+        }
+    }
+
+    /// Writes all of `bytes`; `false` when the connection is gone.
+    private func send(_ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                write(socket, raw.baseAddress! + sent, raw.count - sent)
+            }
+            if count > 0 {
+                sent += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+}

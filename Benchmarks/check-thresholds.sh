@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every benchmark suite, exports the results and checks CoreAPI's performance bounds:
+#   1. CPU per loopback request, CoreAPI / URLSession with the same configuration   <= 1.05
+#   2. CPU per loopback request, CoreAPI default session / URLSession .default      <= 0.75
+#   3. allocations per request through the pipeline (MockMiddleware as transport)  <= 60 and 93
+#   4. peak resident memory of the 1 GiB multipart upload                          <= 64 MiB
+# Prints each figure with its bound and PASS or FAIL, writes results/latest.json, and exits non-zero
+# when any check fails.
+#
+# Usage: Benchmarks/check-thresholds.sh [--short | --full] [--cpu-ratios-as-targets]
+#   --short                  few iterations per benchmark (a few minutes after the build), for CI
+#   --full                   the full iteration counts (the default)
+#   --cpu-ratios-as-targets  report checks 1 and 2 without failing on them: CoreAPI does not meet them
+#                            yet (see Docs/Performance.md), so CI enforces the others and shows these
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+mode="full"
+targets=()
+for argument in "$@"; do
+    case "$argument" in
+        --short) mode="short" ;;
+        --full) mode="full" ;;
+        --cpu-ratios-as-targets) targets=(--cpu-ratios-as-targets) ;;
+        -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "unknown option: $argument (use --short, --full or --cpu-ratios-as-targets)" >&2; exit 2 ;;
+    esac
+done
+if [ "$mode" = "short" ]; then
+    export COREAPI_BENCHMARKS_SHORT=1
+else
+    unset COREAPI_BENCHMARKS_SHORT
+fi
+
+raw="$here/results/raw"
+rm -rf "$raw"
+mkdir -p "$raw"
+
+# Raw units (nanoseconds, bytes, counts) in the exported samples, one file per benchmark and metric.
+export COREAPI_BENCHMARKS_RAW_UNITS=1
+echo "== running every suite ($mode)"
+swift package --package-path "$here" benchmark --format histogramSamples --path "$raw" --no-progress
+
+python3 "$here/Scripts/check_thresholds.py" --raw "$raw" --mode "$mode" --output "$here/results/latest.json" \
+    "${targets[@]}"
