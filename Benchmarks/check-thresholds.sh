@@ -2,7 +2,7 @@
 # Runs every benchmark suite, exports the results and checks CoreAPI's performance bounds:
 #   1. CPU per loopback request, CoreAPI / URLSession with the same configuration   <= 1.05
 #   2. CPU per loopback request, CoreAPI default session / URLSession .default      <= 0.75
-#   3. allocations per request through the pipeline (MockMiddleware as transport)  <= 60 and 93
+#   3. allocations per request through the pipeline (MockMiddleware as transport)  <= 53 and 85
 #   4. peak resident memory of the 1 GiB multipart upload                          <= 64 MiB
 # Prints each figure with its bound and PASS or FAIL, writes results/latest.json, and exits non-zero
 # when any check fails.

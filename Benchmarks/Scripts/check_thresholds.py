@@ -22,8 +22,8 @@ import time
 SAME_CONFIGURATION_RATIO_MAX = 1.05  # CoreAPI / URLSession CPU per request, same configuration
 DEFAULT_SESSION_RATIO_MAX = 0.75  # CoreAPI default session / URLSession default configuration
 # Allocations per request through the pipeline: the medians measured when the bounds were set,
-# 48 and 74, plus about 25 % headroom.
-PIPELINE_ALLOCATIONS_MAX = {"perform: mock only": 60, "perform: 3 pass-through middlewares + mock": 93}
+# 42 and 68, plus about 25 % headroom.
+PIPELINE_ALLOCATIONS_MAX = {"perform: mock only": 53, "perform: 3 pass-through middlewares + mock": 85}
 UPLOAD_PEAK_RESIDENT_MAX = 64 * 1024 * 1024  # bytes, for the 1 GiB multipart upload
 
 PER_ITERATION = 1000

@@ -45,7 +45,8 @@ def main():
     axes.set_ylabel("CPU per request (µs)")
     axes.set_title("GET + JSON decode on loopback, clients alternating in one run (%s, %s mode)"
                    % (summary["time"][:10], summary["mode"]), fontsize=10)
-    axes.legend(fontsize=9)
+    axes.set_ylim(0, max(core + raw) * 1.25)
+    axes.legend(fontsize=9, loc="upper left")
     axes.grid(axis="y", alpha=0.3)
     figure.tight_layout()
     figure.savefig(target)
