@@ -21,14 +21,15 @@ public final class RequestHandle: Sendable {
 
 /// Holds the network task of one attempt so a cancellation that arrives first is not lost.
 ///
-/// The task is cancelled through the session's ``TaskWorkQueue``: on Linux a cancel waits for
-/// FoundationNetworking's work queue, and callers are often threads of the concurrency pool.
+/// The task is cancelled on the session's task queue, never on the caller's thread: on Linux a cancel
+/// waits for FoundationNetworking's work queue, callers are often threads of the concurrency pool, and
+/// `cancelAllRequests()` cancels a thousand tasks from one thread.
 final class HandleHolder: Sendable {
     private let state = LockedValue<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
     private let delegate: SessionDelegate
-    private let queue: TaskWorkQueue
+    private let queue: DispatchQueue
 
-    init(delegate: SessionDelegate, queue: TaskWorkQueue) {
+    init(delegate: SessionDelegate, queue: DispatchQueue) {
         self.delegate = delegate
         self.queue = queue
     }
@@ -43,7 +44,7 @@ final class HandleHolder: Sendable {
             state.task = task
             return state.isCancelled
         }
-        if cancelNow { delegate.cancel(task) }  // `attach` already runs on the task work queue.
+        if cancelNow { delegate.cancel(task) }  // `attach` already runs on the task queue.
     }
 
     func cancel() {
@@ -52,7 +53,7 @@ final class HandleHolder: Sendable {
             return state.task
         }
         if let task {
-            queue.runLater { [delegate] in delegate.cancel(task) }
+            queue.async { [delegate] in delegate.cancel(task) }
         }
     }
 }

@@ -298,8 +298,8 @@ struct ConcurrencyStressScenarios {
         }
         let ended = ContinuousClock.now - cancelledAt
         #expect(outcomes.count == Self.callCount)
-        // The cancels themselves run on the session's task work queue: done one after another on the
-        // caller's thread they once kept `cancelAllRequests()` from returning for 4.3 s.
+        // The cancels themselves run on the session's task queue: done one after another on the caller's
+        // thread they once kept `cancelAllRequests()` from returning for 4.3 s.
         #expect(callReturned < .milliseconds(500) * Self.slowdown, "cancelAllRequests() waited for the cancels")
         // A call that finished before the cancel may succeed; with the fixture holding them none should.
         #expect(outcomes.filter { $0 != .cancelled && $0 != .success }.isEmpty, "\(Self.tally(outcomes))")
