@@ -43,6 +43,8 @@ def main():
     axes.set_xticks(list(positions))
     axes.set_xticklabels([labels[name] for name in names], fontsize=9)
     axes.set_ylabel("CPU per request (µs)")
+    axes.set_xlabel("bars: median CPU per request over iterations; labels: median of the per-iteration ratios",
+                    fontsize=8)
     axes.set_title("GET + JSON decode on loopback, clients alternating in one run (%s, %s mode)"
                    % (summary["time"][:10], summary["mode"]), fontsize=10)
     axes.set_ylim(0, max(core + raw) * 1.25)
