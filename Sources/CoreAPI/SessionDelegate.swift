@@ -29,8 +29,7 @@ struct Exchange: Sendable {
 /// Redirects and the response size limit are enforced here as well (see ``TransportPolicy``): Linux
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so
 /// the delegate builds each redirected request itself from the original one.
-// `tasks`, `timer` and `armedUntil` are guarded by `lock`.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // state guarded by `lock`
     /// One task's state; a class so chunks are appended in place. Guarded by the delegate's `lock`.
     private final class TaskState {
         let task: URLSessionTask
@@ -79,6 +78,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     static let longestIdleTimeout: TimeInterval = 1_000_000
 
     private let lock = NSLock()
+    /// The tasks in flight by identifier; `tasks`, `timer` and `armedUntil` are guarded by `lock`.
     private var tasks: [Int: TaskState] = [:]
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
     /// One timer for all tasks, armed for the earliest moment a task may be due; made on first use.
