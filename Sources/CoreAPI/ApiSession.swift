@@ -140,7 +140,10 @@ public final class ApiSession: Sendable {
         let headers = self.headers.merging(method.headers)
         try headers.validate()
         var request = URLRequest(url: url)
-        request.httpMethod = httpMethod.rawValue
+        if httpMethod != .get {
+            // `GET` is the default; setting it costs a case-insensitive match against the known methods.
+            request.httpMethod = httpMethod.rawValue
+        }
         // CoreAPI enforces the exact idle timeout itself (see `SessionDelegate`); URLSession's own,
         // which Linux truncates to whole seconds, is only a later backstop.
         request.timeoutInterval = min(idleTimeout(for: method).rounded(.up) + 1, SessionDelegate.longestIdleTimeout)
@@ -174,11 +177,23 @@ public final class ApiSession: Sendable {
         if Task.isCancelled {
             throw ApiError.cancelled
         }
-        let call = startCall(method, progress: progress)
+        let call = CallHandle()
+        let id = calls.open(call)
+        defer { calls.close(id) }
+        let chain = middlewares + method.middlewares
+        guard !chain.isEmpty else {
+            // Every wait of this call is its network exchange, which both the caller's cancellation and
+            // the handle reach directly, so it runs in the caller's task.
+            return try await execute(method, middlewares: chain, progress: progress, call: call)
+        }
+        let task = Task {
+            try await execute(method, middlewares: chain, progress: progress, call: call)
+        }
+        call.attachTask(task.cancel)
         return try await withTaskCancellationHandler {
-            try await call.value
+            try await task.value
         } onCancel: {
-            call.cancel()
+            task.cancel()
         }
     }
 
@@ -200,43 +215,40 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<M.Response, any Error>) -> Void
     ) -> RequestHandle {
-        let call = startCall(method, progress: progress)
-        Task {
-            let result = await call.result
+        let call = CallHandle()
+        let id = calls.open(call)
+        let chain = middlewares + method.middlewares
+        let task = Task {
+            defer { calls.close(id) }
+            let result: Result<M.Response, any Error>
+            do {
+                result = .success(try await execute(method, middlewares: chain, progress: progress, call: call))
+            } catch {
+                result = .failure(error)
+            }
             if let queue {
                 queue.async { completion(result) }
             } else {
                 completion(result)
             }
         }
+        call.attachTask(task.cancel)
         return RequestHandle(cancel: call.cancel)
     }
 
     /// Cancels every call in flight, in the network or waiting in a middleware; each ends with
     /// ``ApiError/cancelled``.
     public func cancelAllRequests() {
-        // Each call's cancellation handler cancels its network task, so tasks are cancelled once.
+        // Each call's handle cancels its network exchange and, when the call has one, its task.
         calls.cancelAll()
-    }
-
-    /// Starts a call in a task of its own, registered so ``cancelAllRequests()`` can end it.
-    private func startCall<M: ApiMethod>(
-        _ method: M,
-        progress: (@Sendable (TransferProgress) -> Void)?
-    ) -> Task<M.Response, any Error> {
-        let id = calls.open()
-        let task = Task {
-            defer { calls.close(id) }
-            return try await execute(method, progress: progress)
-        }
-        calls.attach(id, cancel: task.cancel)
-        return task
     }
 
     /// Builds the request, runs it through the middleware chain and the network, and processes the reply.
     private func execute<M: ApiMethod>(
         _ method: M,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        middlewares: [any Middleware],
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        call: CallHandle
     ) async throws -> M.Response {
         guard isValid else {
             throw ApiError.invalidRequest(.sessionInvalidated)
@@ -256,12 +268,12 @@ public final class ApiSession: Sendable {
             temporaryBodyFile: encoded.bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
             progress: progress
         )
-        let chain = MiddlewareChain(middlewares: middlewares + method.middlewares) { [self] request in
-            try await send(request, bodyFile: encoded.bodyFile, options: options)
+        let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
+            try await send(request, bodyFile: encoded.bodyFile, options: options, call: call)
         }
         let exchange: Exchange
         do {
-            if Task.isCancelled {
+            if Task.isCancelled || call.isCancelled {
                 throw ApiError.cancelled
             }
             let raw = try await chain.run(
@@ -281,10 +293,11 @@ public final class ApiSession: Sendable {
     private func send(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,
-        options: TaskOptions
+        options: TaskOptions,
+        call: CallHandle
     ) async throws -> RawResponse {
         try Headers(request.allHTTPHeaderFields ?? [:]).validate()
-        if Task.isCancelled {
+        if Task.isCancelled || call.isCancelled {
             throw ApiError.cancelled
         }
         if options.deadline != .max, DispatchTime.now().uptimeNanoseconds >= options.deadline {
@@ -296,10 +309,10 @@ public final class ApiSession: Sendable {
         var currentBody = bodyFile
         while true {
             options.request = current
-            let exchange = await exchange(current, bodyFile: currentBody, options: options)
+            let exchange = await exchange(current, bodyFile: currentBody, options: options, call: call)
             if let redirect = exchange.redirect {
                 // Follow the hop with a new task; the body goes along only for 307 and 308.
-                if Task.isCancelled {
+                if Task.isCancelled || call.isCancelled {
                     throw ApiError.cancelled
                 }
                 current = redirect.request
@@ -318,13 +331,16 @@ public final class ApiSession: Sendable {
         }
     }
 
-    /// One task: starts it and waits for its end, cancelling it when the calling task is cancelled.
+    /// One task: starts it and waits for its end, cancelling it when the calling task or the call is
+    /// cancelled.
     private func exchange(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,
-        options: TaskOptions
+        options: TaskOptions,
+        call: CallHandle
     ) async -> Exchange {
         let holder = HandleHolder(delegate: delegate, queue: taskQueue)
+        call.attachExchange(holder)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 taskQueue.async { [self] in

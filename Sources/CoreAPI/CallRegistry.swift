@@ -1,49 +1,79 @@
-/// The calls of a session in flight, each with a way to cancel it.
-final class CallRegistry: Sendable {
+/// One call in flight, so ``ApiSession/cancelAllRequests()`` can end it wherever it waits.
+///
+/// Cancelling it cancels the network exchange running at that moment, and the call's own task when it
+/// has one (calls with middlewares run in a task of their own, since a middleware may wait on its own,
+/// for instance before a retry, and only task cancellation reaches such a wait). Each step of a call
+/// checks ``isCancelled`` before it starts, so nothing new is sent once the call is cancelled.
+final class CallHandle: Sendable {
     private struct State {
-        var nextID = 0
-        var cancels: [Int: @Sendable () -> Void] = [:]
-        /// Calls opened before ``cancelAll()`` whose cancel was not attached yet.
-        var cancelledBeforeAttach: Set<Int> = []
-        var open: Set<Int> = []
+        var isCancelled = false
+        var exchange: HandleHolder?
+        var cancelTask: (@Sendable () -> Void)?
     }
 
     private let state = LockedValue(State())
 
-    func open() -> Int {
+    /// Whether ``cancel()`` was called.
+    var isCancelled: Bool {
+        state.withLock { $0.isCancelled }
+    }
+
+    /// Cancels the exchange in flight and the call's task, and every later step.
+    func cancel() {
+        let (exchange, cancelTask) = state.withLock { state in
+            state.isCancelled = true
+            return (state.exchange, state.cancelTask)
+        }
+        exchange?.cancel()
+        cancelTask?()
+    }
+
+    /// Makes `cancelTask` part of ``cancel()``; calls it at once when the call is already cancelled.
+    func attachTask(_ cancelTask: @escaping @Sendable () -> Void) {
+        let cancelled = state.withLock { state in
+            state.cancelTask = cancelTask
+            return state.isCancelled
+        }
+        if cancelled { cancelTask() }
+    }
+
+    /// Makes `exchange` the one ``cancel()`` ends; cancels it at once when the call is already cancelled.
+    func attachExchange(_ exchange: HandleHolder) {
+        let cancelled = state.withLock { state in
+            state.exchange = exchange
+            return state.isCancelled
+        }
+        if cancelled { exchange.cancel() }
+    }
+}
+
+/// The calls of a session in flight.
+final class CallRegistry: Sendable {
+    private struct State {
+        var nextID = 0
+        var calls: [Int: CallHandle] = [:]
+    }
+
+    private let state = LockedValue(State())
+
+    /// Registers `call` until ``close(_:)`` with the returned identifier.
+    func open(_ call: CallHandle) -> Int {
         state.withLock { state in
             state.nextID += 1
-            state.open.insert(state.nextID)
+            state.calls[state.nextID] = call
             return state.nextID
         }
     }
 
-    func attach(_ id: Int, cancel: @escaping @Sendable () -> Void) {
-        let cancelNow = state.withLock { state in
-            guard state.open.contains(id) else { return false }
-            if state.cancelledBeforeAttach.remove(id) != nil { return true }
-            state.cancels[id] = cancel
-            return false
-        }
-        if cancelNow { cancel() }
-    }
-
     func close(_ id: Int) {
-        state.withLock { state in
-            state.open.remove(id)
-            state.cancels[id] = nil
-            state.cancelledBeforeAttach.remove(id)
-        }
+        _ = state.withLock { $0.calls.removeValue(forKey: id) }
     }
 
+    /// Cancels every registered call; the cancels run after the lock is released.
     func cancelAll() {
-        let cancels = state.withLock { state in
-            let cancels = Array(state.cancels.values)
-            state.cancelledBeforeAttach = state.open.subtracting(state.cancels.keys)
-            return cancels
-        }
-        for cancel in cancels {
-            cancel()
+        let calls = state.withLock { Array($0.calls.values) }
+        for call in calls {
+            call.cancel()
         }
     }
 }
