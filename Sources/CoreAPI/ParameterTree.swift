@@ -165,13 +165,13 @@ final class TreeEncoder: Encoder {
     }
 
     /// Encodes `value` into `storage`, keeping Foundation leaf types as leaves.
-    func encodeValue(_ value: any Encodable) throws {
+    func encodeValue<Value: Encodable>(_ value: Value) throws {
         if let leaf = try leaf(for: value) {
             storage.content = .leaf(leaf)
             return
         }
-        if let custom = value as? any CustomDateEncoding {
-            dateOverride = type(of: custom).dateEncoding
+        if let custom = Value.self as? any CustomDateEncoding.Type {
+            dateOverride = custom.dateEncoding
         }
         try value.encode(to: self)
     }
@@ -184,20 +184,23 @@ final class TreeEncoder: Encoder {
         )
     }
 
-    func leaf(for value: any Encodable) throws -> ParameterValue? {
-        switch value {
-        case let value as String: return .string(value)
-        case let value as Bool: return .bool(value)
-        case let value as Date: return dateOverride?.leaf(for: value) ?? .date(value)
-        case let value as Data: return .data(value)
-        case let value as Attachment: return .attachment(value)
-        case let value as URL: return .string(value.absoluteString)
-        case let value as Decimal: return .number(value.description)
-        case let value as Double: return .number(try finite(value))
-        case let value as Float: return .number(try finite(value))
-        case let value as any BinaryInteger: return .number(String(describing: value))
-        default: return nil
-        }
+    /// The leaf `value` is, if it is one. The common types are recognized by comparing types, which
+    /// costs next to nothing; only a value of none of them pays for a dynamic cast, to catch integer
+    /// types beyond the standard ones.
+    func leaf<Value: Encodable>(for value: Value) throws -> ParameterValue? {
+        let type = Value.self
+        if type == String.self { return .string(value as! String) }
+        if type == Bool.self { return .bool(value as! Bool) }
+        if type == Int.self { return .number(String(value as! Int)) }
+        if type == Double.self { return .number(try finite(value as! Double)) }
+        if type == Date.self { return dateOverride?.leaf(for: value as! Date) ?? .date(value as! Date) }
+        if type == Data.self { return .data(value as! Data) }
+        if type == Attachment.self { return .attachment(value as! Attachment) }
+        if type == URL.self { return .string((value as! URL).absoluteString) }
+        if type == Decimal.self { return .number((value as! Decimal).description) }
+        if type == Float.self { return .number(try finite(value as! Float)) }
+        if let integer = value as? any BinaryInteger { return .number(String(describing: integer)) }
+        return nil
     }
 
     private func finite<Value: BinaryFloatingPoint & LosslessStringConvertible>(
