@@ -1,11 +1,21 @@
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A value guarded by a lock, for the little shared state CoreAPI keeps.
 ///
-/// `NSLock` is used rather than `Synchronization.Mutex` because the package supports deployment
-/// targets older than the ones `Mutex` needs.
+/// The lock is the platform's plain one (`os_unfair_lock` on Apple platforms, a `pthread_mutex_t`
+/// elsewhere) rather than `NSLock`: several of these are made for every call, and on Linux making and
+/// releasing an `NSLock` costs thousands of instructions. `Synchronization.Mutex` would do, but it
+/// needs newer deployment targets than the package supports.
 package final class LockedValue<Value>: @unchecked Sendable {  // every access to `value` holds `lock`
-    private let lock = NSLock()
+    private let lock = PlatformLock()
     private var value: Value
 
     /// Creates a guarded value.
@@ -23,5 +33,58 @@ package final class LockedValue<Value>: @unchecked Sendable {  // every access t
     /// A copy of the current value.
     package var current: Value {
         withLock { $0 }
+    }
+}
+
+/// A non-recursive lock with one allocation and no Objective-C object.
+struct PlatformLock: ~Copyable {
+    #if canImport(Darwin)
+        private let pointer: UnsafeMutablePointer<os_unfair_lock>
+    #elseif canImport(Glibc) || canImport(Musl)
+        private let pointer: UnsafeMutablePointer<pthread_mutex_t>
+    #else
+        private let fallback = NSLock()
+    #endif
+
+    init() {
+        #if canImport(Darwin)
+            pointer = .allocate(capacity: 1)
+            pointer.initialize(to: os_unfair_lock())
+        #elseif canImport(Glibc) || canImport(Musl)
+            pointer = .allocate(capacity: 1)
+            pointer.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(pointer, nil)
+        #endif
+    }
+
+    deinit {
+        #if canImport(Darwin)
+            pointer.deinitialize(count: 1)
+            pointer.deallocate()
+        #elseif canImport(Glibc) || canImport(Musl)
+            pthread_mutex_destroy(pointer)
+            pointer.deinitialize(count: 1)
+            pointer.deallocate()
+        #endif
+    }
+
+    func lock() {
+        #if canImport(Darwin)
+            os_unfair_lock_lock(pointer)
+        #elseif canImport(Glibc) || canImport(Musl)
+            pthread_mutex_lock(pointer)
+        #else
+            fallback.lock()
+        #endif
+    }
+
+    func unlock() {
+        #if canImport(Darwin)
+            os_unfair_lock_unlock(pointer)
+        #elseif canImport(Glibc) || canImport(Musl)
+            pthread_mutex_unlock(pointer)
+        #else
+            fallback.unlock()
+        #endif
     }
 }
