@@ -211,9 +211,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             let expected = response.expectedContentLength
             state.expectedLength = expected >= 0 ? expected : nil
             // Content-Length counts encoded bytes, so it decides early only for an identity body.
-            let encoding = state.response?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
             let limit = state.options.maximumResponseSize
-            let tooLarge = expected > limit && (encoding == "identity" || encoding.isEmpty)
+            let tooLarge = expected > limit && Self.isIdentityEncoded(state.response)
             if tooLarge {
                 state.failure = .responseTooLarge(limit: limit)
             }
@@ -227,6 +226,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let progress {
             progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
         }
+    }
+
+    /// Whether `response` has no `Content-Encoding` other than `identity`.
+    private static func isIdentityEncoded(_ response: HTTPURLResponse?) -> Bool {
+        let encoding = response?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+        return encoding == "identity" || encoding.isEmpty
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
