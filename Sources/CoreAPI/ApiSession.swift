@@ -46,6 +46,10 @@ public final class ApiSession: Sendable {
     /// (after 90 s only 484 of 1000 tasks were running). Cancels go here too, so `cancelAllRequests()`
     /// returns at once instead of cancelling a thousand tasks one after another on the caller's thread.
     let taskQueue = DispatchQueue(label: "CoreAPI.ApiSession.tasks")
+    /// While fewer tasks than this are in flight, FoundationNetworking's work queue is quick to answer,
+    /// so a call starts its task on its own thread and saves the hop to ``taskQueue`` (and the thread
+    /// wake-up it costs); beyond it, tasks start on ``taskQueue``.
+    static let tasksStartedInline = 4
 
     /// Creates a session.
     /// - Parameters:
@@ -167,7 +171,8 @@ public final class ApiSession: Sendable {
     /// - Parameters:
     ///   - method: The call to make.
     ///   - progress: Called with upload progress while the body is sent and download progress while
-    ///     the response arrives, on the session's delegate queue; keep it short.
+    ///     the response arrives, in order, on the thread that delivers the session's network events;
+    ///     keep it short and never block in it.
     /// - Throws: ``ApiError`` for every failure CoreAPI detects, whatever the response type's
     ///   ``ApiResponse/process(response:data:error:)`` returns, or an error a middleware threw itself.
     public func perform<M: ApiMethod>(
@@ -205,7 +210,8 @@ public final class ApiSession: Sendable {
     /// - Parameters:
     ///   - method: The call to make.
     ///   - queue: Where `completion` runs.
-    ///   - progress: Called with upload and download progress on the session's delegate queue.
+    ///   - progress: Called with upload and download progress, in order, on the thread that delivers
+    ///     the session's network events; keep it short and never block in it.
     ///   - completion: Called once with the typed response or the error.
     /// - Returns: A handle that cancels the request.
     @discardableResult
@@ -343,7 +349,7 @@ public final class ApiSession: Sendable {
         call.attachExchange(holder)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                taskQueue.async { [self] in
+                let begin: @Sendable () -> Void = { [self] in
                     if holder.isCancelled {
                         // Cancelled while waiting its turn: no task is made at all.
                         continuation.resume(returning: Exchange(response: nil, data: nil, error: ApiError.cancelled))
@@ -364,6 +370,11 @@ public final class ApiSession: Sendable {
                         )
                     }
                 }
+                if delegate.taskCount < Self.tasksStartedInline {
+                    begin()
+                } else {
+                    taskQueue.async(execute: begin)
+                }
             }
         } onCancel: {
             holder.cancel()
@@ -371,7 +382,7 @@ public final class ApiSession: Sendable {
     }
 
     /// Creates, registers and resumes the task, or returns `nil` when the session is invalidated; runs
-    /// on ``taskQueue``.
+    /// on the calling thread or on ``taskQueue`` (see ``tasksStartedInline``).
     private func start(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,

@@ -44,7 +44,7 @@ final class HandleHolder: Sendable {
             state.task = task
             return state.isCancelled
         }
-        if cancelNow { delegate.cancel(task) }  // `attach` already runs on the task queue.
+        if cancelNow { delegate.cancel(task) }  // Only when cancelled while its task was being made.
     }
 
     func cancel() {

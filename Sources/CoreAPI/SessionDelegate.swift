@@ -29,6 +29,10 @@ struct Exchange: Sendable {
 /// Redirects and the response size limit are enforced here as well (see ``TransportPolicy``): Linux
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so
 /// the delegate builds each redirected request itself from the original one.
+///
+/// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so
+/// they never call into FoundationNetworking synchronously: cancelling a task, and answering a
+/// challenge with a cancel, go through `timerQueue`.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // state guarded by `lock`
     /// One task's state; a class so chunks are appended in place. Guarded by the delegate's `lock`.
     private final class TaskState {
@@ -191,6 +195,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         task.cancel()
     }
 
+    /// How many tasks are in flight.
+    var taskCount: Int {
+        lock.withLock { tasks.count }
+    }
+
     /// The tasks in flight.
     var activeTasks: [URLSessionTask] {
         lock.withLock { tasks.values.map(\.task) }
@@ -220,7 +229,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         completionHandler(.allow)
         if tooLarge {
-            cancel(dataTask)
+            timerQueue.async { self.cancel(dataTask) }
             return
         }
         if let progress {
@@ -256,7 +265,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
         }
         if tooLarge {
-            cancel(dataTask)
+            timerQueue.async { self.cancel(dataTask) }
         } else if let (value, progress) = report {
             progress(value)
         }
@@ -346,7 +355,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         lock.withLock {
             tasks[task.taskIdentifier]?.challengeResponse = response
         }
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        timerQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
     }
 
     func urlSession(

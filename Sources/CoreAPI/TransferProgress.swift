@@ -1,7 +1,8 @@
 /// How far a request has got with sending its body or receiving its response.
 ///
-/// Pass a closure to ``ApiSession/perform(_:progress:)`` to receive these; it is called on the
-/// session's delegate queue, in order, so keep it short (hop to your own queue or actor for UI work).
+/// Pass a closure to ``ApiSession/perform(_:progress:)`` to receive these; it is called in order on the
+/// thread that delivers the session's network events, so keep it short and never block in it (hop to
+/// your own queue or actor for UI work).
 public struct TransferProgress: Sendable, Hashable {
     /// Which way the bytes go.
     public enum Direction: Sendable, Hashable {
