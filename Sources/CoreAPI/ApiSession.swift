@@ -32,6 +32,8 @@ public final class ApiSession: Sendable {
 
     /// Redirect rules and limits; see ``TransportPolicy`` for the defaults.
     public let policy: TransportPolicy
+    /// `policy.strippedHeaderNames`, worked out once rather than for every call.
+    private let strippedHeaderNames: Set<String>
 
     let urlSession: URLSession
     let delegate: SessionDelegate
@@ -49,7 +51,7 @@ public final class ApiSession: Sendable {
     /// While fewer tasks than this are in flight, FoundationNetworking's work queue is quick to answer,
     /// so a call starts its task on its own thread and saves the hop to ``taskQueue`` (and the thread
     /// wake-up it costs); beyond it, tasks start on ``taskQueue``.
-    static let tasksStartedInline = 4
+    static let tasksStartedInline = 16
 
     /// Creates a session.
     /// - Parameters:
@@ -68,6 +70,7 @@ public final class ApiSession: Sendable {
         self.hostProvider = hostProvider
         self.middlewares = middlewares
         self.policy = policy
+        self.strippedHeaderNames = policy.strippedHeaderNames
         // Set explicitly on each request so they are visible everywhere, URLProtocol stubs included
         // (Linux merges them only after protocols have seen the request).
         var additional = Headers()
@@ -270,22 +273,27 @@ public final class ApiSession: Sendable {
             deadline: deadline,
             maximumResponseSize: method.maximumResponseSize ?? policy.maximumResponseSize,
             maximumRedirects: policy.maximumRedirects,
-            strippedHeaderNames: policy.strippedHeaderNames,
+            strippedHeaderNames: strippedHeaderNames,
             temporaryBodyFile: encoded.bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
             progress: progress
         )
-        let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
-            try await send(request, bodyFile: encoded.bodyFile, options: options, call: call)
-        }
         let exchange: Exchange
         do {
             if Task.isCancelled || call.isCancelled {
                 throw ApiError.cancelled
             }
-            let raw = try await chain.run(
-                encoded.request,
-                context: MiddlewareContext(method: method, attempt: 1, session: self)
-            )
+            let raw: RawResponse
+            if middlewares.isEmpty {
+                raw = try await send(encoded.request, bodyFile: encoded.bodyFile, options: options, call: call)
+            } else {
+                let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
+                    try await send(request, bodyFile: encoded.bodyFile, options: options, call: call)
+                }
+                raw = try await chain.run(
+                    encoded.request,
+                    context: MiddlewareContext(method: method, attempt: 1, session: self)
+                )
+            }
             exchange = Exchange(response: raw.response, data: raw.data, error: nil)
         } catch let error as ApiError {
             exchange = Exchange(response: nil, data: nil, error: error)
@@ -348,7 +356,8 @@ public final class ApiSession: Sendable {
         let holder = HandleHolder(delegate: delegate, queue: taskQueue)
         call.attachExchange(holder)
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            // Resumed exactly once: by the task's completion, or at once when no task is made.
+            await withUnsafeContinuation { continuation in
                 let begin: @Sendable () -> Void = { [self] in
                     if holder.isCancelled {
                         // Cancelled while waiting its turn: no task is made at all.
@@ -404,7 +413,12 @@ public final class ApiSession: Sendable {
     }
 
     private static func process<M: ApiMethod>(_ exchange: Exchange, for method: M) -> Result<M.Response, any Error> {
-        AcceptableStatusCodes.$current.withValue(method.acceptableStatusCodes) {
+        let codes = method.acceptableStatusCodes
+        guard codes != AcceptableStatusCodes.current else {
+            // Already in effect (usually the default, 2xx): no task-local value to bind.
+            return M.Response.process(response: exchange.response, data: exchange.data, error: exchange.error)
+        }
+        return AcceptableStatusCodes.$current.withValue(codes) {
             M.Response.process(response: exchange.response, data: exchange.data, error: exchange.error)
         }
     }

@@ -130,6 +130,35 @@ final class TreeNode {
     }
 }
 
+/// What the tree encoder needs to know about a type that is none of the common leaf types. Finding it
+/// takes dynamic casts that cost about a thousand instructions each, so it is found once per type.
+struct TypeFacts {
+    /// Whether the type is an integer type.
+    var isInteger: Bool
+    /// The type as a ``CustomDateEncoding`` type, when it is one.
+    var customDates: (any CustomDateEncoding.Type)?
+
+    /// Facts found so far, by type; emptied should it ever hold more than 1024.
+    private static let known = LockedValue<[ObjectIdentifier: TypeFacts]>([:])
+
+    /// The facts of `type`.
+    static func of<Value>(_ type: Value.Type) -> TypeFacts {
+        let key = ObjectIdentifier(type)
+        if let facts = known.withLock({ $0[key] }) {
+            return facts
+        }
+        let facts = TypeFacts(
+            isInteger: type is any BinaryInteger.Type,
+            customDates: type as? any CustomDateEncoding.Type
+        )
+        known.withLock { table in
+            if table.count >= 1024 { table.removeAll() }
+            table[key] = facts
+        }
+        return facts
+    }
+}
+
 final class TreeEncoder: Encoder {
     let codingPath: [any CodingKey]
     let keyEncoding: KeyEncodingStrategy
@@ -170,7 +199,7 @@ final class TreeEncoder: Encoder {
             storage.content = .leaf(leaf)
             return
         }
-        if let custom = Value.self as? any CustomDateEncoding.Type {
+        if let custom = TypeFacts.of(Value.self).customDates {
             dateOverride = custom.dateEncoding
         }
         try value.encode(to: self)
@@ -185,8 +214,7 @@ final class TreeEncoder: Encoder {
     }
 
     /// The leaf `value` is, if it is one. The common types are recognized by comparing types, which
-    /// costs next to nothing; only a value of none of them pays for a dynamic cast, to catch integer
-    /// types beyond the standard ones.
+    /// costs next to nothing; integer types beyond the standard ones are found through ``TypeFacts``.
     func leaf<Value: Encodable>(for value: Value) throws -> ParameterValue? {
         let type = Value.self
         if type == String.self { return .string(value as! String) }
@@ -199,7 +227,7 @@ final class TreeEncoder: Encoder {
         if type == URL.self { return .string((value as! URL).absoluteString) }
         if type == Decimal.self { return .number((value as! Decimal).description) }
         if type == Float.self { return .number(try finite(value as! Float)) }
-        if let integer = value as? any BinaryInteger { return .number(String(describing: integer)) }
+        if TypeFacts.of(type).isInteger { return .number(String(describing: value)) }
         return nil
     }
 

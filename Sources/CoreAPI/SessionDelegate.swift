@@ -257,7 +257,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 tooLarge = true
                 return nil
             }
-            state.data.append(data)
+            if state.data.isEmpty {
+                state.data = data  // the first chunk, usually the whole body: no copy
+            } else {
+                state.data.append(data)
+            }
             guard let progress = state.progress else { return nil }
             let completed = Int64(state.data.count)
             // Content-Length counts encoded bytes; a decoded body may be longer.
