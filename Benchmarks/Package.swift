@@ -4,8 +4,11 @@ import PackageDescription
 /// Benchmarks of CoreAPI, each paired with a plain Foundation baseline measured in the same run.
 ///
 /// Run everything with `swift package --package-path Benchmarks benchmark` from the repository root.
+/// `BenchClients` holds the methods, clients and server process the suites share (no benchmark package in
+/// it, so `InstructionCount` runs without the malloc interposer); `BenchSupport` the custom metrics.
 /// Each benchmark suite is an executable target in `Benchmarks/<Suite>`, where the benchmark plugin
-/// finds it; `BenchServer` is the loopback HTTP server the network suites start in a process of its own.
+/// finds it; `BenchServer` is the loopback HTTP server the network suites start in a process of its own, and
+/// `InstructionCount` performs loopback requests for `count-instructions.sh` to count under callgrind.
 let package = Package(
     name: "CoreAPIBenchmarks",
     platforms: [.macOS(.v15)],
@@ -16,13 +19,14 @@ let package = Package(
     targets: [
         .executableTarget(name: "BenchServer"),
         .target(
-            name: "BenchSupport",
+            name: "BenchClients",
             dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CoreAPI", package: "CoreAPI"),
                 .product(name: "CoreAPIJSON", package: "CoreAPI"),
             ]
         ),
+        .target(name: "BenchSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),
+        .executableTarget(name: "InstructionCount", dependencies: ["BenchClients", "BenchServer"]),
         suite("Loopback", needsServer: true),
         suite("Pipeline"),
         suite("Encoders"),
@@ -39,6 +43,7 @@ func suite(_ name: String, needsServer: Bool = false) -> Target {
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "CoreAPI", package: "CoreAPI"),
         .product(name: "CoreAPIJSON", package: "CoreAPI"),
+        "BenchClients",
         "BenchSupport",
     ]
     if needsServer {

@@ -1,3 +1,4 @@
+import BenchClients
 import BenchSupport
 import Benchmark
 import CoreAPI

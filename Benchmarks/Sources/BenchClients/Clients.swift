@@ -1,13 +1,12 @@
-import BenchSupport
-import CoreAPI
-import Foundation
+public import CoreAPI
+public import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// One way of fetching and decoding the tiny user over HTTP.
-protocol LoopbackClient: Sendable {
+public protocol LoopbackClient: Sendable {
     /// One `GET /user` and JSON decode.
     func fetch() async throws -> TinyUser
     /// Releases the client's session.
@@ -15,33 +14,33 @@ protocol LoopbackClient: Sendable {
 }
 
 /// CoreAPI: `ApiSession.perform(GetTinyUser())`.
-struct CoreAPIClient: LoopbackClient {
+public struct CoreAPIClient: LoopbackClient {
     /// The session under test.
-    let session: ApiSession
+    public let session: ApiSession
 
     /// Performs the method.
-    func fetch() async throws -> TinyUser {
+    public func fetch() async throws -> TinyUser {
         try await session.perform(GetTinyUser())
     }
 
     /// Invalidates the session.
-    func shutdown() {
+    public func shutdown() {
         session.invalidate()
     }
 }
 
 /// The baseline: `URLSession.data(for:)`, a status check and `JSONDecoder`, as an app without CoreAPI would
 /// write it; like CoreAPI, it builds a new `URLRequest` for every call.
-struct URLSessionClient: LoopbackClient {
+public struct URLSessionClient: LoopbackClient {
     /// The session, with its own configuration.
-    let session: URLSession
+    public let session: URLSession
     /// `<base>/user`.
-    let url: URL
+    public let url: URL
     /// One decoder shared by all requests, as CoreAPI shares one per response type.
-    let decoder = JSONDecoder()
+    public let decoder = JSONDecoder()
 
     /// Sends `GET <base>/user` and decodes the body.
-    func fetch() async throws -> TinyUser {
+    public func fetch() async throws -> TinyUser {
         let (data, response) = try await session.data(for: URLRequest(url: url))
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
             throw URLError(.badServerResponse)
@@ -50,13 +49,13 @@ struct URLSessionClient: LoopbackClient {
     }
 
     /// Invalidates the session.
-    func shutdown() {
+    public func shutdown() {
         session.finishTasksAndInvalidate()
     }
 }
 
 /// The clients compared, each built against a server's base URL.
-enum ClientKind: String, CaseIterable {
+public enum ClientKind: String, CaseIterable, Sendable {
     /// CoreAPI with `URLSessionConfiguration.default`, the configuration of the raw baseline.
     case coreAPISameConfiguration = "CoreAPI, URLSessionConfiguration.default"
     /// Raw `URLSession` with `URLSessionConfiguration.default`, baseline of the line above.
@@ -67,8 +66,19 @@ enum ClientKind: String, CaseIterable {
     /// Raw `URLSession(configuration: .default)`, baseline of the default session.
     case urlSessionDefault = "URLSession, default configuration"
 
+    /// A short name for command lines: `coreapi-same`, `urlsession-same`, `coreapi-default`,
+    /// `urlsession-default`.
+    public var argument: String {
+        switch self {
+        case .coreAPISameConfiguration: "coreapi-same"
+        case .urlSessionSameConfiguration: "urlsession-same"
+        case .coreAPIDefaultSession: "coreapi-default"
+        case .urlSessionDefault: "urlsession-default"
+        }
+    }
+
     /// A new client for the server at `baseURL`.
-    func makeClient(baseURL: String) -> any LoopbackClient {
+    public func makeClient(baseURL: String) -> any LoopbackClient {
         switch self {
         case .coreAPISameConfiguration:
             CoreAPIClient(session: ApiSession(hostProvider: benchHosts(baseURL), configuration: .default))

@@ -1,0 +1,54 @@
+// Performs loopback requests with one client, for counting the instructions they take under valgrind's
+// callgrind (see `count-instructions.sh`).
+//
+// Usage: InstructionCount <client> <requests>
+//   client:   coreapi-same, urlsession-same, coreapi-default or urlsession-default (see `ClientKind`)
+//   requests: how many `GET /user` + decode to perform after 50 warm-up requests
+//
+// The server runs in a process of its own, which callgrind does not follow, so only the client's
+// instructions are counted. The requests run in a detached task while the main thread waits on a
+// semaphore: with top-level `await` the main thread would park in `dispatch_main`, whose `sigsuspend`
+// on a constant signal mask makes valgrind crash.
+
+import BenchClients
+import Foundation
+import Synchronization
+
+/// Requests made before the counted ones, so lazy set-up is the same in every run.
+let warmUpRequests = 50
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3,
+    let kind = ClientKind.allCases.first(where: { $0.argument == arguments[1] }),
+    let requests = Int(arguments[2]), requests >= 0
+else {
+    let clients = ClientKind.allCases.map(\.argument).joined(separator: ", ")
+    FileHandle.standardError.write(Data("usage: InstructionCount <client> <requests>; clients: \(clients)\n".utf8))
+    exit(2)
+}
+
+/// The failure that ended the run, if any.
+let failure = Mutex<String?>(nil)
+/// Signalled when the requests are done.
+let done = DispatchSemaphore(value: 0)
+Task.detached {
+    do {
+        let server = try BenchServerProcess.start()
+        defer { server.stop() }
+        let client = kind.makeClient(baseURL: server.baseURL)
+        defer { client.shutdown() }
+        for _ in 0..<(warmUpRequests + requests) {
+            guard try await client.fetch() == TinyUser.expected else {
+                throw BenchServerError(description: "unexpected answer")
+            }
+        }
+    } catch {
+        failure.withLock { $0 = String(describing: error) }
+    }
+    done.signal()
+}
+done.wait()
+if let message = failure.withLock({ $0 }) {
+    FileHandle.standardError.write(Data("InstructionCount: \(message)\n".utf8))
+    exit(1)
+}
