@@ -39,9 +39,9 @@ public final class ApiSession: Sendable {
     let delegate: SessionDelegate
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
     private let calls = CallRegistry()
-    /// Whether ``invalidate()`` was called; guards task creation, since a task made on an invalidated
+    /// Open until ``invalidate()``; guards task creation, since a task made on an invalidated
     /// `URLSession` crashes on Linux.
-    private let isInvalidated = LockedValue(false)
+    private let gate = ClosingGate()
     /// Where tasks are created, resumed and cancelled. FoundationNetworking does each of these
     /// synchronously on its own work queue, which is busy while many transfers run. Done on threads of
     /// the Swift concurrency pool, a thousand calls starting at once held every pool thread waiting there
@@ -88,7 +88,7 @@ public final class ApiSession: Sendable {
 
     deinit {
         // URLSession keeps its delegate until invalidated; tasks in flight still finish.
-        if !isInvalidated.current {
+        if gate.isOpen {
             urlSession.finishTasksAndInvalidate()
         }
     }
@@ -97,20 +97,14 @@ public final class ApiSession: Sendable {
     /// once with ``ApiError/InvalidRequestReason/sessionInvalidated`` without sending anything. The
     /// underlying `URLSession` is invalidated and releases its delegate. Calling it again does nothing.
     public func invalidate() {
-        let first = isInvalidated.withLock { invalidated in
-            defer { invalidated = true }
-            return !invalidated
-        }
-        guard first else { return }
+        // Closing waits for tasks being made, and none is made after it: none on the invalidated session.
+        guard gate.close() else { return }
         cancelAllRequests()
-        isInvalidated.withLock { _ in
-            // Under the lock task creation takes, so no task is made on the invalidated session.
-            urlSession.invalidateAndCancel()
-        }
+        urlSession.invalidateAndCancel()
     }
 
     /// Whether ``invalidate()`` was called.
-    public var isValid: Bool { !isInvalidated.current }
+    public var isValid: Bool { gate.isOpen }
 
     /// The configuration CoreAPI uses by default: an API client with token auth rarely needs cookies,
     /// and handling them costs a large part of each request's CPU, so cookies are off (no storage, none
@@ -398,8 +392,7 @@ public final class ApiSession: Sendable {
         options: TaskOptions,
         completion: @escaping @Sendable (Exchange) -> Void
     ) -> URLSessionTask? {
-        isInvalidated.withLock { invalidated -> URLSessionTask? in
-            guard !invalidated else { return nil }
+        gate.whileOpen { () -> URLSessionTask in
             let task: URLSessionTask
             if let bodyFile {
                 task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
