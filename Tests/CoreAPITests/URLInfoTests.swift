@@ -7,6 +7,33 @@ import Testing
         if case .invalidRequest(.invalidURL) = error { true } else { false }
     }
 
+    /// Built URLs are kept for reuse; the key is the whole value, so a host, a path or a query item
+    /// that differs never gets another's URL, and a value that fails keeps failing.
+    @Test func reusedURLsNeverMixUpComponents() throws {
+        let infos: [(URLInfo, String)] = [
+            (.components(host: "https://a.example", path: "/v1/users"), "https://a.example/v1/users"),
+            (.components(host: "https://b.example", path: "/v1/users"), "https://b.example/v1/users"),
+            (.components(host: "https://a.example", path: "/v1/user"), "https://a.example/v1/user"),
+            (
+                .components(
+                    host: "https://a.example",
+                    path: "/v1/users",
+                    queryItems: [URLQueryItem(name: "page", value: "2")]
+                ),
+                "https://a.example/v1/users?page=2"
+            ),
+        ]
+        for _ in 0..<3 {
+            for (info, expected) in infos {
+                #expect(try info.makeURL().absoluteString == expected)
+            }
+        }
+        let refused = URLInfo.components(host: "ftp://a.example", path: "/v1/users")
+        for _ in 0..<2 {
+            #expect(Self.isInvalidURL(#expect(throws: ApiError.self) { try refused.makeURL() }))
+        }
+    }
+
     @Test(arguments: [
         ("https://h/api", "/v1/x", "https://h/api/v1/x", "h"),
         ("https://h/api/", "v1/x", "https://h/api/v1/x", "h"),
