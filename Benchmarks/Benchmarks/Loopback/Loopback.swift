@@ -5,6 +5,7 @@ import Benchmark
 /// Metrics of the paired benchmarks.
 enum PairMetrics {
     /// CPU of CoreAPI's 1000 requests of an iteration, in microseconds; scaled output shows it per request.
+    /// In the `transport floor` pair the first client is `URLSession` with CoreAPI's default configuration.
     static let coreAPI = BenchmarkMetric.custom("CoreAPI CPU (μs)", polarity: .prefersSmaller, useScalingFactor: true)
     /// CPU of the baseline's 1000 requests of an iteration, in microseconds.
     static let urlSession = BenchmarkMetric.custom(
@@ -48,9 +49,12 @@ let benchmarks: @Sendable () -> Void = {
     let pairs: [(name: String, coreAPI: ClientKind, baseline: ClientKind)] = [
         ("same configuration", .coreAPISameConfiguration, .urlSessionSameConfiguration),
         ("default session", .coreAPIDefaultSession, .urlSessionDefault),
+        // No CoreAPI: raw URLSession with CoreAPI's default configuration against `.default`, the lowest
+        // ratio the default session could reach through the same transport.
+        ("transport floor", .urlSessionLean, .urlSessionDefault),
     ]
     for (label, inFlight) in [("sequential", 1), ("concurrent8", 8)] {
-        for kind in ClientKind.allCases {
+        for kind in ClientKind.allCases where kind != .urlSessionLean {
             let fixture = LoopbackFixture(kinds: [kind])
             Benchmark(
                 "\(label): \(kind.rawValue)",

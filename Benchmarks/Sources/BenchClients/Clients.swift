@@ -65,6 +65,9 @@ public enum ClientKind: String, CaseIterable, Sendable {
     case coreAPIDefaultSession = "CoreAPI, default session"
     /// Raw `URLSession(configuration: .default)`, baseline of the default session.
     case urlSessionDefault = "URLSession, default configuration"
+    /// Raw `URLSession` with `ApiSession.makeDefaultConfiguration()` (cookies and cache off): what the
+    /// transport itself costs with CoreAPI's defaults, the floor under CoreAPI's default session.
+    case urlSessionLean = "URLSession, CoreAPI default configuration"
 
     /// A short name for command lines: `coreapi-same`, `urlsession-same`, `coreapi-default`,
     /// `urlsession-default`.
@@ -74,6 +77,7 @@ public enum ClientKind: String, CaseIterable, Sendable {
         case .urlSessionSameConfiguration: "urlsession-same"
         case .coreAPIDefaultSession: "coreapi-default"
         case .urlSessionDefault: "urlsession-default"
+        case .urlSessionLean: "urlsession-lean"
         }
     }
 
@@ -86,6 +90,11 @@ public enum ClientKind: String, CaseIterable, Sendable {
             CoreAPIClient(session: ApiSession(hostProvider: benchHosts(baseURL)))
         case .urlSessionSameConfiguration, .urlSessionDefault:
             URLSessionClient(session: URLSession(configuration: .default), url: URL(string: baseURL + "/user")!)
+        case .urlSessionLean:
+            URLSessionClient(
+                session: URLSession(configuration: ApiSession.makeDefaultConfiguration()),
+                url: URL(string: baseURL + "/user")!
+            )
         }
     }
 }

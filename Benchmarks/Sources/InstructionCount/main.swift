@@ -2,7 +2,8 @@
 // callgrind (see `count-instructions.sh`).
 //
 // Usage: InstructionCount <client> <requests>
-//   client:   coreapi-same, urlsession-same, coreapi-default or urlsession-default (see `ClientKind`)
+//   client:   coreapi-same, urlsession-same, coreapi-default, urlsession-default or urlsession-lean
+//             (see `ClientKind`)
 //   requests: how many `GET /user` + decode to perform after 50 warm-up requests
 //
 // The server runs in a process of its own, which callgrind does not follow, so only the client's
