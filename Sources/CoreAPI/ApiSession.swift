@@ -350,8 +350,7 @@ public final class ApiSession: Sendable {
         let holder = HandleHolder(delegate: delegate, queue: taskQueue)
         call.attachExchange(holder)
         return await withTaskCancellationHandler {
-            // Resumed exactly once: by the task's completion, or at once when no task is made.
-            await withUnsafeContinuation { continuation in
+            await withCheckedContinuation { continuation in
                 let begin: @Sendable () -> Void = { [self] in
                     if holder.isCancelled {
                         // Cancelled while waiting its turn: no task is made at all.
