@@ -195,11 +195,17 @@ final class TreeEncoder: Encoder {
 
     /// Encodes `value` into `storage`, keeping Foundation leaf types as leaves.
     func encodeValue<Value: Encodable>(_ value: Value) throws {
-        if let leaf = try leaf(for: value) {
+        if let leaf = try commonLeaf(for: value) {
             storage.content = .leaf(leaf)
             return
         }
-        if let custom = TypeFacts.of(Value.self).customDates {
+        // One table lookup per value of another type: whether it is an integer, or sets a date strategy.
+        let facts = TypeFacts.of(Value.self)
+        if facts.isInteger {
+            storage.content = .leaf(.number(String(describing: value)))
+            return
+        }
+        if let custom = facts.customDates {
             dateOverride = custom.dateEncoding
         }
         try value.encode(to: self)
@@ -213,9 +219,9 @@ final class TreeEncoder: Encoder {
         )
     }
 
-    /// The leaf `value` is, if it is one. The common types are recognized by comparing types, which
-    /// costs next to nothing; integer types beyond the standard ones are found through ``TypeFacts``.
-    func leaf<Value: Encodable>(for value: Value) throws -> ParameterValue? {
+    /// The leaf `value` is when it has one of the common leaf types, recognized by comparing types,
+    /// which costs next to nothing; other integer types are found through ``TypeFacts`` by the caller.
+    func commonLeaf<Value: Encodable>(for value: Value) throws -> ParameterValue? {
         let type = Value.self
         if type == String.self { return .string(value as! String) }
         if type == Bool.self { return .bool(value as! Bool) }
@@ -227,7 +233,6 @@ final class TreeEncoder: Encoder {
         if type == URL.self { return .string((value as! URL).absoluteString) }
         if type == Decimal.self { return .number((value as! Decimal).description) }
         if type == Float.self { return .number(try finite(value as! Float)) }
-        if TypeFacts.of(type).isInteger { return .number(String(describing: value)) }
         return nil
     }
 
