@@ -69,9 +69,15 @@ final class CallRegistry: Sendable {
         _ = state.withLock { $0.calls.removeValue(forKey: id) }
     }
 
-    /// Cancels every registered call; the cancels run after the lock is released.
+    /// Cancels every registered call, newest first; the cancels run after the lock is released.
+    ///
+    /// Newest first, because the newest tasks are the ones still waiting for a connection: cancelled
+    /// first they never get one, whereas a connection freed by cancelling an older call would be handed
+    /// to a waiting task, opened and then cancelled too.
     func cancelAll() {
-        let calls = state.withLock { Array($0.calls.values) }
+        let calls = state.withLock { state in
+            state.calls.sorted { $0.key > $1.key }.map(\.value)
+        }
         for call in calls {
             call.cancel()
         }

@@ -140,18 +140,22 @@ struct ConcurrencyStressScenarios {
     }
 
     /// A thousand calls in flight — every task resumed, a hundred at the server and the rest waiting for
-    /// a connection — all end soon after `cancelAllRequests()`.
+    /// a connection — all end soon after `cancelAllRequests()`. Cancelled newest first, the waiting ones
+    /// never get a connection: 0.34–1.03 s in six runs on two shared cores, against 0.76–2.1 s in any
+    /// order, when each freed connection was opened again for a waiting call.
     @Test func cancelAllRequestsEndsAThousandInFlightWithinTwoSeconds() async throws {
         let ended = try await cancelAllInFlight(connections: 100)
         #expect(ended < .seconds(2) * Self.slowdown)
     }
 
     /// The same with all thousand at the server. FoundationNetworking's cost of cancelling a task grows
-    /// with the number of open sockets: this took 0.2–4.3 s on two shared cores (against 0.4–1.4 s with a
-    /// hundred connections) and 8–10 s under the thread sanitizer, so the bound here only catches a hang.
+    /// with the number of open sockets: this took 0.5–11.1 s on two shared cores, in either cancel order
+    /// and longest when the thousand connections had also been slow to open (28 s instead of 4–10 s),
+    /// against 0.3–1.0 s with a hundred connections. So the bound only catches a hang: a call that is not
+    /// cancelled ends with the fixture's 120 s hold.
     @Test func cancelAllRequestsEndsAThousandOpenConnections() async throws {
         let ended = try await cancelAllInFlight(connections: Self.callCount)
-        #expect(ended < .seconds(10) * Self.slowdown)
+        #expect(ended < .seconds(30) * Self.slowdown)
     }
 
     /// Every kind of outcome at once from 32 tasks, while another task switches the environment
