@@ -49,8 +49,8 @@ public struct FormParametersEncoder: ParametersEncoding {
             throw ApiError.encoding(error)
         }
         guard let tree else { return nil }
-        let text = try format.encode(tree)
-        return text.isEmpty ? nil : Data(text.utf8)
+        let bytes = try format.encodedBytes(tree)
+        return bytes.isEmpty ? nil : Data(bytes)
     }
 
     /// Returns `request` with the form body and `Content-Type`.

@@ -39,7 +39,7 @@ struct JSONWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let entries):
             bytes.append(UInt8(ascii: "{"))
-            let sorted = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            let sorted = ParameterValue.sortedByKey(entries)
             for (index, entry) in sorted.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 writeString(entry.key)
@@ -54,22 +54,28 @@ struct JSONWriter {
     /// `\u00XX`; everything else, `/` and non-ASCII included, as UTF-8.
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += #"\""#.utf8
-            case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
-            case 0x0A: bytes += #"\n"#.utf8
-            case 0x0D: bytes += #"\r"#.utf8
-            case 0x09: bytes += #"\t"#.utf8
-            case 0x08: bytes += #"\b"#.utf8
-            case 0x0C: bytes += #"\f"#.utf8
-            case 0..<0x20:
-                bytes += #"\u00"#.utf8
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
+        text.withUTF8Bytes { input in
+            var runStart = 0
+            for index in input.indices {
+                let byte = input[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): bytes += #"\""#.utf8
+                case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+                case 0x0A: bytes += #"\n"#.utf8
+                case 0x0D: bytes += #"\r"#.utf8
+                case 0x09: bytes += #"\t"#.utf8
+                case 0x08: bytes += #"\b"#.utf8
+                case 0x0C: bytes += #"\f"#.utf8
+                default:
+                    bytes += #"\u00"#.utf8
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+                }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

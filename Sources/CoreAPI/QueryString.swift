@@ -62,23 +62,36 @@ public struct QueryString: Sendable {
     ///   tree holds an ``Attachment`` (only ``MultipartFormDataEncoder`` can send files).
     public func pairs(for value: ParameterValue) throws -> [Pair] {
         try fields(for: value).map { field in
-            Pair(
-                key: field.key,
-                parts: try field.values.map { value in
-                    guard case .attachment = value else { return text(for: value) }
-                    throw ApiError.invalidRequest(
-                        .encoding("\(field.key): attachments can only be sent with MultipartFormDataEncoder")
-                    )
-                }
-            )
+            Pair(key: field.key, parts: try field.values.map { try leafText($0, key: field.key) })
         }
     }
 
     /// `value` as a query string or form body (without `?`), escaped by ``escaping``.
     public func encode(_ value: ParameterValue) throws -> String {
-        try pairs(for: value).map { pair in
-            escape(pair.key) + "=" + pair.parts.map(escape).joined(separator: ",")
-        }.joined(separator: "&")
+        String(decoding: try encodedBytes(value), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of ``encode(_:)``, written into one buffer.
+    func encodedBytes(_ value: ParameterValue) throws -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        for (index, field) in try fields(for: value).enumerated() {
+            if index > 0 { output.append(UInt8(ascii: "&")) }
+            appendEscaped(field.key, to: &output)
+            output.append(UInt8(ascii: "="))
+            for (partIndex, leaf) in field.values.enumerated() {
+                if partIndex > 0 { output.append(UInt8(ascii: ",")) }
+                appendEscaped(try leafText(leaf, key: field.key), to: &output)
+            }
+        }
+        return output
+    }
+
+    /// The text of the leaf `value` of the field `key`.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` for an ``Attachment``.
+    private func leafText(_ value: ParameterValue, key: String) throws -> String {
+        guard case .attachment = value else { return text(for: value) }
+        throw ApiError.invalidRequest(.encoding("\(key): attachments can only be sent with MultipartFormDataEncoder"))
     }
 
     /// One flattened field: its key and its leaves (one, except for comma-separated arrays).
@@ -94,7 +107,7 @@ public struct QueryString: Sendable {
             throw ApiError.invalidRequest(.encoding("query and form parameters must be keyed, not \(value.kindName)"))
         }
         var result: [Field] = []
-        for (key, value) in sortsKeys ? Self.sorted(entries) : entries {
+        for (key, value) in sortsKeys ? ParameterValue.sortedByKey(entries) : entries {
             try append(value, key: key, sortsKeys: sortsKeys, to: &result)
         }
         return result
@@ -106,14 +119,23 @@ public struct QueryString: Sendable {
         case .rfc3986:
             Self.escape(text)
         case .formURLEncoded(let spaces):
-            Self.formEscape(text, spaces: spaces)
+            PercentEncoding.encode(text, allowing: PercentEncoding.isFormUnescaped, spaceAsPlus: spaces == .plus)
         }
     }
 
-    /// `text` escaped by the WHATWG form serializer.
-    static func formEscape(_ text: String, spaces: SpaceEncoding) -> String {
-        let escaped = PercentEncoding.encode(text, allowing: PercentEncoding.isFormUnescaped)
-        return spaces == .plus ? escaped.replacingOccurrences(of: "%20", with: "+") : escaped
+    /// Appends `text` escaped by ``escaping`` to `output`.
+    private func appendEscaped(_ text: String, to output: inout [UInt8]) {
+        switch escaping {
+        case .rfc3986:
+            PercentEncoding.append(text, to: &output, allowing: PercentEncoding.isUnreserved)
+        case .formURLEncoded(let spaces):
+            PercentEncoding.append(
+                text,
+                to: &output,
+                allowing: PercentEncoding.isFormUnescaped,
+                spaceAsPlus: spaces == .plus
+            )
+        }
     }
 
     /// Query items as a percent-encoded query string, in their order; an item without value is `name`.
@@ -126,12 +148,6 @@ public struct QueryString: Sendable {
     /// `text` with every byte but RFC 3986 unreserved ones percent-encoded.
     public static func escape(_ text: String) -> String {
         PercentEncoding.encode(text, allowing: PercentEncoding.isUnreserved)
-    }
-
-    private static func sorted(
-        _ entries: [(key: String, value: ParameterValue)]
-    ) -> [(key: String, value: ParameterValue)] {
-        entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
     /// The text of a scalar.
@@ -150,7 +166,7 @@ public struct QueryString: Sendable {
         case .null:
             return
         case .object(let entries):
-            for (subkey, subvalue) in sortsKeys ? Self.sorted(entries) : entries {
+            for (subkey, subvalue) in sortsKeys ? ParameterValue.sortedByKey(entries) : entries {
                 try append(subvalue, key: "\(key)[\(subkey)]", sortsKeys: sortsKeys, to: &result)
             }
         case .array(let items):

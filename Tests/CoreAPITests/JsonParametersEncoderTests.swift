@@ -290,6 +290,15 @@ private struct NestedAttachment: Encodable, Sendable {
         #expect(body == Data(#"{"k\#(escaped)k":"v\#(escaped)v"}"#.utf8))
     }
 
+    /// Keys are sorted by their UTF-8 bytes, not by `String` order: a decomposed `é` (65 CC 81) comes
+    /// before `f`, and a key that is a prefix of another before it.
+    @Test func keysAreSortedByTheirUTF8Bytes() throws {
+        let body = try JsonParametersEncoder().body(
+            for: ["f": 1, "e\u{301}": 2, "\u{E4}": 3, "\u{1F600}": 4, "ff": 5, "": 6]
+        )
+        #expect(text(body) == "{\"\":6,\"e\u{301}\":2,\"f\":1,\"ff\":5,\"\u{E4}\":3,\"\u{1F600}\":4}")
+    }
+
     @Test(arguments: [
         (Data([0xFB, 0xFF, 0x00]), #"{"blob":"+/8A"}"#), (Data("hello".utf8), #"{"blob":"aGVsbG8="}"#),
         (Data(), #"{"blob":""}"#),

@@ -297,6 +297,12 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
             expected: "B=3&_=5&a=2&aa=4&b=1"
         ),
         QueryVector(
+            // By bytes, not by `String` order: a decomposed `é` (65 CC 81) comes before `f`.
+            name: "non-ASCII keys sorted by their UTF-8 bytes",
+            parameters: ["f": 1, "e\u{301}": 2, "\u{E4}": 3, "z": 4, "\u{1F600}": 5],
+            expected: "e%CC%81=2&f=1&z=4&%C3%A4=3&%F0%9F%98%80=5"
+        ),
+        QueryVector(
             name: "nested dictionary keys sorted",
             parameters: ["z": ["y": 1, "x": 2], "a": ["d": 3, "c": 4]],
             expected: "a%5Bc%5D=4&a%5Bd%5D=3&z%5Bx%5D=2&z%5By%5D=1"
