@@ -86,7 +86,11 @@ final class TreeNode {
         case array([TreeNode])
     }
 
-    var content: Content = .empty
+    var content: Content
+
+    init(content: Content = .empty) {
+        self.content = content
+    }
 
     var resolved: ParameterValue? {
         switch content {
@@ -258,12 +262,16 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encodeNil(forKey key: Key) throws {
-        let child = encoder.child(for: key)
-        child.storage.content = .leaf(.null)
-        encoder.storage.set(child.storage, forKey: self.key(key))
+        encoder.storage.set(TreeNode(content: .leaf(.null)), forKey: self.key(key))
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        // A leaf needs no encoder of its own; a failing one (a non-finite number) takes the long way,
+        // so its error names the full coding path.
+        if let leaf = try? encoder.commonLeaf(for: value) {
+            encoder.storage.set(TreeNode(content: .leaf(leaf)), forKey: self.key(key))
+            return
+        }
         let child = encoder.child(for: key)
         try child.encodeValue(value)
         encoder.storage.set(child.storage, forKey: self.key(key))
@@ -305,12 +313,15 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     private var nextKey: IndexKey { IndexKey(intValue: count) }
 
     mutating func encodeNil() throws {
-        let child = encoder.child(for: nextKey)
-        child.storage.content = .leaf(.null)
-        encoder.storage.append(child.storage)
+        encoder.storage.append(TreeNode(content: .leaf(.null)))
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
+        // As in the keyed container: a leaf needs no encoder of its own.
+        if let leaf = try? encoder.commonLeaf(for: value) {
+            encoder.storage.append(TreeNode(content: .leaf(leaf)))
+            return
+        }
         let child = encoder.child(for: nextKey)
         try child.encodeValue(value)
         encoder.storage.append(child.storage)

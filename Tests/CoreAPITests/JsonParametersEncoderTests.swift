@@ -48,6 +48,17 @@ private struct Number: Encodable, Sendable {
     var value: Double
 }
 
+/// An order line with a price, for coding-path checks.
+struct PricedLine: Encodable, Sendable {
+    var price: Double
+}
+
+/// Lines and totals, for coding-path checks.
+struct PricedOrder: Encodable, Sendable {
+    var lines: [PricedLine]
+    var totals: [Double]
+}
+
 private struct Login: Encodable, Sendable {
     var user: String
     var token: String
@@ -252,6 +263,16 @@ private struct NestedAttachment: Encodable, Sendable {
     func nonFiniteDoublesThrowFromBody(value: Double) {
         let error = #expect(throws: ApiError.self) { try JsonParametersEncoder().body(for: Number(value: value)) }
         #expect(Self.encodingReason(error) != nil)
+    }
+
+    /// The error names the full coding path of the value, also inside arrays and nested objects.
+    @Test(arguments: [
+        (PricedOrder(lines: [PricedLine(price: 1), PricedLine(price: .nan)], totals: []), "lines.1.price: nan"),
+        (PricedOrder(lines: [], totals: [2, -.infinity]), "totals.1: -inf"),
+    ])
+    func nonFiniteDoublesNameTheirCodingPath(order: PricedOrder, path: String) {
+        let error = #expect(throws: ApiError.self) { try JsonParametersEncoder().body(for: order) }
+        #expect(Self.encodingReason(error) == "\(path) is not a finite number")
     }
 
     @Test func nonFiniteDoublesThrowOnGet() throws {
