@@ -4,8 +4,9 @@
 #   CoreAPI / URLSession with the same configuration              <= 1.05
 #   CoreAPI default session / URLSession .default                  <= 0.75
 # Unlike CPU time, which moves by 2-3x on a shared virtual machine, these counts repeat to within about
-# 1 % from run to run. Per request = (count for 400 requests - count for 100) / 300, so start-up and
-# warm-up cancel out. Only the client process is counted: the server runs in a child that callgrind does
+# 2 % from run to run (threads interleave differently under valgrind each time), so each client is
+# counted in three rounds, interleaved, and the ratios are taken between the medians. Per request =
+# (count for 400 requests - count for 100) / 300, so start-up and warm-up cancel out. Only the client process is counted: the server runs in a child that callgrind does
 # not follow. It also reports raw URLSession with CoreAPI's default configuration against `.default`:
 # the lowest ratio CoreAPI's default session could reach through the same transport. Installs valgrind
 # with apt-get when it is missing (as root, or with sudo).
@@ -36,21 +37,28 @@ count() {
     rm -f "$log"
 }
 
+rounds=3
 results=""
-for client in coreapi-same urlsession-same coreapi-default urlsession-default urlsession-lean; do
-    few="$(count "$client" 100)"
-    many="$(count "$client" 400)"
-    results="$results$client $few $many
+for round in $(seq "$rounds"); do
+    for client in coreapi-same urlsession-same coreapi-default urlsession-default urlsession-lean; do
+        few="$(count "$client" 100)"
+        many="$(count "$client" 400)"
+        results="$results$client $few $many
 "
+    done
 done
 
 printf '%s' "$results" | python3 -c '
+import statistics
 import sys
-per_request = {}
+rounds = {}
 for line in sys.stdin:
     client, few, many = line.split()
-    per_request[client] = (int(many) - int(few)) / 300
-    print(f"{client:20} {per_request[client]:10,.0f} instructions per request")
+    rounds.setdefault(client, []).append((int(many) - int(few)) / 300)
+per_request = {client: statistics.median(counts) for client, counts in rounds.items()}
+for client, counts in rounds.items():
+    each = ", ".join(f"{count:,.0f}" for count in counts)
+    print(f"{client:20} {per_request[client]:10,.0f} instructions per request (median of {each})")
 checks = [
     ("CoreAPI / URLSession, same configuration", "coreapi-same", "urlsession-same", 1.05),
     ("CoreAPI default session / URLSession .default", "coreapi-default", "urlsession-default", 0.75),
