@@ -70,5 +70,4 @@ extension String {
         var string = self
         return try string.withUTF8(body)
     }
-
 }

@@ -115,12 +115,9 @@ public struct QueryString: Sendable {
 
     /// `text` escaped by ``escaping``.
     public func escape(_ text: String) -> String {
-        switch escaping {
-        case .rfc3986:
-            Self.escape(text)
-        case .formURLEncoded(let spaces):
-            PercentEncoding.encode(text, allowing: PercentEncoding.isFormUnescaped, spaceAsPlus: spaces == .plus)
-        }
+        var output: [UInt8] = []
+        appendEscaped(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Appends `text` escaped by ``escaping`` to `output`.
