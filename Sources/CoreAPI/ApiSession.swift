@@ -109,6 +109,10 @@ public final class ApiSession: Sendable {
     /// The configuration CoreAPI uses by default: an API client with token auth rarely needs cookies,
     /// and handling them costs a large part of each request's CPU, so cookies are off (no storage, none
     /// set or accepted) and there is no response cache. Pass a configuration with cookies on to opt in.
+    ///
+    /// Its `protocolClasses` are those of `URLSessionConfiguration.default` that load `http` and
+    /// `https` URLs, in their order: every task looks its protocol up in that list, and an API session
+    /// sends nothing else.
     public static func makeDefaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.httpCookieStorage = nil
@@ -116,7 +120,17 @@ public final class ApiSession: Sendable {
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.protocolClasses = configuration.protocolClasses.map(httpProtocolClasses)
         return configuration
+    }
+
+    /// The classes in `classes` that load `http` or `https` requests, in their order.
+    private static func httpProtocolClasses(_ classes: [AnyClass]) -> [AnyClass] {
+        let probes = ["http", "https"].compactMap { URL(string: "\($0)://127.0.0.1/") }.map { URLRequest(url: $0) }
+        return classes.filter { candidate in
+            guard let type = candidate as? URLProtocol.Type else { return false }
+            return probes.contains { type.canInit(with: $0) }
+        }
     }
 
     /// The request `method` describes, built and validated but not sent, with any body in memory.

@@ -80,6 +80,27 @@ struct EchoSearch: FixtureMethod {
     let exact: Bool?
 }
 
+/// Asks the fixture for a session cookie `name=value` scoped to `cookiePath`.
+struct SetCookie: FixtureMethod {
+    typealias Response = Data
+    var path: String { "/set-cookie" }
+    let name: String
+    let value: String
+    let cookiePath: String
+
+    enum CodingKeys: String, CodingKey {
+        case name, value
+        case cookiePath = "path"
+    }
+}
+
+/// Any path, echoed back.
+struct EchoAt: FixtureMethod {
+    typealias Response = Echo
+    var path: String
+    func encode(to encoder: any Encoder) throws {}
+}
+
 /// A JSON body, echoed back.
 struct EchoCreate: FixtureMethod {
     typealias Response = Echo

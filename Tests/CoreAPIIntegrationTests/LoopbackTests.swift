@@ -221,6 +221,31 @@ extension SerialLoopback {
             #expect(throws: ApiError.cancelled) { try result.get() }
         }
 
+        @Test func defaultSessionNeitherKeepsNorSendsCookies() async throws {
+            let jar = "/echo/cookie-jar/\(UUID().uuidString)"
+            _ = try await session.perform(SetCookie(name: "jar", value: "kept", cookiePath: jar))
+            let echo = try await session.perform(EchoAt(path: jar))
+            #expect(echo.path == jar)
+            #expect(echo.headers["cookie"] == nil)
+        }
+
+        @Test func cookiesAreOptIn() async throws {
+            let jar = "/echo/cookie-jar/\(UUID().uuidString)"
+            let configuration = ApiSession.makeDefaultConfiguration()
+            configuration.httpCookieStorage = HTTPCookieStorage.shared
+            configuration.httpCookieAcceptPolicy = .always
+            configuration.httpShouldSetCookies = true
+            let session = ApiSession(hostProvider: server.hosts, configuration: configuration)
+            defer {
+                for cookie in HTTPCookieStorage.shared.cookies ?? [] where cookie.path == jar {
+                    HTTPCookieStorage.shared.deleteCookie(cookie)
+                }
+            }
+            _ = try await session.perform(SetCookie(name: "jar", value: "kept", cookiePath: jar))
+            let echo = try await session.perform(EchoAt(path: jar))
+            #expect(echo.headers["cookie"] == "jar=kept")
+        }
+
         @Test func connectionRefusedIsATransportError() async throws {
             let session = ApiSession(hostProvider: DictionaryHostProvider(["fixture": "http://127.0.0.1:1"]))
             let error = await #expect(throws: ApiError.self) {

@@ -23,6 +23,8 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /delay?ms=N          waits N milliseconds, then answers {"delayed": N}
   /basic-auth          401 with WWW-Authenticate: Basic
   /fast                {"ok": true}
+  /set-cookie?name=N&value=V&path=P
+                       {"ok": true} with Set-Cookie: N=V; Path=P (a session cookie)
   /empty               200 with no body; /no-content 204
   /count?tag=T         how many requests carried the header X-Test-Tag: T
   /hits?path=P         {"count": n, "ports": {"<port>": n}}: how many requests for path P (without its query)
@@ -246,6 +248,11 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/basic-auth":
             self.send_json(401, {"error": {"code": 401, "message": "credentials required"}},
                            headers=[("WWW-Authenticate", 'Basic realm="fixture"')])
+        elif path == "/set-cookie":
+            def field(name):
+                return query.get(name, [""])[0]
+            cookie = "%s=%s; Path=%s" % (field("name"), field("value"), field("path") or "/")
+            self.send_json(200, {"ok": True}, headers=[("Set-Cookie", cookie)])
         elif path == "/fast":
             self.send(200, b'{"ok":true}')
         elif path == "/empty":
