@@ -6,10 +6,11 @@
 # Unlike CPU time, which moves by 2-3x on a shared virtual machine, these counts repeat to within about
 # 2 % from run to run (threads interleave differently under valgrind each time), so each client is
 # counted in three rounds, interleaved, and the ratios are taken between the medians. Per request =
-# (count for 400 requests - count for 100) / 300, so start-up and warm-up cancel out. Only the client process is counted: the server runs in a child that callgrind does
-# not follow. It also reports raw URLSession with CoreAPI's default configuration against `.default`:
-# the lowest ratio CoreAPI's default session could reach through the same transport. Installs valgrind
-# with apt-get when it is missing (as root, or with sudo).
+# (count for 400 requests - count for 100) / 300, so start-up and warm-up cancel out. Only the client
+# process is counted: the server runs in a child that callgrind does not follow. It also reports raw
+# URLSession with CoreAPI's default configuration against `.default`: the lowest ratio CoreAPI's default
+# session could reach through the same transport. Installs valgrind with apt-get when it is missing (as
+# root, or with sudo).
 #
 # Usage: Benchmarks/count-instructions.sh
 set -euo pipefail

@@ -1,13 +1,12 @@
 /// RFC 3986 percent-encoding over UTF-8 bytes.
 enum PercentEncoding {
-    /// The bytes of `string` that `isAllowed` rejects, percent-encoded with upper-case hex digits; a
-    /// space becomes `+` instead when `spaceAsPlus` is set.
-    static func encode(_ string: String, allowing isAllowed: (UInt8) -> Bool, spaceAsPlus: Bool = false) -> String {
+    /// The bytes of `string` that `isAllowed` rejects, percent-encoded with upper-case hex digits.
+    static func encode(_ string: String, allowing isAllowed: (UInt8) -> Bool) -> String {
         let utf8 = string.utf8
         guard !utf8.allSatisfy(isAllowed) else { return string }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count * 3)
-        append(string, to: &bytes, allowing: isAllowed, spaceAsPlus: spaceAsPlus)
+        append(string, to: &bytes, allowing: isAllowed)
         return String(decoding: bytes, as: UTF8.self)
     }
 

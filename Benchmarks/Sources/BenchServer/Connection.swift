@@ -13,22 +13,23 @@ let staticBody = Array(#"{"id":1,"name":"Ada","active":true}"#.utf8)
 /// section 6.6.1 requires it from a server with a clock), `Content-Type`, `Content-Length` and
 /// `Connection`. Clients spend work on every header line, so a head without `Date` would be cheaper for
 /// them than any real server's.
-func makeResponse(body: [UInt8]) -> [UInt8] {
+func makeResponse(body: [UInt8], at time: time_t) -> [UInt8] {
     let head =
-        "HTTP/1.1 200 OK\r\nDate: \(httpDate())\r\nContent-Type: application/json\r\n"
+        "HTTP/1.1 200 OK\r\nDate: \(httpDate(time))\r\nContent-Type: application/json\r\n"
         + "Content-Length: \(body.count)\r\nConnection: keep-alive\r\n\r\n"
     return Array(head.utf8) + body
 }
 
-/// The current time as an HTTP date (IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`).
-func httpDate() -> String {
-    let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    var now = time(nil)
+private let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+private let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+/// `time` as an HTTP date (IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`).
+func httpDate(_ time: time_t) -> String {
+    var time = time
     var parts = tm()
-    gmtime_r(&now, &parts)
+    gmtime_r(&time, &parts)
     func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(days[Int(parts.tm_wday)]), \(twoDigits(parts.tm_mday)) \(months[Int(parts.tm_mon)]) "
+    return "\(dayNames[Int(parts.tm_wday)]), \(twoDigits(parts.tm_mday)) \(monthNames[Int(parts.tm_mon)]) "
         + "\(parts.tm_year + 1900) \(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):"
         + "\(twoDigits(parts.tm_sec)) GMT"
 }
@@ -94,6 +95,9 @@ struct Connection {
     private var start = 0
     /// One past the last byte read.
     private var end = 0
+    /// The answer to a request that is not an upload, and the second whose `Date` it carries: built
+    /// again only when the second changes, so the server's own work per request stays small.
+    private var staticAnswer: (second: time_t, bytes: [UInt8]) = (-1, [])
 
     /// A connection on `socket`.
     init(socket: Int32) {
@@ -106,8 +110,16 @@ struct Connection {
         while let text = readThrough(terminator: [13, 10, 13, 10]), let head = RequestHead(text) {
             if head.expectsContinue, !send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) { return }
             guard let received = readBody(of: head) else { return }
-            let body = head.isUpload ? Array(#"{"received":\#(received)}"#.utf8) : staticBody
-            let answer = makeResponse(body: body)
+            let now = time(nil)
+            let answer: [UInt8]
+            if head.isUpload {
+                answer = makeResponse(body: Array(#"{"received":\#(received)}"#.utf8), at: now)
+            } else {
+                if staticAnswer.second != now {
+                    staticAnswer = (now, makeResponse(body: staticBody, at: now))
+                }
+                answer = staticAnswer.bytes
+            }
             guard send(answer), !head.closesConnection else { return }
         }
     }
