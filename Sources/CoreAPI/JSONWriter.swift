@@ -54,28 +54,21 @@ struct JSONWriter {
     /// `\u00XX`; everything else, `/` and non-ASCII included, as UTF-8.
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        text.withUTF8Bytes { input in
-            var runStart = 0
-            for index in input.indices {
-                let byte = input[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): bytes += #"\""#.utf8
-                case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
-                case 0x0A: bytes += #"\n"#.utf8
-                case 0x0D: bytes += #"\r"#.utf8
-                case 0x09: bytes += #"\t"#.utf8
-                case 0x08: bytes += #"\b"#.utf8
-                case 0x0C: bytes += #"\f"#.utf8
-                default:
-                    bytes += #"\u00"#.utf8
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-                }
+        let isPlain = { (byte: UInt8) in byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        text.appendUTF8(to: &bytes, keeping: isPlain) { byte, output in
+            switch byte {
+            case UInt8(ascii: "\""): output += #"\""#.utf8
+            case UInt8(ascii: "\\"): output += #"\\"#.utf8
+            case 0x0A: output += #"\n"#.utf8
+            case 0x0D: output += #"\r"#.utf8
+            case 0x09: output += #"\t"#.utf8
+            case 0x08: output += #"\b"#.utf8
+            case 0x0C: output += #"\f"#.utf8
+            default:
+                output += #"\u00"#.utf8
+                output.append(Self.hexDigits[Int(byte >> 4)])
+                output.append(Self.hexDigits[Int(byte & 0x0F)])
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -18,21 +18,14 @@ enum PercentEncoding {
         allowing isAllowed: (UInt8) -> Bool,
         spaceAsPlus: Bool = false
     ) {
-        string.withUTF8Bytes { input in
-            var runStart = 0
-            for index in input.indices where !isAllowed(input[index]) {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
-                runStart = index + 1
-                let byte = input[index]
-                if spaceAsPlus, byte == UInt8(ascii: " ") {
-                    output.append(UInt8(ascii: "+"))
-                } else {
-                    output.append(UInt8(ascii: "%"))
-                    output.append(hexDigits[Int(byte >> 4)])
-                    output.append(hexDigits[Int(byte & 0x0F)])
-                }
+        string.appendUTF8(to: &output, keeping: isAllowed) { byte, output in
+            if spaceAsPlus, byte == UInt8(ascii: " ") {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart...]))
         }
     }
 
@@ -63,10 +56,23 @@ enum PercentEncoding {
 }
 
 extension String {
-    /// Calls `body` with the string's UTF-8 bytes in contiguous memory (a copy only for a string that
-    /// is not stored natively).
-    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    /// Appends the string's UTF-8 bytes to `output`: runs of bytes `isPlain` accepts are copied at
+    /// once, and every other byte is written by `escape`. The one escaping loop of the query, form and
+    /// JSON writers.
+    func appendUTF8(
+        to output: inout [UInt8],
+        keeping isPlain: (UInt8) -> Bool,
+        escapingOthersWith escape: (UInt8, inout [UInt8]) -> Void
+    ) {
         var string = self
-        return try string.withUTF8(body)
+        string.withUTF8 { input in
+            var runStart = 0
+            for index in input.indices where !isPlain(input[index]) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
+                runStart = index + 1
+                escape(input[index], &output)
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart...]))
+        }
     }
 }
