@@ -98,11 +98,16 @@ def collect(folder):
             name = "%s: %s" % (mode, variant)
             figures["loopback"][name] = per_request(medians(results, "Loopback", name), PER_ITERATION)
         for pair in list(PAIRS) + REFERENCE_PAIRS:
-            values = medians(results, "Loopback", "%s pair: %s" % (mode, pair))
+            name = "%s pair: %s" % (mode, pair)
+            values = medians(results, "Loopback", name)
+            ratios = results[("Loopback", clean(name))]["CPU ratio (‰)"]
+            quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
             figures["pairs"]["%s: %s" % (mode, pair)] = {
                 "coreapi_cpu_us": values["CoreAPI CPU (μs)"] / PER_ITERATION,
                 "urlsession_cpu_us": values["URLSession CPU (μs)"] / PER_ITERATION,
                 "ratio": values["CPU ratio (‰)"] / 1000,
+                "ratio_quartiles": [round(quartiles[0] / 1000, 4), round(quartiles[2] / 1000, 4)],
+                "iterations": len(ratios),
             }
     for name in PIPELINE_ALLOCATIONS_MAX:
         figures["pipeline"][name] = per_request(medians(results, "Pipeline", name), PER_ITERATION)
@@ -145,9 +150,11 @@ def report(figures, enforce_cpu_ratios):
             name, row["cpu_us"], row["cpu_total_us"], row["wall_us"], row["mallocs"], row.get("per_second", 0)))
     print("\nLoopback pairs, clients alternating within each iteration (CPU per request; in the transport")
     print("floor pair the first client is URLSession with CoreAPI's default configuration, not CoreAPI)")
+    print("(the median of the per-iteration ratios, their first and third quartiles, and the iteration count)")
     for name, row in figures["pairs"].items():
-        print("  %-40s first %8.1f µs  URLSession %8.1f µs  median ratio %.3f" % (
-            name, row["coreapi_cpu_us"], row["urlsession_cpu_us"], row["ratio"]))
+        print("  %-36s first %7.1f µs  URLSession %7.1f µs  ratio %.3f (%.3f-%.3f, n=%d)" % (
+            name, row["coreapi_cpu_us"], row["urlsession_cpu_us"], row["ratio"], row["ratio_quartiles"][0],
+            row["ratio_quartiles"][1], row["iterations"]))
     print("\nPipeline, MockMiddleware as transport (per request)")
     for name, row in figures["pipeline"].items():
         print("  %-46s %7.2f µs CPU %7.2f µs wall %7.1f mallocs %8d req/s" % (

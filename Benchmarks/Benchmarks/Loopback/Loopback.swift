@@ -29,6 +29,10 @@ enum PairMetrics {
 let benchmarks: @Sendable () -> Void = {
     let maxDuration: Duration = RunSettings.isShort ? .seconds(3) : .seconds(20)
     let maxIterations = RunSettings.isShort ? 6 : 40
+    // A pair's figure is a median of per-iteration ratios, so in a full run the iteration count ends it,
+    // not the time: at 1 to 2 ms per request on a slow machine, 20 s gave only 6 to 18 iterations.
+    let pairMaxDuration: Duration = RunSettings.isShort ? .seconds(3) : .seconds(600)
+    let pairMaxIterations = RunSettings.isShort ? 6 : 60
     let single = Benchmark.Configuration.suite(
         metrics: [
             .cpuTotal, .cpuUser, .cpuSystem, .wallClock, .mallocCountTotal, .throughput,
@@ -43,8 +47,8 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [PairMetrics.coreAPI, PairMetrics.urlSession, PairMetrics.ratio],
         warmupIterations: 1,
         scalingFactor: .kilo,
-        maxDuration: maxDuration,
-        maxIterations: maxIterations
+        maxDuration: pairMaxDuration,
+        maxIterations: pairMaxIterations
     )
     let pairs: [(name: String, coreAPI: ClientKind, baseline: ClientKind)] = [
         ("same configuration", .coreAPISameConfiguration, .urlSessionSameConfiguration),
