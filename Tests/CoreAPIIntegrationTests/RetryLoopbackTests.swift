@@ -178,7 +178,8 @@ extension SerialLoopback {
             task.cancel()
             await #expect(throws: ApiError.cancelled) { try await task.value }
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .milliseconds(500))
+            // Far below the 10 s wait it skips, with room for a loaded machine.
+            #expect(elapsed < .seconds(2))
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await plain.perform(FlakyLog(key: key)).times.count == 1)
             print("cancel during a 10 s Retry-After wait: ended after \(elapsed)")
