@@ -99,7 +99,7 @@ def collect(folder):
             figures["loopback"][name] = per_request(medians(results, "Loopback", name), PER_ITERATION)
         for pair in list(PAIRS) + REFERENCE_PAIRS:
             name = "%s pair: %s" % (mode, pair)
-            values = medians(results, "Loopback", name)
+            values = medians(results, "Loopback", name)  # exits when the pair is missing
             ratios = results[("Loopback", clean(name))]["CPU ratio (‰)"]
             # Inclusive quartiles stay within the samples, also for the two or three of a short run.
             quartiles = statistics.quantiles(ratios, n=4, method="inclusive") if len(ratios) > 1 else ratios * 3
