@@ -196,7 +196,7 @@ public final class ApiSession: Sendable {
         let call = CallHandle()
         let id = calls.open(call)
         defer { calls.close(id) }
-        let chain = middlewares + method.middlewares
+        let chain = middlewareChain(for: method)
         guard !chain.isEmpty else {
             // Every wait of this call is its network exchange, which both the caller's cancellation and
             // the handle reach directly, so it runs in the caller's task.
@@ -234,7 +234,7 @@ public final class ApiSession: Sendable {
     ) -> RequestHandle {
         let call = CallHandle()
         let id = calls.open(call)
-        let chain = middlewares + method.middlewares
+        let chain = middlewareChain(for: method)
         let task = Task {
             defer { calls.close(id) }
             let result: Result<M.Response, any Error>
@@ -251,6 +251,12 @@ public final class ApiSession: Sendable {
         }
         call.attachTask(task.cancel)
         return RequestHandle(cancel: call.cancel)
+    }
+
+    /// The session's middlewares followed by `method`'s; the session's own array when `method` adds none.
+    private func middlewareChain<M: ApiMethod>(for method: M) -> [any Middleware] {
+        let own = method.middlewares
+        return own.isEmpty ? middlewares : middlewares + own
     }
 
     /// Cancels every call in flight, in the network or waiting in a middleware; each ends with

@@ -82,14 +82,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     static let longestIdleTimeout: TimeInterval = 1_000_000
 
     private let lock = NSLock()
-    /// The tasks in flight by identifier; `tasks`, `timer` and `armedUntil` are guarded by `lock`.
-    private var tasks: [Int: TaskState] = [:]
+    /// The tasks in flight, by object; `tasks`, `timer`, `isInvalidated` and `armedUntil` are guarded
+    /// by `lock`, so the runtime's exclusivity checks on them are left out.
+    @exclusivity(unchecked) private var tasks: [ObjectIdentifier: TaskState] = [:]
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
     /// One timer for all tasks, armed for the earliest moment a task may be due; made on first use.
-    private var timer: (any DispatchSourceTimer)?
+    ///
+    /// Its handler holds the delegate strongly, a cycle that ``urlSession(_:didBecomeInvalidWithError:)``
+    /// ends by cancelling the timer. A weak reference would give the delegate a side table, and every
+    /// retain and release of it (several per request) would then take the runtime's slow path.
+    @exclusivity(unchecked) private var timer: (any DispatchSourceTimer)?
+    /// Whether the session was invalidated: no timer is made after that.
+    @exclusivity(unchecked) private var isInvalidated = false
     /// When `timer` fires next (`.max`: not armed). A task due later needs no change to the timer, so
     /// a steady flow of requests with the same timeout arms it about once per timeout, not once each.
-    private var armedUntil = UInt64.max
+    @exclusivity(unchecked) private var armedUntil = UInt64.max
 
     deinit {
         timer?.cancel()
@@ -109,7 +116,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             now: DispatchTime.now().uptimeNanoseconds
         )
         lock.withLock {
-            tasks[task.taskIdentifier] = state
+            tasks[ObjectIdentifier(task)] = state
             arm(for: state.due)
         }
     }
@@ -125,14 +132,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Makes the timer fire no later than `due`; call with `lock` held.
     private func arm(for due: UInt64) {
-        guard due < armedUntil else { return }
+        guard due < armedUntil, !isInvalidated else { return }
         armedUntil = due
         let source: any DispatchSourceTimer
         if let timer {
             source = timer
         } else {
             source = DispatchSource.makeTimerSource(queue: timerQueue)
-            source.setEventHandler { [weak self] in self?.timerFired() }
+            source.setEventHandler { self.timerFired() }
             source.activate()
             timer = source
         }
@@ -176,7 +183,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func cancel(_ task: URLSessionTask) {
         #if canImport(FoundationNetworking)
             let file: URL? = lock.withLock {
-                guard let state = tasks[task.taskIdentifier], let file = state.temporaryBodyFile,
+                guard let state = tasks[ObjectIdentifier(task)], let file = state.temporaryBodyFile,
                     state.bodyBytesSent != state.bodyBytesExpected
                 else { return nil }
                 guard !state.isCancelling else { return nil }
@@ -212,7 +219,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let (progress, tooLarge) = lock.withLock { () -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
-            let id = dataTask.taskIdentifier
+            let id = ObjectIdentifier(dataTask)
             guard let state = tasks[id] else { return (nil, false) }
             state.response = response as? HTTPURLResponse
             state.data = Data()
@@ -246,7 +253,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         var tooLarge = false
         let report = lock.withLock { () -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
-            let id = dataTask.taskIdentifier
+            let id = ObjectIdentifier(dataTask)
             guard let state = tasks[id], state.failure == nil else { return nil }
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
             let limit = state.options.maximumResponseSize
@@ -283,7 +290,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesExpectedToSend: Int64
     ) {
         let progress = lock.withLock { () -> (@Sendable (TransferProgress) -> Void)? in
-            let id = task.taskIdentifier
+            let id = ObjectIdentifier(task)
             tasks[id]?.lastActivity = DispatchTime.now().uptimeNanoseconds
             tasks[id]?.bodyBytesSent = totalBytesSent
             tasks[id]?.bodyBytesExpected = totalBytesExpectedToSend
@@ -298,8 +305,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         )
     }
 
+    /// Cancels the timer once the session is invalidated and all its tasks have ended, which releases
+    /// the timer's hold on the delegate.
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        let timer = lock.withLock {
+            isInvalidated = true
+            armedUntil = .max
+            defer { self.timer = nil }
+            return self.timer
+        }
+        timer?.cancel()
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let state = lock.withLock({ tasks.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
         let response = state.response ?? (task.response as? HTTPURLResponse)
         if let failure = state.failure {
             state.completion(Exchange(response: nil, data: nil, error: failure))
@@ -327,7 +346,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         lock.withLock {
-            guard let state = tasks[task.taskIdentifier] else { return }
+            guard let state = tasks[ObjectIdentifier(task)] else { return }
             switch Redirect.next(after: response, proposed: request, options: state.options) {
             case .success(let redirect): state.followUp = redirect
             case .failure(let failure): state.failure = failure
@@ -357,7 +376,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 headerFields: nil
             )
         lock.withLock {
-            tasks[task.taskIdentifier]?.challengeResponse = response
+            tasks[ObjectIdentifier(task)]?.challengeResponse = response
         }
         timerQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
     }
