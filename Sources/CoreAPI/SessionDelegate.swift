@@ -82,8 +82,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     static let longestIdleTimeout: TimeInterval = 1_000_000
 
     private let lock = NSLock()
-    /// The tasks in flight, by object; `tasks`, `timer`, `isInvalidated` and `armedUntil` are guarded
-    /// by `lock`, so the runtime's exclusivity checks on them are left out.
+    /// The tasks in flight, by object (each entry keeps its task alive, so no other task can share its
+    /// identifier); `tasks`, `timer`, `isInvalidated` and `armedUntil` are guarded by `lock`, so the
+    /// runtime's exclusivity checks on them are left out.
     @exclusivity(unchecked) private var tasks: [ObjectIdentifier: TaskState] = [:]
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
     /// One timer for all tasks, armed for the earliest moment a task may be due; made on first use.
@@ -311,8 +312,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let timer = lock.withLock {
             isInvalidated = true
             armedUntil = .max
-            defer { self.timer = nil }
-            return self.timer
+            return self.timer.take()
         }
         timer?.cancel()
     }
