@@ -55,6 +55,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let idleTimeout: UInt64
         var lastActivity: UInt64
         var timedOut = false
+        /// When CoreAPI cancelled the task (uptime nanoseconds), or `nil`.
+        var cancelledAt: UInt64?
 
         init(
             task: URLSessionTask,
@@ -71,8 +73,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             self.lastActivity = now
         }
 
-        /// When the task times out unless something is sent or received first (`.max`: never).
-        var due: UInt64 {
+        /// When the task times out unless something is sent or received first (`.max`: never); once it
+        /// is cancelled, when its call ends without waiting any longer for FoundationNetworking.
+        func due(cancelGrace: UInt64) -> UInt64 {
+            if let cancelledAt {
+                return cancelledAt + cancelGrace
+            }
             let (idleEnd, overflow) = lastActivity.addingReportingOverflow(idleTimeout)
             return min(overflow ? .max : idleEnd, options.deadline)
         }
@@ -80,6 +86,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Idle timeouts above this many seconds (or infinite ones) get no timer.
     static let longestIdleTimeout: TimeInterval = 1_000_000
+
+    /// How long a task CoreAPI cancelled may take to report its end (nanoseconds). After that its call
+    /// ends as if it had: a task that never reports would otherwise leave its call waiting for good.
+    private let cancelGrace: UInt64
+
+    /// A delegate that ends a cancelled task's call itself when the task has not reported its end
+    /// within `cancelGrace` seconds.
+    init(cancelGrace: TimeInterval = 5) {
+        self.cancelGrace = UInt64(cancelGrace * 1_000_000_000)
+    }
 
     private let lock = NSLock()
     /// The tasks in flight, by object (each entry keeps its task alive, so no other task can share its
@@ -118,7 +134,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         )
         lock.withLock {
             tasks[ObjectIdentifier(task)] = state
-            arm(for: state.due)
+            arm(for: state.due(cancelGrace: cancelGrace))
         }
     }
 
@@ -147,30 +163,38 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         source.schedule(deadline: DispatchTime(uptimeNanoseconds: due))
     }
 
-    /// Times out every task that has been idle for its timeout or whose deadline has passed, then arms
-    /// the timer for the earliest of the rest.
+    /// Times out every task that has been idle for its timeout or whose deadline has passed, ends the
+    /// calls of cancelled tasks that have not reported their end within the grace period, then arms the
+    /// timer for the earliest of the rest.
     private func timerFired() {
-        let expired: [URLSessionTask] = lock.withLock {
+        let (expired, silent) = lock.withLock { () -> ([URLSessionTask], [TaskState]) in
             let now = DispatchTime.now().uptimeNanoseconds
             var expired: [URLSessionTask] = []
+            var silent: [TaskState] = []
             var next = UInt64.max
-            for state in tasks.values where !state.timedOut {
-                let due = state.due
-                if due <= now {
+            for (key, state) in tasks {
+                let due = state.due(cancelGrace: cancelGrace)
+                if due > now {
+                    next = min(next, due)
+                } else if state.cancelledAt != nil {
+                    silent.append(state)
+                    tasks[key] = nil
+                } else if !state.timedOut {
                     state.timedOut = true
                     expired.append(state.task)
-                } else {
-                    next = min(next, due)
                 }
             }
             armedUntil = .max
             if next != .max {
                 arm(for: next)
             }
-            return expired
+            return (expired, silent)
         }
         for task in expired {
             cancel(task)
+        }
+        for state in silent {
+            finish(state, error: URLError(.cancelled))
         }
     }
 
@@ -181,16 +205,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// here it happened in about 1 of 15 cancels. For a temporary body file CoreAPI owns, the file is
     /// first cut to zero bytes, so no further chunk is read and the body can never complete, and the
     /// task is cancelled a moment later, once any read in flight has finished.
+    ///
+    /// The call ends once the task reports its end, or after the grace period if it never does.
     func cancel(_ task: URLSessionTask) {
-        #if canImport(FoundationNetworking)
-            let file: URL? = lock.withLock {
-                guard let state = tasks[ObjectIdentifier(task)], let file = state.temporaryBodyFile,
-                    state.bodyBytesSent != state.bodyBytesExpected
+        let file: URL? = lock.withLock {
+            guard let state = tasks[ObjectIdentifier(task)] else { return nil }
+            if state.cancelledAt == nil {
+                state.cancelledAt = DispatchTime.now().uptimeNanoseconds
+                arm(for: state.due(cancelGrace: cancelGrace))
+            }
+            #if canImport(FoundationNetworking)
+                guard let file = state.temporaryBodyFile, state.bodyBytesSent != state.bodyBytesExpected,
+                    !state.isCancelling
                 else { return nil }
-                guard !state.isCancelling else { return nil }
                 state.isCancelling = true
                 return file
-            }
+            #else
+                return nil
+            #endif
+        }
+        #if canImport(FoundationNetworking)
             if let file {
                 if let handle = try? FileHandle(forWritingTo: file) {
                     try? handle.truncate(atOffset: 0)
@@ -199,6 +233,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 timerQueue.asyncAfter(deadline: .now() + .milliseconds(50)) { task.cancel() }
                 return
             }
+        #else
+            _ = file  // Only FoundationNetworking needs the file workaround.
         #endif
         task.cancel()
     }
@@ -319,7 +355,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ tasks.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
-        let response = state.response ?? (task.response as? HTTPURLResponse)
+        finish(state, error: error)
+    }
+
+    /// Runs the completion of a task taken out of `tasks`, which ended with `error`.
+    private func finish(_ state: TaskState, error: (any Error)?) {
+        let response = state.response ?? (state.task.response as? HTTPURLResponse)
         if let failure = state.failure {
             state.completion(Exchange(response: nil, data: nil, error: failure))
         } else if let redirect = state.followUp, error == nil {
