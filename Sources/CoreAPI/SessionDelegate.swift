@@ -33,8 +33,8 @@ struct Exchange: Sendable {
 /// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so
 /// they never call into FoundationNetworking synchronously: cancelling a task, and answering a
 /// challenge with a cancel, go through `timerQueue`.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // state guarded by `lock`
-    /// One task's state; a class so chunks are appended in place. Guarded by the delegate's `lock`.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// One task's state; a class so chunks are appended in place. Guarded by the delegate's lock.
     private final class TaskState {
         let task: URLSessionTask
         let completion: @Sendable (Exchange) -> Void
@@ -97,26 +97,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         self.cancelGrace = UInt64(cancelGrace * 1_000_000_000)
     }
 
-    private let lock = NSLock()
-    /// The tasks in flight, by object (each entry keeps its task alive, so no other task can share its
-    /// identifier); `tasks`, `timer`, `isInvalidated` and `armedUntil` are guarded by `lock`, so the
-    /// runtime's exclusivity checks on them are left out.
-    @exclusivity(unchecked) private var tasks: [ObjectIdentifier: TaskState] = [:]
+    /// What the delegate's lock guards.
+    private struct Shared {
+        /// The tasks in flight, by object (each entry keeps its task alive, so no other task can share
+        /// its identifier).
+        var tasks: [ObjectIdentifier: TaskState] = [:]
+        /// One timer for all tasks, armed for the earliest moment a task may be due; made on first use.
+        ///
+        /// Its handler holds the delegate strongly, a cycle that
+        /// ``urlSession(_:didBecomeInvalidWithError:)`` ends by cancelling the timer. A weak reference
+        /// would give the delegate a side table, and every retain and release of it (several per
+        /// request) would then take the runtime's slow path.
+        var timer: (any DispatchSourceTimer)?
+        /// Whether the session was invalidated: no timer is made after that.
+        var isInvalidated = false
+        /// When `timer` fires next (`.max`: not armed). A task due later needs no change to the timer,
+        /// so a steady flow of requests with the same timeout arms it about once per timeout, not once
+        /// each.
+        var armedUntil = UInt64.max
+    }
+
+    private let shared = LockedValue(Shared())
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
-    /// One timer for all tasks, armed for the earliest moment a task may be due; made on first use.
-    ///
-    /// Its handler holds the delegate strongly, a cycle that ``urlSession(_:didBecomeInvalidWithError:)``
-    /// ends by cancelling the timer. A weak reference would give the delegate a side table, and every
-    /// retain and release of it (several per request) would then take the runtime's slow path.
-    @exclusivity(unchecked) private var timer: (any DispatchSourceTimer)?
-    /// Whether the session was invalidated: no timer is made after that.
-    @exclusivity(unchecked) private var isInvalidated = false
-    /// When `timer` fires next (`.max`: not armed). A task due later needs no change to the timer, so
-    /// a steady flow of requests with the same timeout arms it about once per timeout, not once each.
-    @exclusivity(unchecked) private var armedUntil = UInt64.max
 
     deinit {
-        timer?.cancel()
+        shared.withLock { $0.timer }?.cancel()
     }
 
     /// Registers `task`; `completion` runs once when it ends. The task is cancelled and ends as timed
@@ -132,9 +137,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             options: options,
             now: DispatchTime.now().uptimeNanoseconds
         )
-        lock.withLock {
-            tasks[ObjectIdentifier(task)] = state
-            arm(for: state.due(cancelGrace: cancelGrace))
+        shared.withLock { shared in
+            shared.tasks[ObjectIdentifier(task)] = state
+            arm(&shared, for: state.due(cancelGrace: cancelGrace))
         }
     }
 
@@ -147,18 +152,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         register(task, options: TaskOptions(idleTimeout: idleTimeout), completion: completion)
     }
 
-    /// Makes the timer fire no later than `due`; call with `lock` held.
-    private func arm(for due: UInt64) {
-        guard due < armedUntil, !isInvalidated else { return }
-        armedUntil = due
+    /// Makes the timer fire no later than `due`; runs under the lock that guards `shared`.
+    private func arm(_ shared: inout Shared, for due: UInt64) {
+        guard due < shared.armedUntil, !shared.isInvalidated else { return }
+        shared.armedUntil = due
         let source: any DispatchSourceTimer
-        if let timer {
+        if let timer = shared.timer {
             source = timer
         } else {
             source = DispatchSource.makeTimerSource(queue: timerQueue)
             source.setEventHandler { self.timerFired() }
             source.activate()
-            timer = source
+            shared.timer = source
         }
         source.schedule(deadline: DispatchTime(uptimeNanoseconds: due))
     }
@@ -167,26 +172,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// calls of cancelled tasks that have not reported their end within the grace period, then arms the
     /// timer for the earliest of the rest.
     private func timerFired() {
-        let (expired, silent) = lock.withLock { () -> ([URLSessionTask], [TaskState]) in
+        let (expired, silent) = shared.withLock { shared -> ([URLSessionTask], [TaskState]) in
             let now = DispatchTime.now().uptimeNanoseconds
             var expired: [URLSessionTask] = []
             var silent: [TaskState] = []
             var next = UInt64.max
-            for (key, state) in tasks {
+            for (key, state) in shared.tasks {
                 let due = state.due(cancelGrace: cancelGrace)
                 if due > now {
                     next = min(next, due)
                 } else if state.cancelledAt != nil {
                     silent.append(state)
-                    tasks[key] = nil
+                    shared.tasks[key] = nil
                 } else if !state.timedOut {
                     state.timedOut = true
                     expired.append(state.task)
                 }
             }
-            armedUntil = .max
+            shared.armedUntil = .max
             if next != .max {
-                arm(for: next)
+                arm(&shared, for: next)
             }
             return (expired, silent)
         }
@@ -208,11 +213,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ///
     /// The call ends once the task reports its end, or after the grace period if it never does.
     func cancel(_ task: URLSessionTask) {
-        let file: URL? = lock.withLock {
-            guard let state = tasks[ObjectIdentifier(task)] else { return nil }
+        let file: URL? = shared.withLock { shared in
+            guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
             if state.cancelledAt == nil {
                 state.cancelledAt = DispatchTime.now().uptimeNanoseconds
-                arm(for: state.due(cancelGrace: cancelGrace))
+                arm(&shared, for: state.due(cancelGrace: cancelGrace))
             }
             #if canImport(FoundationNetworking)
                 guard let file = state.temporaryBodyFile, state.bodyBytesSent != state.bodyBytesExpected,
@@ -241,12 +246,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// How many tasks are in flight.
     var taskCount: Int {
-        lock.withLock { tasks.count }
+        shared.withLock { $0.tasks.count }
     }
 
     /// The tasks in flight.
     var activeTasks: [URLSessionTask] {
-        lock.withLock { tasks.values.map(\.task) }
+        shared.withLock { $0.tasks.values.map(\.task) }
     }
 
     func urlSession(
@@ -255,9 +260,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let (progress, tooLarge) = lock.withLock { () -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
-            let id = ObjectIdentifier(dataTask)
-            guard let state = tasks[id] else { return (nil, false) }
+        let (progress, tooLarge) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
+            guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
             state.response = response as? HTTPURLResponse
             state.data = Data()
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
@@ -289,9 +293,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         var tooLarge = false
-        let report = lock.withLock { () -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
-            let id = ObjectIdentifier(dataTask)
-            guard let state = tasks[id], state.failure == nil else { return nil }
+        let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
+            guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
             let limit = state.options.maximumResponseSize
             if Int64(state.data.count) + Int64(data.count) > limit {
@@ -326,12 +329,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        let progress = lock.withLock { () -> (@Sendable (TransferProgress) -> Void)? in
-            let id = ObjectIdentifier(task)
-            tasks[id]?.lastActivity = DispatchTime.now().uptimeNanoseconds
-            tasks[id]?.bodyBytesSent = totalBytesSent
-            tasks[id]?.bodyBytesExpected = totalBytesExpectedToSend
-            return tasks[id]?.progress
+        let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
+            guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            state.bodyBytesSent = totalBytesSent
+            state.bodyBytesExpected = totalBytesExpectedToSend
+            return state.progress
         }
         progress?(
             TransferProgress(
@@ -345,16 +348,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// Cancels the timer once the session is invalidated and all its tasks have ended, which releases
     /// the timer's hold on the delegate.
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
-        let timer = lock.withLock {
-            isInvalidated = true
-            armedUntil = .max
-            return self.timer.take()
+        let timer = shared.withLock { shared in
+            shared.isInvalidated = true
+            shared.armedUntil = .max
+            return shared.timer.take()
         }
         timer?.cancel()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = lock.withLock({ tasks.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
+        guard let state = shared.withLock({ $0.tasks.removeValue(forKey: ObjectIdentifier(task)) }) else {
+            return
+        }
         finish(state, error: error)
     }
 
@@ -386,8 +391,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        lock.withLock {
-            guard let state = tasks[ObjectIdentifier(task)] else { return }
+        shared.withLock { shared in
+            guard let state = shared.tasks[ObjectIdentifier(task)] else { return }
             switch Redirect.next(after: response, proposed: request, options: state.options) {
             case .success(let redirect): state.followUp = redirect
             case .failure(let failure): state.failure = failure
@@ -416,8 +421,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 httpVersion: "HTTP/1.1",
                 headerFields: nil
             )
-        lock.withLock {
-            tasks[ObjectIdentifier(task)]?.challengeResponse = response
+        shared.withLock { shared in
+            shared.tasks[ObjectIdentifier(task)]?.challengeResponse = response
         }
         timerQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
     }
