@@ -28,17 +28,19 @@ def main():
         "sequential: default session": "sequential\nCoreAPI default vs .default",
         "concurrent8: same configuration": "8 in flight\nsame configuration",
         "concurrent8: default session": "8 in flight\nCoreAPI default vs .default",
+        "sequential: default session over transport floor": "sequential\nCoreAPI default vs\nURLSession, lean",
+        "concurrent8: default session over transport floor": "8 in flight\nCoreAPI default vs\nURLSession, lean",
     }
     names = [name for name in labels if name in pairs]
     core = [pairs[name]["coreapi_cpu_us"] for name in names]
     raw = [pairs[name]["urlsession_cpu_us"] for name in names]
     positions = range(len(names))
     width = 0.38
-    figure, axes = plt.subplots(figsize=(9, 4.8), dpi=110)
+    figure, axes = plt.subplots(figsize=(11, 5), dpi=110)
     axes.bar([p - width / 2 for p in positions], raw, width, label="URLSession.data(for:) + JSONDecoder", color="#8da0cb")
     bars = axes.bar([p + width / 2 for p in positions], core, width, label="CoreAPI perform", color="#fc8d62")
     for bar, name in zip(bars, names):
-        axes.annotate("×%.2f" % pairs[name]["ratio"], (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+        axes.annotate("×%.3f" % pairs[name]["ratio"], (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                       ha="center", va="bottom", fontsize=9)
     axes.set_xticks(list(positions))
     axes.set_xticklabels([labels[name] for name in names], fontsize=9)

@@ -5,7 +5,8 @@ import Benchmark
 /// Metrics of the paired benchmarks.
 enum PairMetrics {
     /// CPU of CoreAPI's 1000 requests of an iteration, in microseconds; scaled output shows it per request.
-    /// In the `transport floor` pair the first client is `URLSession` with CoreAPI's default configuration.
+    /// In the `transport floor` pair the first client is `URLSession` with CoreAPI's default configuration
+    /// (and in `default session over transport floor` that is the second).
     static let coreAPI = BenchmarkMetric.custom("CoreAPI CPU (μs)", polarity: .prefersSmaller, useScalingFactor: true)
     /// CPU of the baseline's 1000 requests of an iteration, in microseconds.
     static let urlSession = BenchmarkMetric.custom(
@@ -56,6 +57,9 @@ let benchmarks: @Sendable () -> Void = {
         // No CoreAPI: raw URLSession with CoreAPI's default configuration against `.default`, the lowest
         // ratio the default session could reach through the same transport.
         ("transport floor", .urlSessionLean, .urlSessionDefault),
+        // CoreAPI's default session against raw URLSession with the same lean configuration: what CoreAPI
+        // itself costs on top of the floor, measured in the same iterations rather than across two pairs.
+        ("default session over transport floor", .coreAPIDefaultSession, .urlSessionLean),
     ]
     for (label, inFlight) in [("sequential", 1), ("concurrent8", 8)] {
         for kind in ClientKind.allCases where kind != .urlSessionLean {
