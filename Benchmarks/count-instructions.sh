@@ -4,8 +4,11 @@
 #   CoreAPI / URLSession with the same configuration              <= 1.05
 #   CoreAPI default session / URLSession .default                  <= 0.75
 # Unlike CPU time, which moves by 2-3x on a shared virtual machine, these counts repeat to within about
-# 2 % from run to run (threads interleave differently under valgrind each time), so each client is
-# counted in three rounds, interleaved, and the ratios are taken between the medians. Per request =
+# 2 % from run to run: threads interleave differently under valgrind each time, and each process seeds
+# Swift's hashing at random, which decides how often the transport's header dictionaries collide (with
+# SWIFT_DETERMINISTIC_HASHING=1 the spread of the default session's counts fell from 16,000 to 4,000
+# instructions per request, but one fixed seed would favour some clients over others for good). So each
+# client is counted in five rounds, interleaved, and the ratios are taken between the medians. Per request =
 # (count for 400 requests - count for 100) / 300, so start-up and warm-up cancel out. Only the client
 # process is counted: the server runs in a child that callgrind does not follow. It also reports raw
 # URLSession with CoreAPI's default configuration against `.default`: the lowest ratio CoreAPI's default
@@ -38,7 +41,7 @@ count() {
     rm -f "$log"
 }
 
-rounds=3
+rounds=5
 results=""
 for round in $(seq "$rounds"); do
     for client in coreapi-same urlsession-same coreapi-default urlsession-default urlsession-lean; do

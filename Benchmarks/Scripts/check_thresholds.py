@@ -90,9 +90,22 @@ def per_request(values, operations):
     return figures
 
 
-def collect(folder):
-    """Every figure of the run."""
+def pooled(runs, name, metric):
+    """The samples of one pair's metric from every run that has them, and each run's median."""
+    samples, per_run = [], []
+    for results in runs:
+        values = results.get(("Loopback", clean(name)), {}).get(metric, [])
+        if values:
+            samples += values
+            per_run.append(statistics.median(values))
+    return samples, per_run
+
+
+def collect(folder, pair_folders=()):
+    """Every figure of the run; the loopback pairs pool their iterations over `folder` and `pair_folders`
+    (runs of the pairs alone, each in a process of its own)."""
     results = load(folder)
+    runs = [results] + [load(extra) for extra in pair_folders]
     figures = {"loopback": {}, "pairs": {}, "pipeline": {}, "encoders": {}}
     for mode in MODES:
         for variant in VARIANTS:
@@ -100,16 +113,19 @@ def collect(folder):
             figures["loopback"][name] = per_request(medians(results, "Loopback", name), PER_ITERATION)
         for pair in list(PAIRS) + REFERENCE_PAIRS:
             name = "%s pair: %s" % (mode, pair)
-            values = medians(results, "Loopback", name)  # exits when the pair is missing
-            ratios = results[("Loopback", clean(name))]["CPU ratio (‰)"]
+            medians(results, "Loopback", name)  # exits when the pair is missing
+            ratios, run_ratios = pooled(runs, name, "CPU ratio (‰)")
+            first, _ = pooled(runs, name, "CoreAPI CPU (μs)")
+            second, _ = pooled(runs, name, "URLSession CPU (μs)")
             # Inclusive quartiles stay within the samples, also for the two or three of a short run.
             quartiles = statistics.quantiles(ratios, n=4, method="inclusive") if len(ratios) > 1 else ratios * 3
             figures["pairs"]["%s: %s" % (mode, pair)] = {
-                "coreapi_cpu_us": values["CoreAPI CPU (μs)"] / PER_ITERATION,
-                "urlsession_cpu_us": values["URLSession CPU (μs)"] / PER_ITERATION,
-                "ratio": values["CPU ratio (‰)"] / 1000,
+                "coreapi_cpu_us": statistics.median(first) / PER_ITERATION,
+                "urlsession_cpu_us": statistics.median(second) / PER_ITERATION,
+                "ratio": statistics.median(ratios) / 1000,
                 "ratio_quartiles": [round(quartiles[0] / 1000, 4), round(quartiles[2] / 1000, 4)],
                 "iterations": len(ratios),
+                "ratio_per_process": [round(value / 1000, 4) for value in run_ratios],
             }
     for name in PIPELINE_ALLOCATIONS_MAX:
         figures["pipeline"][name] = per_request(medians(results, "Pipeline", name), PER_ITERATION)
@@ -153,11 +169,13 @@ def report(figures, enforce_cpu_ratios):
     print("\nLoopback pairs, clients alternating within each iteration (CPU per request; in the transport")
     print("floor pair the first client is URLSession with CoreAPI's default configuration, not CoreAPI, and")
     print("in the pair over the floor that URLSession is the second)")
-    print("(the median of the per-iteration ratios, their first and third quartiles, and the iteration count)")
+    print("(the median of the per-iteration ratios, their first and third quartiles, the iteration count, and")
+    print("the median of each process the iterations come from)")
     for name, row in figures["pairs"].items():
-        print("  %-50s first %7.1f µs  URLSession %7.1f µs  ratio %.3f (%.3f-%.3f, n=%d)" % (
+        print("  %-50s first %7.1f µs  URLSession %7.1f µs  ratio %.3f (%.3f-%.3f, n=%d; %s)" % (
             name, row["coreapi_cpu_us"], row["urlsession_cpu_us"], row["ratio"], row["ratio_quartiles"][0],
-            row["ratio_quartiles"][1], row["iterations"]))
+            row["ratio_quartiles"][1], row["iterations"],
+            " ".join("%.3f" % value for value in row["ratio_per_process"])))
     print("\nPipeline, MockMiddleware as transport (per request)")
     for name, row in figures["pipeline"].items():
         print("  %-46s %7.2f µs CPU %7.2f µs wall %7.1f mallocs %8d req/s" % (
@@ -193,10 +211,12 @@ def main():
     parser.add_argument("--raw", required=True, help="folder with the exported samples")
     parser.add_argument("--output", required=True, help="summary JSON to write")
     parser.add_argument("--mode", default="full", help="short or full, recorded in the summary")
+    parser.add_argument("--pair-runs", action="append", default=[],
+                        help="a folder of samples from a run of the loopback pairs alone, pooled with --raw's")
     parser.add_argument("--cpu-ratios-as-targets", action="store_true",
                         help="report the CPU ratio bounds without failing on them (they are not met yet)")
     arguments = parser.parse_args()
-    figures = collect(arguments.raw)
+    figures = collect(arguments.raw, arguments.pair_runs)
     checks = report(figures, enforce_cpu_ratios=not arguments.cpu_ratios_as_targets)
     summary = {"mode": arguments.mode, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                "figures": figures, "checks": checks}
