@@ -8,7 +8,8 @@ metrics are in microseconds).
 
 Every figure is the median over iterations; per-request figures divide it by the operations of an
 iteration: 1000 (per client) for the request and encoder benchmarks (scaling factor `.kilo`), 1 for
-decoding and the upload. Standard library only.
+decoding and the upload. The paired encoding and decoding benchmarks record CPU per operation themselves.
+Standard library only.
 """
 
 import argparse
@@ -31,7 +32,8 @@ SUFFIX = ".histogram.samples.tsv"
 METRICS = [
     "cpuTotal", "cpuUser", "cpuSystem", "wallClock", "mallocCountTotal", "throughput", "peakMemoryResident",
     "peakMemoryResidentDelta", "Process CPU (μs)", "Operations/s", "CoreAPI CPU (μs)", "URLSession CPU (μs)",
-    "CPU ratio (‰)", "Upload MB/s", "Peak resident VmHWM (B)",
+    "CPU ratio (‰)", "Upload MB/s", "Peak resident VmHWM (B)", "CoreAPI CPU per operation (ns)",
+    "Foundation CPU per operation (ns)",
 ]
 VARIANTS = [
     "CoreAPI, URLSessionConfiguration.default", "URLSession, URLSessionConfiguration.default",
@@ -106,7 +108,7 @@ def collect(folder, pair_folders=()):
     (runs of the pairs alone, each in a process of its own)."""
     results = load(folder)
     runs = [results] + [load(extra) for extra in pair_folders]
-    figures = {"loopback": {}, "pairs": {}, "pipeline": {}, "encoders": {}}
+    figures = {"loopback": {}, "pairs": {}, "pipeline": {}, "encoders": {}, "work_pairs": {}}
     for mode in MODES:
         for variant in VARIANTS:
             name = "%s: %s" % (mode, variant)
@@ -130,10 +132,23 @@ def collect(folder, pair_folders=()):
     for name in PIPELINE_ALLOCATIONS_MAX:
         figures["pipeline"][name] = per_request(medians(results, "Pipeline", name), PER_ITERATION)
     for target, name in sorted(results):
-        if target == "Encoders":
-            readable = name.replace("_", " ")
-            operations = 1 if readable.startswith("decode") else PER_ITERATION
-            figures["encoders"][readable] = per_request(medians(results, target, readable), operations)
+        if target != "Encoders":
+            continue
+        readable = name.replace("_", " ")
+        samples = results[(target, name)]
+        if "CPU ratio (‰)" in samples:
+            ratios = samples["CPU ratio (‰)"]
+            quartiles = statistics.quantiles(ratios, n=4, method="inclusive") if len(ratios) > 1 else ratios * 3
+            figures["work_pairs"][readable] = {
+                "coreapi_cpu_us": statistics.median(samples["CoreAPI CPU per operation (ns)"]) / 1000,
+                "foundation_cpu_us": statistics.median(samples["Foundation CPU per operation (ns)"]) / 1000,
+                "ratio": statistics.median(ratios) / 1000,
+                "ratio_quartiles": [round(quartiles[0] / 1000, 4), round(quartiles[2] / 1000, 4)],
+                "iterations": len(ratios),
+            }
+            continue
+        operations = 1 if readable.startswith("decode") else PER_ITERATION
+        figures["encoders"][readable] = per_request(medians(results, target, readable), operations)
     uploads = [name for target, name in results if target == "Upload"]
     if not uploads:
         sys.exit("the Upload benchmark is missing from the export")
@@ -184,6 +199,12 @@ def report(figures, enforce_cpu_ratios):
     for name, row in figures["encoders"].items():
         print("  %-56s %9.2f µs CPU %9.2f µs wall %9.1f mallocs" % (
             name, row["cpu_us"], row["wall_us"], row["mallocs"]))
+    print("\nEncoding and decoding pairs, CoreAPI and Foundation alternating on one thread within each iteration")
+    print("(thread CPU per operation; the median of the per-iteration ratios and their quartiles)")
+    for name, row in figures["work_pairs"].items():
+        print("  %-74s CoreAPI %9.2f µs  Foundation %9.2f µs  ratio %.3f (%.3f-%.3f, n=%d)" % (
+            name, row["coreapi_cpu_us"], row["foundation_cpu_us"], row["ratio"], row["ratio_quartiles"][0],
+            row["ratio_quartiles"][1], row["iterations"]))
     upload = figures["upload"]
     print("\nUpload, 1 GiB multipart (%d iteration(s); peak is the largest, the rest medians)" % upload["iterations"])
     print("  peak resident %.1f MiB (VmHWM %.1f MiB, sampled %.1f MiB); %.0f MB/s; %.2f s wall; %.2f s CPU" % (

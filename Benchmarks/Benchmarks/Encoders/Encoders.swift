@@ -18,6 +18,12 @@ import Foundation
 /// 1000 encodes (scaling factor `.kilo`), so scaled figures are per encode. Decoding goes through
 /// `process(response:data:error:)`, which `ApiSession` calls for every response (status check, then
 /// `JsonApiResponse` decoding), next to `JSONDecoder().decode(_:from:)`; one decode per iteration.
+///
+/// The JSON encoder and the decoding also have paired benchmarks, whose ratio is the figure to read: each
+/// iteration alternates CoreAPI and its baseline on one thread (see ``Benchmark/measurePaired(blocks:operationsPerBlock:first:second:)``),
+/// so the machine's drift, which moves two benchmarks run one after the other by up to a third here,
+/// cancels out. `JsonParametersEncoder` is paired with bare `JSONEncoder()` and with a `JSONEncoder` set
+/// to write what it writes: sorted keys, unescaped slashes and ISO 8601 dates.
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.cpuTotal, .wallClock, .mallocCountTotal, .throughput, CustomMetrics.cpu]
     let encoding = Benchmark.Configuration.suite(
@@ -33,6 +39,20 @@ let benchmarks: @Sendable () -> Void = {
         scalingFactor: .one,
         maxDuration: RunSettings.isShort ? .seconds(1) : .seconds(5),
         maxIterations: RunSettings.isShort ? 20 : 200
+    )
+    let pairedEncoding = Benchmark.Configuration.suite(
+        metrics: PairedWorkMetrics.all,
+        warmupIterations: 3,
+        scalingFactor: .one,
+        maxDuration: RunSettings.isShort ? .seconds(2) : .seconds(20),
+        maxIterations: RunSettings.isShort ? 6 : 60
+    )
+    let pairedDecoding = Benchmark.Configuration.suite(
+        metrics: PairedWorkMetrics.all,
+        warmupIterations: 1,
+        scalingFactor: .one,
+        maxDuration: RunSettings.isShort ? .seconds(3) : .seconds(60),
+        maxIterations: RunSettings.isShort ? 3 : 30
     )
     let model = ProfileUpdate.sample
 
@@ -50,6 +70,28 @@ let benchmarks: @Sendable () -> Void = {
                     try encode()
                 }
             }
+        }
+    }
+
+    let sameOutput = JSONEncoder()
+    sameOutput.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    sameOutput.dateEncodingStrategy = .iso8601
+    let jsonPairs: [(String, @Sendable () throws -> Void)] = [
+        ("json pair: CoreAPI JsonParametersEncoder vs JSONEncoder", { blackHole(try JSONEncoder().encode(model)) }),
+        (
+            "json pair: CoreAPI JsonParametersEncoder vs JSONEncoder with the same output",
+            { blackHole(try sameOutput.encode(model)) }
+        ),
+    ]
+    for (name, baseline) in jsonPairs {
+        // 1000 encodes of each per iteration, in blocks of 100.
+        Benchmark(name, configuration: pairedEncoding) { benchmark in
+            try benchmark.measurePaired(
+                blocks: 10,
+                operationsPerBlock: 100,
+                first: { blackHole(try JsonParametersEncoder().body(for: model)) },
+                second: baseline
+            )
         }
     }
 
@@ -75,5 +117,18 @@ let benchmarks: @Sendable () -> Void = {
                 guard items.count == 5000 else { throw BenchServerError(description: "decoded \(items.count) items") }
             }
         }
+    }
+    // Four decodes of each per iteration, one at a time.
+    Benchmark(
+        "decode pair: CoreAPI JsonApiResponse vs JSONDecoder (\((body?.count ?? 0) / 1024) KiB)",
+        configuration: pairedDecoding
+    ) { benchmark in
+        guard let body else { throw BenchServerError(description: "the JSON array could not be built") }
+        try benchmark.measurePaired(
+            blocks: 4,
+            operationsPerBlock: 1,
+            first: { blackHole(try decoders[0].1(body)) },
+            second: { blackHole(try decoders[1].1(body)) }
+        )
     }
 }
