@@ -6,7 +6,7 @@ public import Foundation
 /// date strategies behave the same in all of them. Keys keep the order in which they were encoded
 /// (serializers sort them). Absent optionals leave no trace; an explicitly encoded `nil` is ``null``,
 /// which JSON writes and the other encoders drop.
-public indirect enum ParameterValue: Sendable, Equatable {
+public enum ParameterValue: Sendable, Equatable {
     /// An explicitly encoded `nil`.
     case null
     /// A text value.
@@ -20,7 +20,8 @@ public indirect enum ParameterValue: Sendable, Equatable {
     /// Raw bytes.
     case data(Data)
     /// A file part for ``MultipartFormDataEncoder``.
-    case attachment(Attachment)
+    // The one payload larger than a string: boxed, so every other value is stored inline.
+    indirect case attachment(Attachment)
     /// An ordered list.
     case array([ParameterValue])
     /// Keyed values in encoding order.
@@ -79,11 +80,24 @@ public struct ParameterTreeEncoder: Sendable {
 
 /// A node under construction; containers are references so nested containers can be filled later.
 final class TreeNode {
+    /// An entry of a container: a finished leaf kept inline, or a node that may still be filled.
+    enum Child {
+        case leaf(ParameterValue)
+        case node(TreeNode)
+
+        var resolved: ParameterValue? {
+            switch self {
+            case .leaf(let value): value
+            case .node(let node): node.resolved
+            }
+        }
+    }
+
     enum Content {
         case empty
         case leaf(ParameterValue)
-        case object([(key: String, node: TreeNode)])
-        case array([TreeNode])
+        case object([(key: String, child: Child)])
+        case array([Child])
     }
 
     var content: Content
@@ -94,40 +108,53 @@ final class TreeNode {
 
     var resolved: ParameterValue? {
         switch content {
-        case .empty: nil
-        case .leaf(let value): value
-        case .object(let entries): .object(entries.compactMap { entry in entry.node.resolved.map { (entry.key, $0) } })
-        case .array(let nodes): .array(nodes.compactMap(\.resolved))
+        case .empty: return nil
+        case .leaf(let value): return value
+        case .object(let entries):
+            // Sized once: `compactMap` would grow its result step by step.
+            var values: [(key: String, value: ParameterValue)] = []
+            values.reserveCapacity(entries.count)
+            for entry in entries {
+                if let value = entry.child.resolved { values.append((entry.key, value)) }
+            }
+            return .object(values)
+        case .array(let children):
+            var values: [ParameterValue] = []
+            values.reserveCapacity(children.count)
+            for child in children {
+                if let value = child.resolved { values.append(value) }
+            }
+            return .array(values)
         }
     }
 
-    func set(_ node: TreeNode, forKey key: String) {
+    func set(_ child: Child, forKey key: String) {
         guard case .object(var entries) = content else {
-            content = .object([(key, node)])
+            content = .object([(key, child)])
             return
         }
         content = .empty
         if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].node = node
+            entries[index].child = child
         } else {
-            entries.append((key, node))
+            entries.append((key, child))
         }
         content = .object(entries)
     }
 
-    func append(_ node: TreeNode) {
-        guard case .array(var nodes) = content else {
-            content = .array([node])
+    func append(_ child: Child) {
+        guard case .array(var children) = content else {
+            content = .array([child])
             return
         }
         content = .empty
-        nodes.append(node)
-        content = .array(nodes)
+        children.append(child)
+        content = .array(children)
     }
 
     var childCount: Int {
         switch content {
-        case .array(let nodes): nodes.count
+        case .array(let children): children.count
         case .object(let entries): entries.count
         default: 0
         }
@@ -262,19 +289,19 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encodeNil(forKey key: Key) throws {
-        encoder.storage.set(TreeNode(content: .leaf(.null)), forKey: self.key(key))
+        encoder.storage.set(.leaf(.null), forKey: self.key(key))
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        // A leaf needs no encoder of its own; a failing one (a non-finite number) takes the long way,
+        // A leaf needs no encoder or node of its own; a failing one (a non-finite number) takes the long way,
         // so its error names the full coding path.
         if let leaf = try? encoder.commonLeaf(for: value) {
-            encoder.storage.set(TreeNode(content: .leaf(leaf)), forKey: self.key(key))
+            encoder.storage.set(.leaf(leaf), forKey: self.key(key))
             return
         }
         let child = encoder.child(for: key)
         try child.encodeValue(value)
-        encoder.storage.set(child.storage, forKey: self.key(key))
+        encoder.storage.set(.node(child.storage), forKey: self.key(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -282,25 +309,25 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let child = encoder.child(for: key)
-        encoder.storage.set(child.storage, forKey: self.key(key))
+        encoder.storage.set(.node(child.storage), forKey: self.key(key))
         return child.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = encoder.child(for: key)
-        encoder.storage.set(child.storage, forKey: self.key(key))
+        encoder.storage.set(.node(child.storage), forKey: self.key(key))
         return child.unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = encoder.child(for: nil)
-        encoder.storage.set(child.storage, forKey: "super")
+        encoder.storage.set(.node(child.storage), forKey: "super")
         return child
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let child = encoder.child(for: key)
-        encoder.storage.set(child.storage, forKey: self.key(key))
+        encoder.storage.set(.node(child.storage), forKey: self.key(key))
         return child
     }
 }
@@ -313,37 +340,37 @@ struct TreeUnkeyedContainer: UnkeyedEncodingContainer {
     private var nextKey: IndexKey { IndexKey(intValue: count) }
 
     mutating func encodeNil() throws {
-        encoder.storage.append(TreeNode(content: .leaf(.null)))
+        encoder.storage.append(.leaf(.null))
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        // As in the keyed container: a leaf needs no encoder of its own.
+        // As in the keyed container: a leaf needs no encoder or node of its own.
         if let leaf = try? encoder.commonLeaf(for: value) {
-            encoder.storage.append(TreeNode(content: .leaf(leaf)))
+            encoder.storage.append(.leaf(leaf))
             return
         }
         let child = encoder.child(for: nextKey)
         try child.encodeValue(value)
-        encoder.storage.append(child.storage)
+        encoder.storage.append(.node(child.storage))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
         let child = encoder.child(for: nextKey)
-        encoder.storage.append(child.storage)
+        encoder.storage.append(.node(child.storage))
         return child.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = encoder.child(for: nextKey)
-        encoder.storage.append(child.storage)
+        encoder.storage.append(.node(child.storage))
         return child.unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = encoder.child(for: nextKey)
-        encoder.storage.append(child.storage)
+        encoder.storage.append(.node(child.storage))
         return child
     }
 }
