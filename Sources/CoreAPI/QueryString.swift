@@ -97,7 +97,29 @@ public struct QueryString: Sendable {
     /// One flattened field: its key and its leaves (one, except for comma-separated arrays).
     struct Field {
         var key: String
-        var values: [ParameterValue]
+        var values: Leaves
+    }
+
+    /// The leaves of a field; the usual single leaf is kept without an array of its own.
+    struct Leaves: RandomAccessCollection {
+        private let single: ParameterValue?
+        private let several: [ParameterValue]
+
+        /// One leaf.
+        init(_ value: ParameterValue) {
+            single = value
+            several = []
+        }
+
+        /// The leaves of a comma-separated array.
+        init(_ values: [ParameterValue]) {
+            single = nil
+            several = values
+        }
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { single == nil ? several.count : 1 }
+        subscript(position: Int) -> ParameterValue { single ?? several[position] }
     }
 
     /// The flattened leaves of a top-level object, `null` dropped; keys sorted at every level, or in
@@ -167,14 +189,14 @@ public struct QueryString: Sendable {
                 try append(subvalue, key: "\(key)[\(subkey)]", sortsKeys: sortsKeys, to: &result)
             }
         case .array(let items):
-            let items = items.filter { $0 != .null }
+            let items = items.contains(.null) ? items.filter { $0 != .null } : items
             switch arrayEncoding {
             case .commaSeparated:
                 guard items.allSatisfy(\.isScalar) else {
                     throw ApiError.invalidRequest(.encoding("\(key): comma-separated arrays must hold only scalars"))
                 }
                 if !items.isEmpty {
-                    result.append(Field(key: key, values: items))
+                    result.append(Field(key: key, values: Leaves(items)))
                 }
             case .brackets, .repeatedKey, .indexed:
                 for (index, item) in items.enumerated() {
@@ -188,7 +210,7 @@ public struct QueryString: Sendable {
                 }
             }
         default:
-            result.append(Field(key: key, values: [value]))
+            result.append(Field(key: key, values: Leaves(value)))
         }
     }
 }
