@@ -9,6 +9,7 @@ extension ParameterValue {
     ) -> [(key: String, value: ParameterValue)] {
         guard entries.count > 1 else { return entries }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.reduce(0) { $0 + $1.key.utf8.count })
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(entries.count)
         for entry in entries {
