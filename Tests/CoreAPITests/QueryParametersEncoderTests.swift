@@ -26,6 +26,10 @@ private struct Tags: Encodable, Sendable {
     var id: Int
 }
 
+private struct Gaps: Encodable, Sendable {
+    var values: [Int?]
+}
+
 private struct Item: Encodable, Sendable {
     var n: Int
     var label: String
@@ -177,6 +181,29 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
             parameters: Tags(tags: (0...10).map(String.init), id: 1),
             encoder: QueryParametersEncoder(arrayEncoding: .indexed),
             expected: "id=1&" + (0...10).map { "tags%5B\($0)%5D=\($0)" }.joined(separator: "&")
+        ),
+        QueryVector(
+            name: "nil elements are dropped (brackets)",
+            parameters: Gaps(values: [1, nil, 2, nil]),
+            expected: "values%5B%5D=1&values%5B%5D=2"
+        ),
+        QueryVector(
+            name: "nil elements are dropped before indexing",
+            parameters: Gaps(values: [nil, 1, nil, 2]),
+            encoder: QueryParametersEncoder(arrayEncoding: .indexed),
+            expected: "values%5B0%5D=1&values%5B1%5D=2"
+        ),
+        QueryVector(
+            name: "nil elements are dropped (comma-separated)",
+            parameters: Gaps(values: [1, nil, 2]),
+            encoder: QueryParametersEncoder(arrayEncoding: .commaSeparated),
+            expected: "values=1,2"
+        ),
+        QueryVector(
+            name: "an array of only nil elements is dropped",
+            parameters: Gaps(values: [nil, nil]),
+            encoder: QueryParametersEncoder(arrayEncoding: .commaSeparated),
+            expected: ""
         ),
         QueryVector(
             name: "empty arrays are dropped (brackets)",
