@@ -92,6 +92,18 @@ def per_request(values, operations):
     return figures
 
 
+def ratio_summary(ratios):
+    """The median of per-iteration ratios (recorded in thousandths), their first and third quartiles
+    and their count."""
+    # Inclusive quartiles stay within the samples, also for the two or three of a short run.
+    quartiles = statistics.quantiles(ratios, n=4, method="inclusive") if len(ratios) > 1 else ratios * 3
+    return {
+        "ratio": statistics.median(ratios) / 1000,
+        "ratio_quartiles": [round(quartiles[0] / 1000, 4), round(quartiles[2] / 1000, 4)],
+        "iterations": len(ratios),
+    }
+
+
 def pooled(runs, name, metric):
     """The samples of one pair's metric from every run that has them, and each run's median."""
     samples, per_run = [], []
@@ -119,14 +131,10 @@ def collect(folder, pair_folders=()):
             ratios, run_ratios = pooled(runs, name, "CPU ratio (‰)")
             first, _ = pooled(runs, name, "CoreAPI CPU (μs)")
             second, _ = pooled(runs, name, "URLSession CPU (μs)")
-            # Inclusive quartiles stay within the samples, also for the two or three of a short run.
-            quartiles = statistics.quantiles(ratios, n=4, method="inclusive") if len(ratios) > 1 else ratios * 3
             figures["pairs"]["%s: %s" % (mode, pair)] = {
                 "coreapi_cpu_us": statistics.median(first) / PER_ITERATION,
                 "urlsession_cpu_us": statistics.median(second) / PER_ITERATION,
-                "ratio": statistics.median(ratios) / 1000,
-                "ratio_quartiles": [round(quartiles[0] / 1000, 4), round(quartiles[2] / 1000, 4)],
-                "iterations": len(ratios),
+                **ratio_summary(ratios),
                 "ratio_per_process": [round(value / 1000, 4) for value in run_ratios],
             }
     for name in PIPELINE_ALLOCATIONS_MAX:
@@ -137,14 +145,10 @@ def collect(folder, pair_folders=()):
         readable = name.replace("_", " ")
         samples = results[(target, name)]
         if "CPU ratio (‰)" in samples:
-            ratios = samples["CPU ratio (‰)"]
-            quartiles = statistics.quantiles(ratios, n=4, method="inclusive") if len(ratios) > 1 else ratios * 3
             figures["work_pairs"][readable] = {
                 "coreapi_cpu_us": statistics.median(samples["CoreAPI CPU per operation (ns)"]) / 1000,
                 "foundation_cpu_us": statistics.median(samples["Foundation CPU per operation (ns)"]) / 1000,
-                "ratio": statistics.median(ratios) / 1000,
-                "ratio_quartiles": [round(quartiles[0] / 1000, 4), round(quartiles[2] / 1000, 4)],
-                "iterations": len(ratios),
+                **ratio_summary(samples["CPU ratio (‰)"]),
             }
             continue
         operations = 1 if readable.startswith("decode") else PER_ITERATION
