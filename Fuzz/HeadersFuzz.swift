@@ -1,5 +1,5 @@
 // Fuzz target for the header validator: `Headers.validate()`, `Headers.isValidName`, `Headers.isValidValue`
-// (Sources/CoreAPI/Headers.swift), plus the case-insensitive lookups the validator's callers rely on.
+// (Sources/CoreAPI/Request/Headers.swift), plus the case-insensitive lookups the validator's callers rely on.
 //
 // Input: tokens separated by 0xFF (see FuzzSupport.swift). Token 0 holds option bytes:
 //   [0] how the headers are built: field list, `add`, dictionary, or `set`

@@ -1,4 +1,4 @@
-// Fuzz target for `MultipartFormDataEncoder` (Sources/CoreAPI/MultipartFormDataEncoder.swift).
+// Fuzz target for `MultipartFormDataEncoder` (Sources/CoreAPI/Encoding/MultipartFormDataEncoder.swift).
 //
 // Input: tokens separated by 0xFF (see FuzzSupport.swift).
 //   token 0, option bytes:

@@ -1,5 +1,5 @@
 // Fuzz target for the query and form encoders: `QueryParametersEncoder`, `FormParametersEncoder`, `QueryString`
-// and `PercentEncoding` (Sources/CoreAPI/QueryString.swift and neighbours).
+// and `PercentEncoding` (Sources/CoreAPI/Encoding/QueryString.swift and neighbours).
 //
 // Input: tokens separated by 0xFF (see FuzzSupport.swift). Token 0 holds option bytes:
 //   [0] array encoding: brackets, repeated key, indexed, comma-separated

@@ -1,4 +1,4 @@
-// Fuzz target for `RetryAfter.delay(from:now:)` (Sources/CoreAPI/Middleware/RetryAfter.swift).
+// Fuzz target for `RetryAfter.delay(from:now:)` (Sources/CoreAPI/Middleware/Retry/RetryAfter.swift).
 //
 // Input: byte 0 selects the mode, the rest is read by the mode.
 // - raw (bit 0 clear): the rest is the field value; `now` is 2023-11-14T22:13:20Z.
