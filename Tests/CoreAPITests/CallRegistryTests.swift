@@ -11,7 +11,7 @@ import Testing
         let order = LockedValue<[Int]>([])
         var identifiers: [Int] = []
         for index in 0..<5 {
-            let call = CallHandle()
+            let call = Call()
             call.attachTask { order.withLock { $0.append(index) } }
             identifiers.append(registry.open(call))
         }
@@ -22,7 +22,7 @@ import Testing
 
     /// A call cancelled before its task or exchange is attached cancels them as they arrive.
     @Test func aCancelledCallCancelsWhatIsAttachedLater() {
-        let call = CallHandle()
+        let call = Call()
         call.cancel()
         let cancelled = LockedValue(false)
         call.attachTask { cancelled.withLock { $0 = true } }

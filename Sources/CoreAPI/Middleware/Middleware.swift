@@ -1,7 +1,8 @@
-public import Foundation
-
 #if canImport(FoundationNetworking)
+    import Foundation
     public import FoundationNetworking
+#else
+    public import Foundation
 #endif
 
 /// One step of the ordered async chain every request of an ``ApiSession`` goes through.
@@ -48,89 +49,4 @@ public protocol Middleware: Sendable {
         context: MiddlewareContext,
         next: @Sendable (URLRequest) async throws -> RawResponse
     ) async throws -> RawResponse
-}
-
-/// An HTTP response and its body, before status validation and parsing.
-public struct RawResponse: Sendable {
-    /// The response.
-    public var response: HTTPURLResponse
-    /// The body, decoded from any content coding.
-    public var data: Data
-
-    /// Creates a raw response.
-    public init(response: HTTPURLResponse, data: Data) {
-        self.response = response
-        self.data = data
-    }
-
-    /// A response built from parts, for middlewares that answer without the network.
-    /// - Parameters:
-    ///   - url: The URL the response is for.
-    ///   - statusCode: The status code.
-    ///   - headers: The header fields.
-    ///   - data: The body.
-    public init(url: URL, statusCode: Int, headers: Headers = Headers(), data: Data = Data()) {
-        var fields: [String: String] = [:]
-        for field in headers {
-            fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value
-        }
-        guard
-            let response = HTTPURLResponse(
-                url: url,
-                statusCode: statusCode,
-                httpVersion: "HTTP/1.1",
-                headerFields: fields
-            )
-        else {
-            preconditionFailure("HTTPURLResponse rejected status code \(statusCode)")
-        }
-        self.response = response
-        self.data = data
-    }
-
-    /// The status code.
-    public var statusCode: Int { response.statusCode }
-
-    /// The response's header fields.
-    public var headers: Headers { Headers(httpURLResponse: response) }
-}
-
-/// What a middleware knows about the call it is part of.
-public struct MiddlewareContext: Sendable {
-    /// The method being performed.
-    public let method: any ApiMethod
-    /// 1 for the first time this request passes a middleware; one more for each time a middleware
-    /// before it sends it again.
-    public internal(set) var attempt: Int
-    /// The session performing the method.
-    public let session: ApiSession
-
-    /// The method's type name, for logs and metrics: `GetUser`.
-    public var methodName: String { String(describing: type(of: method)) }
-}
-
-/// Runs a request through middlewares and then `terminal`.
-struct MiddlewareChain: Sendable {
-    let middlewares: [any Middleware]
-    let terminal: @Sendable (URLRequest) async throws -> RawResponse
-
-    func run(_ request: URLRequest, context: MiddlewareContext) async throws -> RawResponse {
-        try await run(request, context: context, from: 0)
-    }
-
-    private func run(_ request: URLRequest, context: MiddlewareContext, from index: Int) async throws -> RawResponse {
-        guard index < middlewares.count else {
-            return try await terminal(request)
-        }
-        let calls = LockedValue(0)
-        return try await middlewares[index].intercept(request, context: context) { request in
-            let call = calls.withLock { count in
-                count += 1
-                return count
-            }
-            var context = context
-            context.attempt += call - 1
-            return try await run(request, context: context, from: index + 1)
-        }
-    }
 }

@@ -181,12 +181,12 @@ public struct MockResponse: Sendable {
         let url = request.url ?? URL(fileURLWithPath: "/")
         switch body {
         case .data(let data):
-            return RawResponse(url: url, statusCode: statusCode, headers: headers, data: data)
+            return try RawResponse(url: url, statusCode: statusCode, headers: headers, data: data)
         case .file(let file):
             guard let data = try? Data(contentsOf: file) else {
                 throw ApiError.invalidRequest(.unreadableFile(path: file.path))
             }
-            return RawResponse(url: url, statusCode: statusCode, headers: headers, data: data)
+            return try RawResponse(url: url, statusCode: statusCode, headers: headers, data: data)
         }
     }
 }

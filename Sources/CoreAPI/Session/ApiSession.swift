@@ -4,14 +4,14 @@ public import Foundation
     public import FoundationNetworking
 #endif
 
-/// Performs ``ApiMethod`` values over one owned `URLSession`.
+/// Performs ``ApiMethod`` values through a ``Transport``.
 ///
 /// The session builds each request (host from the ``HostProvider``, validated method and headers,
 /// encoded parameters) before anything is sent: a bad request fails with
 /// ``ApiError/invalidRequest(_:)`` and never reaches the network. The request then goes through the
-/// ``Middleware`` chain — the session's ``middlewares``, then the method's — and the network. Tasks are
-/// driven through the session's own delegate, so cancellation, authentication challenges and
-/// completion behave the same on Apple platforms and Linux.
+/// ``Middleware`` chain — the session's ``middlewares``, then the method's — and the transport, which
+/// is ``URLSessionTransport`` unless another is given. Redirects, the call's deadline and cancellation
+/// are handled here, above the transport, so they behave the same with every engine.
 ///
 /// ```swift
 /// let session = ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]))
@@ -20,117 +20,127 @@ public import Foundation
 public final class ApiSession: Sendable {
     /// Where hosts come from.
     public let hostProvider: any HostProvider
-    /// Header fields sent with every request: the configuration's `httpAdditionalHeaders`, then the
-    /// `headers` given at creation. A method's own headers win for the same names.
+    /// Header fields sent with every request. A method's own headers win for the same names.
     public let headers: Headers
 
-    /// The idle timeout of methods that set none: the configuration's `timeoutIntervalForRequest`.
+    /// The idle timeout of methods that set none.
     public let defaultTimeout: TimeInterval
 
     /// The middlewares every request goes through, outermost first, before the method's own.
     public let middlewares: [any Middleware]
 
-    /// Redirect rules and limits; see ``TransportPolicy`` for the defaults.
+    /// Redirect rules, limits and secret header names; see ``TransportPolicy`` for the defaults.
     public let policy: TransportPolicy
-    /// `policy.strippedHeaderNames`, worked out once rather than for every call.
-    private let strippedHeaderNames: Set<String>
 
-    let urlSession: URLSession
-    let delegate: SessionDelegate
+    /// The engine requests are sent with.
+    public let transport: any Transport
+    /// The transport this session made itself, invalidated with it.
+    private let ownTransport: URLSessionTransport?
+
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
     private let calls = CallRegistry()
-    /// Open until ``invalidate()``; guards task creation, since a task made on an invalidated
-    /// `URLSession` crashes on Linux.
-    let gate = ClosingGate()
-    /// Where tasks are created, resumed and cancelled. FoundationNetworking does each of these
-    /// synchronously on its own work queue, which is busy while many transfers run. Done on threads of
-    /// the Swift concurrency pool, a thousand calls starting at once held every pool thread waiting there
-    /// (after 90 s only 484 of 1000 tasks were running). Cancels go here too, so `cancelAllRequests()`
-    /// returns at once instead of cancelling a thousand tasks one after another on the caller's thread.
-    let taskQueue = DispatchQueue(label: "CoreAPI.ApiSession.tasks")
-    /// While fewer tasks than this are in flight, FoundationNetworking's work queue is quick to answer,
-    /// so a call starts its task on its own thread and saves the hop to ``taskQueue`` (and the thread
-    /// wake-up it costs); beyond it, tasks start on ``taskQueue``.
-    static let tasksStartedInline = 16
+    /// Whether ``invalidate()`` was called.
+    private let invalidated = LockedValue(false)
 
-    /// Creates a session.
+    /// Creates a session over a new ``URLSessionTransport``.
     /// - Parameters:
     ///   - hostProvider: Supplies the host for each method's host key.
     ///   - configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()`` by default.
     ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
     ///   - middlewares: The chain every request goes through, outermost first.
-    ///   - policy: Redirect rules and limits.
-    public init(
+    ///   - policy: Redirect rules, limits and secret header names.
+    public convenience init(
         hostProvider: any HostProvider,
         configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
         policy: TransportPolicy = TransportPolicy()
     ) {
-        self.hostProvider = hostProvider
-        self.middlewares = middlewares
-        self.policy = policy
-        self.strippedHeaderNames = policy.strippedHeaderNames
         // Set explicitly on each request so they are visible everywhere, URLProtocol stubs included
         // (Linux merges them only after protocols have seen the request).
         var additional = Headers()
         for case let (name as String, value as String) in configuration.httpAdditionalHeaders ?? [:] {
             additional.add(value, for: name)
         }
-        self.headers = Headers(additional.sorted { $0.name < $1.name }).merging(headers)
-        let delegate = SessionDelegate()
-        let queue = DelegateQueue(label: "CoreAPI.ApiSession.delegate")
-        self.delegate = delegate
         let configured = configuration.timeoutIntervalForRequest
-        self.defaultTimeout = configured > 0 ? configured : 60
-        self.urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        self.init(
+            hostProvider: hostProvider,
+            transport: URLSessionTransport(configuration: configuration),
+            ownsTransport: true,
+            headers: Headers(additional.sorted { $0.name < $1.name }).merging(headers),
+            middlewares: middlewares,
+            policy: policy,
+            defaultTimeout: configured > 0 ? configured : 60
+        )
     }
 
-    deinit {
-        // URLSession keeps its delegate until invalidated; tasks in flight still finish.
-        if gate.isOpen {
-            urlSession.finishTasksAndInvalidate()
-        }
+    /// Creates a session over `transport`.
+    ///
+    /// The transport stays the caller's: ``invalidate()`` ends the session's calls but does not shut the
+    /// transport down, so one transport can serve several sessions.
+    /// - Parameters:
+    ///   - hostProvider: Supplies the host for each method's host key.
+    ///   - transport: The engine requests are sent with.
+    ///   - headers: Header fields for every request.
+    ///   - middlewares: The chain every request goes through, outermost first.
+    ///   - policy: Redirect rules, limits and secret header names.
+    ///   - defaultTimeout: The idle timeout, in seconds, of methods that set none.
+    public convenience init(
+        hostProvider: any HostProvider,
+        transport: any Transport,
+        headers: Headers = Headers(),
+        middlewares: [any Middleware] = [],
+        policy: TransportPolicy = TransportPolicy(),
+        defaultTimeout: TimeInterval = 60
+    ) {
+        self.init(
+            hostProvider: hostProvider,
+            transport: transport,
+            ownsTransport: false,
+            headers: headers,
+            middlewares: middlewares,
+            policy: policy,
+            defaultTimeout: defaultTimeout
+        )
+    }
+
+    private init(
+        hostProvider: any HostProvider,
+        transport: any Transport,
+        ownsTransport: Bool,
+        headers: Headers,
+        middlewares: [any Middleware],
+        policy: TransportPolicy,
+        defaultTimeout: TimeInterval
+    ) {
+        self.hostProvider = hostProvider
+        self.transport = transport
+        self.ownTransport = ownsTransport ? transport as? URLSessionTransport : nil
+        self.headers = headers
+        self.middlewares = middlewares
+        self.policy = policy
+        self.defaultTimeout = defaultTimeout > 0 ? defaultTimeout : 60
     }
 
     /// Shuts the session down: calls in flight end with ``ApiError/cancelled``, and later calls fail at
-    /// once with ``ApiError/InvalidRequestReason/sessionInvalidated`` without sending anything. The
-    /// underlying `URLSession` is invalidated and releases its delegate. Calling it again does nothing.
+    /// once with ``ApiError/InvalidRequestReason/sessionInvalidated`` without sending anything. A
+    /// transport the session made itself is invalidated too. Calling it again does nothing.
     public func invalidate() {
-        // Closing waits for tasks being made, and none is made after it: none on the invalidated session.
-        guard gate.close() else { return }
-        cancelAllRequests()
-        urlSession.invalidateAndCancel()
-    }
-
-    /// Whether ``invalidate()`` was called.
-    public var isValid: Bool { gate.isOpen }
-
-    /// The configuration CoreAPI uses by default: an API client with token auth rarely needs cookies,
-    /// and handling them costs a large part of each request's CPU, so cookies are off (no storage, none
-    /// set or accepted) and there is no response cache. Pass a configuration with cookies on to opt in.
-    ///
-    /// Its `protocolClasses` are those of `URLSessionConfiguration.default` that load `http` and
-    /// `https` URLs, in their order: every task looks its protocol up in that list, and an API session
-    /// sends nothing else.
-    public static func makeDefaultConfiguration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.default
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.protocolClasses = configuration.protocolClasses.map(httpProtocolClasses)
-        return configuration
-    }
-
-    /// The classes in `classes` that load `http` or `https` requests, in their order.
-    private static func httpProtocolClasses(_ classes: [AnyClass]) -> [AnyClass] {
-        let probes = ["http", "https"].compactMap { URL(string: "\($0)://127.0.0.1/") }.map { URLRequest(url: $0) }
-        return classes.filter { candidate in
-            guard let type = candidate as? URLProtocol.Type else { return false }
-            return probes.contains { type.canInit(with: $0) }
+        let wasInvalidated = invalidated.withLock { invalidated in
+            defer { invalidated = true }
+            return invalidated
         }
+        guard !wasInvalidated else { return }
+        cancelAllRequests()
+        ownTransport?.invalidate()
+    }
+
+    /// Whether ``invalidate()`` was not called yet.
+    public var isValid: Bool { !invalidated.withLock { $0 } }
+
+    /// ``URLSessionTransport/makeDefaultConfiguration()``: cookies and the response cache off.
+    public static func makeDefaultConfiguration() -> URLSessionConfiguration {
+        URLSessionTransport.makeDefaultConfiguration()
     }
 
     /// The request `method` describes, built and validated but not sent, with any body in memory.
@@ -159,9 +169,6 @@ public final class ApiSession: Sendable {
             // `GET` is the default; setting it costs a case-insensitive match against the known methods.
             request.httpMethod = httpMethod.rawValue
         }
-        // CoreAPI enforces the exact idle timeout itself (see `SessionDelegate`); URLSession's own,
-        // which Linux truncates to whole seconds, is only a later backstop.
-        request.timeoutInterval = min(idleTimeout(for: method).rounded(.up) + 1, SessionDelegate.longestIdleTimeout)
         for field in headers {
             request.addValue(field.value, forHTTPHeaderField: field.name)
         }
@@ -193,7 +200,7 @@ public final class ApiSession: Sendable {
         if Task.isCancelled {
             throw ApiError.cancelled
         }
-        let call = CallHandle()
+        let call = Call()
         let id = calls.open(call)
         defer { calls.close(id) }
         let chain = middlewareChain(for: method)
@@ -232,7 +239,7 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<M.Response, any Error>) -> Void
     ) -> RequestHandle {
-        let call = CallHandle()
+        let call = Call()
         let id = calls.open(call)
         let chain = middlewareChain(for: method)
         let task = Task {
@@ -266,12 +273,13 @@ public final class ApiSession: Sendable {
         calls.cancelAll()
     }
 
-    /// Builds the request, runs it through the middleware chain and the network, and processes the reply.
+    /// Builds the request, runs it through the middleware chain and the transport, and processes the
+    /// reply.
     private func execute<M: ApiMethod>(
         _ method: M,
         middlewares: [any Middleware],
         progress: (@Sendable (TransferProgress) -> Void)?,
-        call: CallHandle
+        call: Call
     ) async throws -> M.Response {
         guard isValid else {
             throw ApiError.invalidRequest(.sessionInvalidated)
@@ -279,52 +287,59 @@ public final class ApiSession: Sendable {
         let encoded = try makeEncodedRequest(for: method)
         defer { encoded.discardTemporaryFile() }
         let seconds = method.deadline ?? policy.deadline
-        let deadline: UInt64 =
-            seconds.isFinite && seconds > 0 && seconds < SessionDelegate.longestIdleTimeout
-            ? DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1_000_000_000) : .max
-        let options = TaskOptions(
+        let options = TransportOptions(
             idleTimeout: idleTimeout(for: method),
-            deadline: deadline,
+            deadline: seconds.isFinite && seconds > 0 && seconds < TransportOptions.longestIdleTimeout
+                ? .now() + seconds : .distantFuture,
             maximumResponseSize: method.maximumResponseSize ?? policy.maximumResponseSize,
-            maximumRedirects: policy.maximumRedirects,
-            strippedHeaderNames: strippedHeaderNames,
-            temporaryBodyFile: encoded.bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
             progress: progress
         )
-        let exchange: Exchange
+        let outcome: Result<RawResponse, ApiError>
         do {
             if Task.isCancelled || call.isCancelled {
                 throw ApiError.cancelled
             }
-            let raw: RawResponse
             if middlewares.isEmpty {
-                raw = try await send(encoded.request, bodyFile: encoded.bodyFile, options: options, call: call)
+                outcome = .success(
+                    try await send(encoded.request, bodyFile: encoded.bodyFile, options: options, call: call)
+                )
             } else {
                 let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
                     try await send(request, bodyFile: encoded.bodyFile, options: options, call: call)
                 }
-                raw = try await chain.run(
-                    encoded.request,
-                    context: MiddlewareContext(method: method, attempt: 1, session: self)
+                outcome = .success(
+                    try await chain.run(
+                        encoded.request,
+                        context: MiddlewareContext(method: method, attempt: 1, session: self)
+                    )
                 )
             }
-            exchange = Exchange(response: raw.response, data: raw.data, error: nil)
         } catch let error as ApiError {
-            exchange = Exchange(response: nil, data: nil, error: error)
+            outcome = .failure(error)
         } catch is CancellationError {
-            exchange = Exchange(response: nil, data: nil, error: ApiError.cancelled)
+            outcome = .failure(.cancelled)
         }
-        return try Self.process(exchange, for: method).get()
+        return try Self.process(outcome, for: method).get()
     }
 
-    private static func process<M: ApiMethod>(_ exchange: Exchange, for method: M) -> Result<M.Response, any Error> {
+    /// The response type's ``ApiResponse/process(response:data:error:)`` with the method's acceptable
+    /// status codes in effect.
+    private static func process<M: ApiMethod>(
+        _ outcome: Result<RawResponse, ApiError>,
+        for method: M
+    ) -> Result<M.Response, any Error> {
+        let (response, data, error): (HTTPURLResponse?, Data?, ApiError?)
+        switch outcome {
+        case .success(let raw): (response, data, error) = (raw.response, raw.data, nil)
+        case .failure(let failure): (response, data, error) = (nil, nil, failure)
+        }
         let codes = method.acceptableStatusCodes
         guard codes != AcceptableStatusCodes.current else {
             // Already in effect (usually the default, 2xx): no task-local value to bind.
-            return M.Response.process(response: exchange.response, data: exchange.data, error: exchange.error)
+            return M.Response.process(response: response, data: data, error: error)
         }
         return AcceptableStatusCodes.$current.withValue(codes) {
-            M.Response.process(response: exchange.response, data: exchange.data, error: exchange.error)
+            M.Response.process(response: response, data: data, error: error)
         }
     }
 }

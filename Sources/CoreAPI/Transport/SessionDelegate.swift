@@ -4,16 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What one data task produced.
-struct Exchange: Sendable {
-    var response: HTTPURLResponse?
-    var data: Data?
-    var error: (any Error)?
-    /// A redirect CoreAPI follows itself with a new task.
-    var redirect: Redirect?
-}
-
-/// The session-level delegate that drives every task of an ``ApiSession``.
+/// The session-level delegate that drives every task of a ``URLSessionTransport``.
 ///
 /// Tasks are delegate-based rather than the built-in async `data(for:)`, which deadlocks on Linux when
 /// a task is cancelled as it completes. Each task's completion runs exactly once, from
@@ -22,31 +13,20 @@ struct Exchange: Sendable {
 /// instead of hanging (Linux waits forever when no session-level delegate answers).
 ///
 /// The idle timeout is enforced here too: Linux truncates `URLRequest.timeoutInterval` to whole
-/// seconds (0.5 s fires at once, 1.5 s after one second), so a task is cancelled when no response or
-/// body bytes arrived for its timeout, and then ends as timed out; the call's overall deadline is
-/// enforced the same way. One timer per session serves all tasks.
+/// seconds (0.5 s fires at once, 1.5 s after one second), so a task ends as timed out when no response
+/// or body bytes arrived for its timeout; the exchange's deadline is enforced the same way. One timer
+/// per session serves all tasks.
 ///
-/// Redirects and the response size limit are enforced here as well (see ``TransportPolicy``): Linux
-/// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so
-/// the delegate builds each redirected request itself from the original one.
+/// A task CoreAPI ends — timed out, cancelled, or over the size limit — reports its outcome at once and
+/// is cancelled afterwards; whatever FoundationNetworking reports for it later is ignored, so a busy
+/// work queue never holds a call. Redirects are refused, so the `3xx` is the task's response: Linux
+/// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so the
+/// session follows hops itself.
 ///
 /// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so
 /// they never call into FoundationNetworking synchronously: cancelling a task, and answering a
 /// challenge with a cancel, go through `timerQueue`.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    /// Idle timeouts above this many seconds (or infinite ones) get no timer.
-    static let longestIdleTimeout: TimeInterval = 1_000_000
-
-    /// How long a task CoreAPI cancelled may take to report its end (nanoseconds). After that its call
-    /// ends as if it had: a task that never reports would otherwise leave its call waiting for good.
-    private let cancelGrace: UInt64
-
-    /// A delegate that ends a cancelled task's call itself when the task has not reported its end
-    /// within `cancelGrace` seconds.
-    init(cancelGrace: TimeInterval = 5) {
-        self.cancelGrace = UInt64(cancelGrace * 1_000_000_000)
-    }
-
     /// What the delegate's lock guards.
     private struct Shared {
         /// The tasks in flight, by object (each entry keeps its task alive, so no other task can share
@@ -74,32 +54,25 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         shared.withLock { $0.timer }?.cancel()
     }
 
-    /// Registers `task`; `completion` runs once when it ends. The task is cancelled and ends as timed
-    /// out when nothing is sent or received for the idle timeout, or when the deadline passes.
+    /// Registers `task`; `completion` runs once, when it ends or when CoreAPI ends it. The task ends as
+    /// timed out when nothing is sent or received for the idle timeout, or when the deadline passes.
     func register(
         _ task: URLSessionTask,
-        options: TaskOptions,
-        completion: @escaping @Sendable (Exchange) -> Void
+        options: TransportOptions,
+        temporaryBodyFile: URL? = nil,
+        completion: @escaping @Sendable (TaskOutcome) -> Void
     ) {
         let state = TaskState(
             task: task,
             completion: completion,
             options: options,
+            temporaryBodyFile: temporaryBodyFile,
             now: DispatchTime.now().uptimeNanoseconds
         )
         shared.withLock { shared in
             shared.tasks[ObjectIdentifier(task)] = state
-            arm(&shared, for: state.due(cancelGrace: cancelGrace))
+            arm(&shared, for: state.due)
         }
-    }
-
-    /// Registers `task` with only an idle timeout.
-    func register(
-        _ task: URLSessionTask,
-        idleTimeout: TimeInterval,
-        completion: @escaping @Sendable (Exchange) -> Void
-    ) {
-        register(task, options: TaskOptions(idleTimeout: idleTimeout), completion: completion)
     }
 
     /// Makes the timer fire no later than `due`; runs under the lock that guards `shared`.
@@ -118,80 +91,63 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         source.schedule(deadline: DispatchTime(uptimeNanoseconds: due))
     }
 
-    /// Times out every task that has been idle for its timeout or whose deadline has passed, ends the
-    /// calls of cancelled tasks that have not reported their end within the grace period, then arms the
+    /// Ends every task that has been idle for its timeout or whose deadline has passed, then arms the
     /// timer for the earliest of the rest.
     private func timerFired() {
-        let (expired, silent) = shared.withLock { shared -> ([URLSessionTask], [TaskState]) in
+        let expired = shared.withLock { shared -> [TaskState] in
             let now = DispatchTime.now().uptimeNanoseconds
-            var expired: [URLSessionTask] = []
-            var silent: [TaskState] = []
+            var expired: [TaskState] = []
             var next = UInt64.max
-            for (key, state) in shared.tasks {
-                let due = state.due(cancelGrace: cancelGrace)
+            for state in shared.tasks.values {
+                let due = state.due
                 if due > now {
                     next = min(next, due)
-                } else if state.cancelledAt != nil {
-                    silent.append(state)
-                    shared.tasks[key] = nil
-                } else if !state.timedOut {
-                    state.timedOut = true
-                    expired.append(state.task)
+                } else {
+                    expired.append(state)
                 }
             }
             shared.armedUntil = .max
             if next != .max {
                 arm(&shared, for: next)
             }
-            return (expired, silent)
+            return expired
         }
-        for task in expired {
-            cancel(task)
-        }
-        for state in silent {
-            finish(state, error: URLError(.cancelled))
+        for state in expired {
+            end(state.task, with: .timeout)
         }
     }
 
-    /// Cancels `task`, working around a FoundationNetworking crash.
+    /// Ends `task` with `error` at once, then cancels it: its call never waits for FoundationNetworking
+    /// to acknowledge the cancel.
+    func cancel(_ task: URLSessionTask) {
+        end(task, with: .cancelled)
+    }
+
+    /// Reports `error` as the outcome of `task` unless it has ended already, then cancels the task,
+    /// working around a FoundationNetworking crash.
     ///
     /// On Linux, cancelling an upload from a file while FoundationNetworking is reading the next chunk
     /// of the file kills the process (a `try!` on `curl_easy_pause` fails once the transfer is gone);
     /// here it happened in about 1 of 15 cancels. For a temporary body file CoreAPI owns, the file is
     /// first cut to zero bytes, so no further chunk is read and the body can never complete, and the
     /// task is cancelled a moment later, once any read in flight has finished.
-    ///
-    /// The call ends once the task reports its end, or after the grace period if it never does.
-    func cancel(_ task: URLSessionTask) {
-        let file: URL? = shared.withLock { shared in
-            guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
-            if state.cancelledAt == nil {
-                state.cancelledAt = DispatchTime.now().uptimeNanoseconds
-                arm(&shared, for: state.due(cancelGrace: cancelGrace))
-            }
-            #if canImport(FoundationNetworking)
-                guard let file = state.temporaryBodyFile, state.bodyBytesSent != state.bodyBytesExpected,
-                    !state.isCancelling
-                else { return nil }
-                state.isCancelling = true
-                return file
-            #else
-                return nil
-            #endif
+    private func end(_ task: URLSessionTask, with error: ApiError) {
+        guard let state = shared.withLock({ $0.tasks.removeValue(forKey: ObjectIdentifier(task)) }) else {
+            return
         }
         #if canImport(FoundationNetworking)
-            if let file {
+            if let file = state.temporaryBodyFile, state.bodyBytesSent != state.bodyBytesExpected {
                 if let handle = try? FileHandle(forWritingTo: file) {
                     try? handle.truncate(atOffset: 0)
                     try? handle.close()
                 }
+                state.completion(TaskOutcome(error: state.failure ?? error))
                 timerQueue.asyncAfter(deadline: .now() + .milliseconds(50)) { task.cancel() }
                 return
             }
-        #else
-            _ = file  // Only FoundationNetworking needs the file workaround.
         #endif
-        task.cancel()
+        state.completion(TaskOutcome(error: state.failure ?? error))
+        timerQueue.async { task.cancel() }
     }
 
     /// How many tasks are in flight.
@@ -227,7 +183,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         completionHandler(.allow)
         if tooLarge {
-            timerQueue.async { self.cancel(dataTask) }
+            end(dataTask, with: .cancelled)
             return
         }
         if let progress {
@@ -266,7 +222,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
         }
         if tooLarge {
-            timerQueue.async { self.cancel(dataTask) }
+            end(dataTask, with: .cancelled)
         } else if let (value, progress) = report {
             progress(value)
         }
@@ -317,23 +273,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private func finish(_ state: TaskState, error: (any Error)?) {
         let response = state.response ?? (state.task.response as? HTTPURLResponse)
         if let failure = state.failure {
-            state.completion(Exchange(response: nil, data: nil, error: failure))
-        } else if let redirect = state.followUp, error == nil {
-            state.completion(Exchange(redirect: redirect))
-        } else if state.timedOut, error != nil {
-            state.completion(Exchange(response: response, data: state.data, error: URLError(.timedOut)))
+            state.completion(TaskOutcome(error: failure))
         } else if let challenged = state.challengeResponse, error != nil {
             // The challenge was cancelled by us: report the 401 response itself.
-            state.completion(Exchange(response: challenged, data: Data(), error: nil))
+            state.completion(TaskOutcome(response: challenged, data: Data()))
+        } else if let error {
+            state.completion(TaskOutcome(error: ApiError(error)))
+        } else if let response {
+            state.completion(TaskOutcome(response: response, data: state.data))
         } else {
-            state.completion(Exchange(response: response, data: state.data, error: error))
+            state.completion(TaskOutcome(error: ApiError.transport(.init(kind: .badResponse))))
         }
     }
 
-    /// Stops every redirect and lets ``ApiSession`` follow it with a new task: Linux never sends a body
-    /// again after a redirect (a 307 POST goes out with `Content-Length: 0`, whatever the new request
-    /// holds), so following hops ourselves is the only way to keep 307 and 308 bodies, and it makes
-    /// the rules below the same on every platform.
+    /// Refuses every redirect, so the `3xx` is the task's response: the session follows hops itself,
+    /// with the same rules for every transport. Linux never sends a body again after a redirect (a 307
+    /// POST goes out with `Content-Length: 0`, whatever the new request holds), and forwards every
+    /// header to the new host.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -341,13 +297,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        shared.withLock { shared in
-            guard let state = shared.tasks[ObjectIdentifier(task)] else { return }
-            switch Redirect.next(after: response, proposed: request, options: state.options) {
-            case .success(let redirect): state.followUp = redirect
-            case .failure(let failure): state.failure = failure
-            }
-        }
         completionHandler(nil)
     }
 

@@ -9,50 +9,64 @@ extension SessionDelegate {
     /// One task's state; a class so chunks are appended in place. Guarded by the delegate's lock.
     final class TaskState {
         let task: URLSessionTask
-        let completion: @Sendable (Exchange) -> Void
-        let options: TaskOptions
+        let completion: @Sendable (TaskOutcome) -> Void
+        let options: TransportOptions
         var progress: (@Sendable (TransferProgress) -> Void)? { options.progress }
-        var temporaryBodyFile: URL? { options.temporaryBodyFile }
-        /// A failure CoreAPI decided on (a refused redirect, a body too large), reported at completion.
+        /// The temporary file the body is uploaded from, if any.
+        let temporaryBodyFile: URL?
+        /// A failure CoreAPI decided on (a body too large), reported when the task ends.
         var failure: ApiError?
-        /// The redirect to follow with a new task once this one ends.
-        var followUp: Redirect?
         var bodyBytesSent: Int64 = 0
         var bodyBytesExpected: Int64 = -1
-        var isCancelling = false
         var expectedLength: Int64?
         var response: HTTPURLResponse?
         var data = Data()
         var challengeResponse: HTTPURLResponse?
         let idleTimeout: UInt64
         var lastActivity: UInt64
-        var timedOut = false
-        /// When CoreAPI cancelled the task (uptime nanoseconds), or `nil`.
-        var cancelledAt: UInt64?
 
         init(
             task: URLSessionTask,
-            completion: @escaping @Sendable (Exchange) -> Void,
-            options: TaskOptions,
+            completion: @escaping @Sendable (TaskOutcome) -> Void,
+            options: TransportOptions,
+            temporaryBodyFile: URL?,
             now: UInt64
         ) {
             self.task = task
             self.completion = completion
             self.options = options
-            self.idleTimeout =
-                options.idleTimeout < SessionDelegate.longestIdleTimeout
-                ? UInt64(max(options.idleTimeout, 0) * 1_000_000_000) : .max
+            self.temporaryBodyFile = temporaryBodyFile
+            self.idleTimeout = options.idleTimeoutNanoseconds
             self.lastActivity = now
         }
 
-        /// When the task times out unless something is sent or received first (`.max`: never); once it
-        /// is cancelled, when its call ends without waiting any longer for FoundationNetworking.
-        func due(cancelGrace: UInt64) -> UInt64 {
-            if let cancelledAt {
-                return cancelledAt + cancelGrace
-            }
+        /// When the task times out unless something is sent or received first (`.max`: never).
+        var due: UInt64 {
             let (idleEnd, overflow) = lastActivity.addingReportingOverflow(idleTimeout)
-            return min(overflow ? .max : idleEnd, options.deadline)
+            return min(overflow ? .max : idleEnd, options.deadline.uptimeNanoseconds)
+        }
+    }
+
+    /// What one task produced: the response and its body, or the error it ended with.
+    struct TaskOutcome: Sendable {
+        var response: HTTPURLResponse?
+        var data = Data()
+        var error: ApiError?
+
+        init(response: HTTPURLResponse, data: Data) {
+            self.response = response
+            self.data = data
+        }
+
+        init(error: ApiError) {
+            self.error = error
+        }
+
+        /// The response, or the error thrown.
+        func rawResponse() throws(ApiError) -> RawResponse {
+            if let error { throw error }
+            guard let response else { throw ApiError.transport(.init(kind: .badResponse)) }
+            return RawResponse(response: response, data: data)
         }
     }
 }

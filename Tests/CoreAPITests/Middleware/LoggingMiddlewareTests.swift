@@ -58,7 +58,7 @@ private struct Reply: Middleware {
         context: MiddlewareContext,
         next: @Sendable (URLRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        RawResponse(url: request.url!, statusCode: statusCode, headers: headers, data: body)
+        try RawResponse(url: request.url!, statusCode: statusCode, headers: headers, data: body)
     }
 }
 

@@ -50,7 +50,7 @@ struct ShortCircuit: Middleware {
         context: MiddlewareContext,
         next: @Sendable (URLRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        RawResponse(url: try #require(request.url), statusCode: 200, data: Data("short".utf8))
+        try RawResponse(url: try #require(request.url), statusCode: 200, data: Data("short".utf8))
     }
 }
 

@@ -7,8 +7,8 @@ public import Foundation
 ///   leaves the original origin (scheme, host and port), `Authorization`, `Proxy-Authorization`,
 ///   `Cookie` and the ``secretHeaderNames`` are removed and stay removed for the rest of the chain. A
 ///   `303` (and a `301` or `302` answering a `POST`) becomes a `GET` without body; a `307` or `308`
-///   sends the same method and the same body again, from memory or from the body file. CoreAPI follows
-///   each hop itself with a new task, since Linux would send an empty body.
+///   sends the same method and the same body again, from memory or from the body file. The session follows
+///   each hop itself above the transport, so the rules are the same for every engine.
 /// - Size: a response body larger than ``maximumResponseSize`` (10 MiB) after content decoding fails
 ///   with ``ApiError/responseTooLarge(limit:)`` as soon as the limit is passed, or at once when
 ///   `Content-Length` already says so. Methods can raise or lower it with
@@ -23,10 +23,30 @@ public struct TransportPolicy: Sendable, Hashable {
     public var maximumResponseSize: Int64
     /// The longest a call may take in the network, in seconds, however busy the transfer is.
     public var deadline: TimeInterval
-    /// Header names removed, like `Authorization`, when a redirect leaves the original origin.
-    public var secretHeaderNames: Set<String>
+    /// Header names treated like `Authorization`: removed when a redirect leaves the original origin,
+    /// and hidden by ``LoggingMiddleware`` and ``CurlCommand`` of the session. Stored lower-cased
+    /// whichever way they are set, so `policy.secretHeaderNames.insert("X-Api-Key")` works as well as
+    /// the initialiser.
+    public var secretHeaderNames: Set<String> {
+        get { configuredSecretNames }
+        set {
+            configuredSecretNames = Set(newValue.map { $0.lowercased() })
+            strippedHeaderNames = Headers.secretNames.union(configuredSecretNames)
+        }
+    }
+
+    /// ``secretHeaderNames`` as configured, lower-cased.
+    private var configuredSecretNames: Set<String> = []
+    /// The header names stripped on a cross-origin redirect and redacted in logs, lower-cased:
+    /// ``Headers/secretNames`` and ``secretHeaderNames``.
+    private(set) var strippedHeaderNames: Set<String> = Headers.secretNames
 
     /// Creates a policy; every parameter has the safe default.
+    /// - Parameters:
+    ///   - maximumRedirects: The most hops followed; `0` returns every `3xx` as the answer.
+    ///   - maximumResponseSize: The largest decoded response body, in bytes.
+    ///   - deadline: The longest a call may take in the network, in seconds.
+    ///   - secretHeaderNames: Header names to treat like `Authorization`, in any case.
     public init(
         maximumRedirects: Int = 5,
         maximumResponseSize: Int64 = 10 * 1024 * 1024,
@@ -36,11 +56,11 @@ public struct TransportPolicy: Sendable, Hashable {
         self.maximumRedirects = max(0, maximumRedirects)
         self.maximumResponseSize = maximumResponseSize
         self.deadline = deadline
-        self.secretHeaderNames = Set(secretHeaderNames.map { $0.lowercased() })
+        self.secretHeaderNames = secretHeaderNames
     }
 
-    /// The header names stripped on a cross-origin redirect, lower-cased.
-    var strippedHeaderNames: Set<String> {
-        Headers.secretNames.union(secretHeaderNames)
+    /// Whether fields called `name` are secret: stripped on a cross-origin redirect, hidden in logs.
+    func isStripped(_ name: String) -> Bool {
+        strippedHeaderNames.contains(name.lowercased())
     }
 }

@@ -1,0 +1,13 @@
+/// What a middleware knows about the call it is part of.
+public struct MiddlewareContext: Sendable {
+    /// The method being performed.
+    public let method: any ApiMethod
+    /// 1 for the first time this request passes a middleware; one more for each time a middleware
+    /// before it sends it again.
+    public internal(set) var attempt: Int
+    /// The session performing the method.
+    public let session: ApiSession
+
+    /// The method's type name, for logs and metrics: `GetUser`.
+    public var methodName: String { String(describing: type(of: method)) }
+}

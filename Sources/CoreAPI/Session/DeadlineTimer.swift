@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+
+/// One timer for the deadlines of every exchange in the process.
+///
+/// A timer per exchange would keep a timer entry alive for the whole deadline (a minute by default)
+/// after the exchange ended. This one is armed for the earliest deadline only, and an exchange that
+/// ends removes its entry at once.
+final class DeadlineTimer: Sendable {
+    /// The timer every session shares.
+    static let shared = DeadlineTimer()
+
+    private struct State {
+        var entries: [ObjectIdentifier: (due: UInt64, exchange: PendingExchange)] = [:]
+        var timer: (any DispatchSourceTimer)?
+        /// When `timer` fires next (`.max`: not armed).
+        var armedUntil = UInt64.max
+    }
+
+    private let state = LockedValue(State())
+    private let queue = DispatchQueue(label: "CoreAPI.ApiSession.deadlines")
+
+    /// Ends `exchange` with ``ApiError/timeout`` at `deadline` unless it is removed first.
+    func add(_ exchange: PendingExchange, deadline: DispatchTime) {
+        let due = deadline.uptimeNanoseconds
+        state.withLock { state in
+            state.entries[ObjectIdentifier(exchange)] = (due, exchange)
+            arm(&state, for: due)
+        }
+    }
+
+    /// Forgets `exchange`.
+    func remove(_ exchange: PendingExchange) {
+        _ = state.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(exchange)) }
+    }
+
+    /// Makes the timer fire no later than `due`; runs under the lock.
+    private func arm(_ state: inout State, for due: UInt64) {
+        guard due < state.armedUntil else { return }
+        state.armedUntil = due
+        let source: any DispatchSourceTimer
+        if let timer = state.timer {
+            source = timer
+        } else {
+            source = DispatchSource.makeTimerSource(queue: queue)
+            source.setEventHandler { [unowned self] in fire() }
+            source.activate()
+            state.timer = source
+        }
+        source.schedule(deadline: DispatchTime(uptimeNanoseconds: due))
+    }
+
+    /// Ends every exchange whose deadline has passed, then arms the timer for the earliest of the rest.
+    private func fire() {
+        let expired = state.withLock { state -> [PendingExchange] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            var expired: [PendingExchange] = []
+            var next = UInt64.max
+            for (key, entry) in state.entries {
+                if entry.due <= now {
+                    expired.append(entry.exchange)
+                    state.entries[key] = nil
+                } else {
+                    next = min(next, entry.due)
+                }
+            }
+            state.armedUntil = .max
+            if next != .max {
+                arm(&state, for: next)
+            }
+            return expired
+        }
+        for exchange in expired {
+            exchange.finish(.failure(.timeout))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Cancels the `URLSessionTask` of one exchange, even when the cancel arrives before the task exists.
+///
+/// The task is cancelled on the transport's task queue, never on the caller's thread: on Linux a cancel
+/// waits for FoundationNetworking's work queue, callers are often threads of the concurrency pool, and
+/// cancelling all calls cancels a thousand tasks from one thread.
+final class TaskCancellation: Sendable {
+    private let state = LockedValue<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
+    private let delegate: SessionDelegate
+    private let queue: DispatchQueue
+
+    init(delegate: SessionDelegate, queue: DispatchQueue) {
+        self.delegate = delegate
+        self.queue = queue
+    }
+
+    /// Whether the exchange was cancelled.
+    var isCancelled: Bool {
+        state.withLock { $0.isCancelled }
+    }
+
+    /// Makes `task` the one ``cancel()`` ends; cancels it at once when the exchange is already cancelled.
+    func attach(_ task: URLSessionTask) {
+        let cancelNow = state.withLock { state in
+            state.task = task
+            return state.isCancelled
+        }
+        if cancelNow { delegate.cancel(task) }  // Only when cancelled while its task was being made.
+    }
+
+    /// Cancels the exchange: its task now, or as soon as it is attached.
+    func cancel() {
+        let task = state.withLock { state in
+            state.isCancelled = true
+            return state.task
+        }
+        if let task {
+            queue.async { [delegate] in delegate.cancel(task) }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// The HTTP engine under an ``ApiSession``: sends one request and returns its response.
+///
+/// A transport is the only part of CoreAPI that touches the network. Everything above it — building
+/// and validating the request, the middleware chain, redirects, secrets, the call's deadline and
+/// cancellation, status validation and parsing — is done once by the session, the same for every
+/// transport. CoreAPI ships ``URLSessionTransport`` (the default), and `CoreAPITesting` a stub
+/// transport for unit tests.
+///
+/// A conforming type:
+/// - sends `request.request` with its body from memory or, when ``EncodedRequest/bodyFile`` is set,
+///   streamed from that file (it never reads the whole file into memory);
+/// - returns every response as it is, a `3xx` included: the session follows redirects itself;
+/// - enforces the ``TransportOptions`` it is given: the idle timeout, the deadline, the maximum
+///   response size counted on decoded bytes while they arrive, and progress reports;
+/// - ends when the calling task is cancelled, throwing ``ApiError/cancelled``;
+/// - throws only ``ApiError``: ``ApiError/transport(_:)`` with the kind of the fault, ``ApiError/timeout``,
+///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``.
+///
+/// The session does not rely on a transport to end on time: a cancelled or timed-out call ends
+/// within milliseconds however long the engine takes to clean up, and whatever the engine delivers
+/// afterwards is dropped.
+public protocol Transport: Sendable {
+    /// Sends one request and returns its response head and body.
+    /// - Parameters:
+    ///   - request: The request as built, with its body in memory or in a file.
+    ///   - options: The limits, timeouts and progress handler of this exchange.
+    /// - Returns: The response, whatever its status, with its body decoded from any content coding.
+    /// - Throws: ``ApiError`` for every failure.
+    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse
+}

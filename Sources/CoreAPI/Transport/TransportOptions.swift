@@ -1,0 +1,43 @@
+public import Dispatch
+public import Foundation
+
+/// The per-exchange limits a ``Transport`` enforces.
+public struct TransportOptions: Sendable {
+    /// Seconds without any byte sent or received after which the exchange fails with
+    /// ``ApiError/timeout``; infinite or above a million seconds means no idle timeout.
+    public var idleTimeout: TimeInterval
+    /// When the whole exchange must have ended, body included; `DispatchTime.distantFuture` for none.
+    public var deadline: DispatchTime
+    /// The largest response body accepted, in bytes after content decoding; more fails with
+    /// ``ApiError/responseTooLarge(limit:)`` without reading the rest.
+    public var maximumResponseSize: Int64
+    /// Called with upload progress while the body is sent and download progress while the response
+    /// arrives, in order; keep it short and never block in it.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Creates options; the defaults are no limit at all.
+    /// - Parameters:
+    ///   - idleTimeout: Seconds without progress before the exchange times out.
+    ///   - deadline: When the exchange must have ended.
+    ///   - maximumResponseSize: The largest decoded body accepted.
+    ///   - progress: The progress handler.
+    public init(
+        idleTimeout: TimeInterval = .infinity,
+        deadline: DispatchTime = .distantFuture,
+        maximumResponseSize: Int64 = .max,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) {
+        self.idleTimeout = idleTimeout
+        self.deadline = deadline
+        self.maximumResponseSize = maximumResponseSize
+        self.progress = progress
+    }
+
+    /// Idle timeouts above this many seconds (or infinite ones) are no timeout at all.
+    static let longestIdleTimeout: TimeInterval = 1_000_000
+
+    /// ``idleTimeout`` in nanoseconds, or `.max` for none.
+    var idleTimeoutNanoseconds: UInt64 {
+        idleTimeout < Self.longestIdleTimeout ? UInt64(max(idleTimeout, 0) * 1_000_000_000) : .max
+    }
+}

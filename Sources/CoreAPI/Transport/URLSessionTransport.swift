@@ -1,0 +1,169 @@
+import Dispatch
+
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// The default ``Transport``: one owned `URLSession`, driven through CoreAPI's own delegate.
+///
+/// Tasks are delegate-based rather than the built-in async `data(for:)`, which deadlocks on Linux when
+/// a task is cancelled as it completes; cancellation, idle timeouts, `401` challenges and the response
+/// size limit therefore behave the same on Apple platforms and Linux (see ``SessionDelegate``).
+/// Redirects are never followed here: the delegate refuses every hop, and the `3xx` goes back to the
+/// session, which applies ``TransportPolicy``'s rules.
+///
+/// ``ApiSession/init(hostProvider:configuration:headers:middlewares:policy:)`` makes one and invalidates
+/// it with the session. A transport passed to ``ApiSession/init(hostProvider:transport:headers:middlewares:policy:defaultTimeout:)``
+/// stays its creator's: call ``invalidate()`` when no session uses it any more, or let it go, which
+/// lets the tasks in flight finish first.
+public final class URLSessionTransport: Transport {
+    /// The configuration the `URLSession` was made with.
+    public let configuration: URLSessionConfiguration
+
+    let urlSession: URLSession
+    let delegate: SessionDelegate
+    /// Open until ``invalidate()``; guards task creation, since a task made on an invalidated
+    /// `URLSession` crashes on Linux.
+    let gate = ClosingGate()
+    /// Where tasks are created, resumed and cancelled. FoundationNetworking does each of these
+    /// synchronously on its own work queue, which is busy while many transfers run. Done on threads of
+    /// the Swift concurrency pool, a thousand calls starting at once held every pool thread waiting there
+    /// (after 90 s only 484 of 1000 tasks were running). Cancels go here too, so cancelling a thousand
+    /// calls returns at once instead of cancelling a thousand tasks one after another on one thread.
+    let taskQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.tasks")
+    /// While fewer tasks than this are in flight, FoundationNetworking's work queue is quick to answer,
+    /// so an exchange starts its task on its own thread and saves the hop to ``taskQueue`` (and the thread
+    /// wake-up it costs); beyond it, tasks start on ``taskQueue``.
+    static let tasksStartedInline = 16
+
+    /// Creates a transport over a new `URLSession`.
+    /// - Parameter configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()``
+    ///   by default.
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.makeDefaultConfiguration()) {
+        self.configuration = configuration
+        let delegate = SessionDelegate()
+        self.delegate = delegate
+        let queue = DelegateQueue(label: "CoreAPI.URLSessionTransport.delegate")
+        self.urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        // URLSession keeps its delegate until invalidated; tasks in flight still finish.
+        if gate.isOpen {
+            urlSession.finishTasksAndInvalidate()
+        }
+    }
+
+    /// Cancels every task and invalidates the `URLSession`, which releases its delegate; later
+    /// exchanges fail with ``ApiError/InvalidRequestReason/sessionInvalidated``. Calling it again does
+    /// nothing.
+    public func invalidate() {
+        // Closing waits for tasks being made, and none is made after it: none on the invalidated session.
+        guard gate.close() else { return }
+        urlSession.invalidateAndCancel()
+    }
+
+    /// The configuration CoreAPI uses by default: an API client with token auth rarely needs cookies,
+    /// and handling them costs a large part of each request's CPU, so cookies are off (no storage, none
+    /// set or accepted) and there is no response cache. Pass a configuration with cookies on to opt in.
+    ///
+    /// Its `protocolClasses` are those of `URLSessionConfiguration.default` that load `http` and
+    /// `https` URLs, in their order: every task looks its protocol up in that list, and an API session
+    /// sends nothing else.
+    public static func makeDefaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.protocolClasses = configuration.protocolClasses.map(httpProtocolClasses)
+        return configuration
+    }
+
+    /// The classes in `classes` that load `http` or `https` requests, in their order.
+    private static func httpProtocolClasses(_ classes: [AnyClass]) -> [AnyClass] {
+        let probes = ["http", "https"].compactMap { URL(string: "\($0)://127.0.0.1/") }.map { URLRequest(url: $0) }
+        return classes.filter { candidate in
+            guard let type = candidate as? URLProtocol.Type else { return false }
+            return probes.contains { type.canInit(with: $0) }
+        }
+    }
+
+    /// Sends `request` with one `URLSessionTask` and waits for its end, cancelling the task when the
+    /// calling task is cancelled.
+    /// - Parameters:
+    ///   - request: The request, with its body in memory or in a file to upload from.
+    ///   - options: The limits, timeouts and progress handler of this exchange.
+    /// - Returns: The response as it is, a `3xx` included.
+    /// - Throws: ``ApiError``.
+    public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+        var backstopped = request.request
+        // CoreAPI enforces the exact idle timeout itself (see `SessionDelegate`); URLSession's own,
+        // which Linux truncates to whole seconds, is only a later backstop.
+        backstopped.timeoutInterval = min(
+            options.idleTimeout.rounded(.up) + 1,
+            TransportOptions.longestIdleTimeout
+        )
+        let urlRequest = backstopped
+        let cancellation = TaskCancellation(delegate: delegate, queue: taskQueue)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let begin: @Sendable () -> Void = { [self] in
+                    if cancellation.isCancelled {
+                        // Cancelled while waiting its turn: no task is made at all.
+                        continuation.resume(returning: SessionDelegate.TaskOutcome(error: ApiError.cancelled))
+                        return
+                    }
+                    let task = start(urlRequest, bodyFile: request.bodyFile, options: options) {
+                        continuation.resume(returning: $0)
+                    }
+                    if let task {
+                        cancellation.attach(task)
+                    } else {
+                        continuation.resume(
+                            returning: SessionDelegate.TaskOutcome(error: ApiError.invalidRequest(.sessionInvalidated))
+                        )
+                    }
+                }
+                if delegate.taskCount < Self.tasksStartedInline {
+                    begin()
+                } else {
+                    taskQueue.async(execute: begin)
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+        return try outcome.rawResponse()
+    }
+
+    /// Creates, registers and resumes the task, or returns `nil` when the transport is invalidated;
+    /// runs on the calling thread or on ``taskQueue`` (see ``tasksStartedInline``).
+    private func start(
+        _ request: URLRequest,
+        bodyFile: EncodedRequest.BodyFile?,
+        options: TransportOptions,
+        completion: @escaping @Sendable (SessionDelegate.TaskOutcome) -> Void
+    ) -> URLSessionTask? {
+        gate.whileOpen { () -> URLSessionTask in
+            let task: URLSessionTask
+            if let bodyFile {
+                task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
+            } else {
+                task = urlSession.dataTask(with: request)
+            }
+            delegate.register(
+                task,
+                options: options,
+                temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
+                completion: completion
+            )
+            task.resume()
+            return task
+        }
+    }
+}
