@@ -78,7 +78,7 @@ public struct StubResponse: Sendable {
     }
 }
 
-/// A request a ``StubServer`` received.
+/// A request a ``StubServer`` or a ``StubTransport`` received.
 public struct RecordedRequest: Sendable, Hashable {
     /// The HTTP method.
     public var method: HTTPMethod
@@ -86,7 +86,8 @@ public struct RecordedRequest: Sendable, Hashable {
     public var url: URL
     /// The header fields, without the stub's own routing header.
     public var headers: Headers
-    /// The body, when it was sent as data.
+    /// The body: for a ``StubTransport`` every body, a file-streamed one included; for a ``StubServer``
+    /// only a body sent as data.
     public var body: Data?
 
     /// The body as UTF-8 text, or `nil`.

@@ -11,8 +11,9 @@ public import CoreAPI
 /// records every request.
 ///
 /// It works through ``StubURLProtocol``, installed per session in the configuration's
-/// `protocolClasses`, so nothing global is registered and tests can run in parallel, each with its own
-/// server.
+/// `protocolClasses`, and routes by a header field added below the middleware chain, so tests can run
+/// in parallel, each with its own server. It exercises the URLSession path; for unit tests of a
+/// service module, ``StubTransport`` is simpler and sees every body.
 ///
 /// ```swift
 /// let server = StubServer()
@@ -96,6 +97,10 @@ public final class StubServer: Sendable {
     }
 
     /// `base` (by default CoreAPI's default configuration) routed to this server.
+    ///
+    /// The routing goes through a header field in `httpAdditionalHeaders`, which an ``ApiSession`` made
+    /// with this configuration also lists in its ``ApiSession/headers``; ``makeSession(hostProvider:headers:middlewares:)``
+    /// adds the field below the middleware chain instead, where no log, cURL line or recording sees it.
     public func makeConfiguration(
         base: URLSessionConfiguration = ApiSession.makeDefaultConfiguration()
     ) -> URLSessionConfiguration {
@@ -113,11 +118,19 @@ public final class StubServer: Sendable {
         headers: Headers = Headers(),
         middlewares: [any Middleware] = []
     ) -> ApiSession {
-        ApiSession(
+        let configuration = ApiSession.makeDefaultConfiguration()
+        configuration.protocolClasses = [StubURLProtocol.self]
+        return ApiSession(
             hostProvider: hostProvider,
-            configuration: makeConfiguration(),
+            transport: URLSessionTransport(
+                configuration: configuration,
+                addedHeaders: [(StubURLProtocol.routingHeader, id)]
+            ),
+            ownsTransport: true,
             headers: headers,
-            middlewares: middlewares
+            middlewares: middlewares,
+            policy: TransportPolicy(),
+            defaultTimeout: configuration.timeoutIntervalForRequest
         )
     }
 

@@ -65,7 +65,7 @@ private struct Get<Response: ApiResponse>: ApiMethod {
 
 @Suite(.timeLimit(.minutes(1)))
 struct JsonApiResponseTests {
-    let server = StubServer()
+    let server = StubTransport()
     var session: ApiSession { server.makeSession(hosts: ["api": "https://api.test"]) }
 
     @Test func decodesWithThePerTypeDecoder() async throws {
@@ -166,7 +166,7 @@ private struct GetProfile: ApiMethod {
 
 @Suite(.timeLimit(.minutes(1)))
 struct ProcessErrorBodyTests {
-    let server = StubServer()
+    let server = StubTransport()
     var session: ApiSession { server.makeSession(hosts: ["api": "https://api.test"]) }
 
     @Test func unacceptableStatusWithTheSharedBodyBecomesTheModuleError() async throws {

@@ -42,10 +42,10 @@ private struct Fetch<Response: ApiResponse>: ApiMethod {
     func encode(to encoder: any Encoder) throws {}
 }
 
-/// ``ApiSession`` through the stub URL protocol: no sockets.
+/// ``ApiSession`` through the stub transport: no sockets, no URLSession.
 @Suite(.timeLimit(.minutes(1)))
 struct ApiSessionStubTests {
-    let server = StubServer()
+    let server = StubTransport()
 
     @Test func requestCarriesMethodPathHeadersAndOnlyEncodedParameters() async throws {
         server.on(.post, "/v1/notes/7", reply: .text("saved"))

@@ -23,13 +23,14 @@ public struct RawResponse: Sendable {
     ///   - statusCode: The status code, 100 to 999.
     ///   - headers: The header fields; repeated names are joined with `, `.
     ///   - data: The body.
-    /// - Throws: ``ApiError/invalidRequest(_:)`` when `HTTPURLResponse` rejects the status code.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` for a status code outside 100–999, or one
+    ///   `HTTPURLResponse` rejects.
     public init(url: URL, statusCode: Int, headers: Headers = Headers(), data: Data = Data()) throws(ApiError) {
         var fields: [String: String] = [:]
         for field in headers {
             fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value
         }
-        guard
+        guard (100...999).contains(statusCode),
             let response = HTTPURLResponse(
                 url: url,
                 statusCode: statusCode,

@@ -104,7 +104,9 @@ public final class ApiSession: Sendable {
         )
     }
 
-    private init(
+    /// Creates a session over `transport`; when `ownsTransport` is `true` and the transport is a
+    /// ``URLSessionTransport``, ``invalidate()`` invalidates it too.
+    package init(
         hostProvider: any HostProvider,
         transport: any Transport,
         ownsTransport: Bool,

@@ -39,11 +39,22 @@ public final class URLSessionTransport: Transport {
     /// wake-up it costs); beyond it, tasks start on ``taskQueue``.
     static let tasksStartedInline = 16
 
+    /// Header fields added to every request as it is handed to `URLSession`, below the middleware
+    /// chain: no middleware, log or recording sees them.
+    private let addedHeaders: [(name: String, value: String)]
+
     /// Creates a transport over a new `URLSession`.
     /// - Parameter configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()``
     ///   by default.
-    public init(configuration: URLSessionConfiguration = URLSessionTransport.makeDefaultConfiguration()) {
+    public convenience init(configuration: URLSessionConfiguration = URLSessionTransport.makeDefaultConfiguration()) {
+        self.init(configuration: configuration, addedHeaders: [])
+    }
+
+    /// Creates a transport that adds `addedHeaders` to every request it sends (a test server's routing
+    /// field, for instance).
+    package init(configuration: URLSessionConfiguration, addedHeaders: [(name: String, value: String)]) {
         self.configuration = configuration
+        self.addedHeaders = addedHeaders
         let delegate = SessionDelegate()
         self.delegate = delegate
         let queue = DelegateQueue(label: "CoreAPI.URLSessionTransport.delegate")
@@ -108,6 +119,9 @@ public final class URLSessionTransport: Transport {
             options.idleTimeout.rounded(.up) + 1,
             TransportOptions.longestIdleTimeout
         )
+        for field in addedHeaders {
+            backstopped.setValue(field.value, forHTTPHeaderField: field.name)
+        }
         let urlRequest = backstopped
         let cancellation = TaskCancellation(delegate: delegate, queue: taskQueue)
         let outcome = await withTaskCancellationHandler {

@@ -77,7 +77,7 @@ private enum StoreError: Error, Equatable { case locked }
 
 @Suite(.timeLimit(.minutes(1)))
 struct HeadersMiddlewareTests {
-    let server = StubServer()
+    let server = StubTransport()
 
     init() {
         server.on(.get, "/probe", reply: .text("ok"))

@@ -89,7 +89,7 @@ private struct Explode: Middleware {
 
 @Suite(.timeLimit(.minutes(1)))
 struct LoggingMiddlewareTests {
-    let server = StubServer()
+    let server = StubTransport()
     let capture = LogCapture()
     let hosts = DictionaryHostProvider(["api": "https://api.test"])
 

@@ -81,7 +81,7 @@ struct Ping: ApiMethod {
 }
 
 @Suite struct MiddlewareChainTests {
-    let server = StubServer()
+    let server = StubTransport()
 
     init() {
         server.on(.get, "/ping", reply: .text("pong"))

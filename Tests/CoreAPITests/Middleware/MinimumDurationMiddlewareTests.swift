@@ -39,7 +39,7 @@ private struct Stopwatch: Middleware {
 /// `MinimumDurationMiddleware` against the stub server, with real waits.
 @Suite(.timeLimit(.minutes(1)))
 struct MinimumDurationMiddlewareTests {
-    let server = StubServer()
+    let server = StubTransport()
 
     private func makeSession(_ seconds: TimeInterval, inner: [any Middleware] = []) -> ApiSession {
         server.makeSession(

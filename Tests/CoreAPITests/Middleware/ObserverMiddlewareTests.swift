@@ -43,7 +43,7 @@ private final class LockedMetrics: @unchecked Sendable {  // `storage` is only t
 }
 
 @Suite struct ObserverMiddlewareTests {
-    let server = StubServer()
+    let server = StubTransport()
 
     init() {
         server.on(.get, "/ok", reply: .text("fine"))

@@ -91,7 +91,7 @@ private struct Boom: Error, Equatable {}
 /// `RetryMiddleware` and `RetryPolicy` against the stub server, with recorded instead of real waits.
 @Suite(.timeLimit(.minutes(1)))
 struct RetryMiddlewareTests {
-    let server = StubServer()
+    let server = StubTransport()
     private let recorder = Recorder()
 
     /// A session with the retry middleware (random values in turn, the last one repeating), then `inner`.

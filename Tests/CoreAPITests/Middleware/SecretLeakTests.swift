@@ -95,7 +95,7 @@ private struct AddInvalidHeader: Middleware {
 /// described may contain one.
 @Suite(.timeLimit(.minutes(1)))
 struct SecretLeakTests {
-    let server = StubServer()
+    let server = StubTransport()
     let redaction = Redaction(secretHeaderNames: ["X-Api-Key"])
 
     private func routeEverything() {

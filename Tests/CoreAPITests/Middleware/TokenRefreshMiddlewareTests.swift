@@ -84,7 +84,7 @@ private final class Refresher: Sendable {
 
 @Suite(.timeLimit(.minutes(1)))
 struct TokenRefreshMiddlewareTests {
-    let server = StubServer()
+    let server = StubTransport()
 
     /// `/me` accepts only `Bearer <valid>`; other tokens get a `401` after `delay` seconds.
     private func acceptOnly(_ valid: LockedValue<String>, delay: TimeInterval = 0.05) {

@@ -64,7 +64,7 @@ private final class Calls: Sendable {
 
 @Suite(.timeLimit(.minutes(1)))
 struct UnauthorizedHandlerTests {
-    let server = StubServer()
+    let server = StubTransport()
 
     private func session(_ middlewares: [any Middleware]) -> ApiSession {
         server.makeSession(hosts: ["api": "https://api.test"], middlewares: middlewares)

@@ -23,7 +23,9 @@
 ///   ``maximumBodyLength`` UTF-8 bytes of it, binary bodies as `<1024 bytes, image/png>`) and, for
 ///   requests, the ``CurlCommand``, on indented lines.
 ///
-/// Secrets are hidden by ``redaction`` (see ``Redaction``). A method whose ``ApiMethod/isLoggingEnabled``
+/// Secrets are hidden by ``redaction`` (see ``Redaction``), and so are the header fields the session's
+/// ``TransportPolicy/secretHeaderNames`` name: a name configured once is hidden in every record and in
+/// the cURL line as well as stripped on redirects. A method whose ``ApiMethod/isLoggingEnabled``
 /// is `false` passes through without any record. Place the middleware after a retrying one to see every
 /// attempt, and before one to see the call once.
 ///
@@ -139,11 +141,11 @@ public struct LoggingMiddleware: Middleware {
             return try await next(request)
         }
         // Built only when something is logged, so `.error` costs next to nothing on success.
-        var exchange: Exchange?
+        var entry: Entry?
         if level >= .info {
-            var started = Exchange(request: request, context: context, redaction: redaction)
+            var started = Entry(request: request, context: context, redaction: redaction)
             emit(started.requestRecord(details: level >= .debug, maximumBodyLength: maximumBodyLength))
-            exchange = started
+            entry = started
         }
         let start = DispatchTime.now().uptimeNanoseconds
         func milliseconds() -> UInt64 {
@@ -153,7 +155,7 @@ public struct LoggingMiddleware: Middleware {
             let response = try await next(request)
             let isAcceptable = context.method.acceptableStatusCodes.contains(response.statusCode)
             if level >= (isAcceptable ? .info : .error) {
-                var current = exchange ?? Exchange(request: request, context: context, redaction: redaction)
+                var current = entry ?? Entry(request: request, context: context, redaction: redaction)
                 emit(
                     current.responseRecord(
                         response,
@@ -166,7 +168,7 @@ public struct LoggingMiddleware: Middleware {
             }
             return response
         } catch {
-            let current = exchange ?? Exchange(request: request, context: context, redaction: redaction)
+            let current = entry ?? Entry(request: request, context: context, redaction: redaction)
             let record = current.failureRecord(error, milliseconds: milliseconds())
             if level >= record.level {
                 emit(record)

@@ -43,7 +43,7 @@ public struct Redaction: Sendable, Hashable {
     ]
 
     /// The header names whose values are hidden, lower-cased: ``Headers/secretNames`` and the configured ones.
-    public let secretHeaderNames: Set<String>
+    public private(set) var secretHeaderNames: Set<String>
     /// The parameter keys whose values are hidden, lower-cased.
     public let secretParameterKeys: Set<String>
     /// ``secretParameterKeys`` as ``normalized(_:)`` compares them.
@@ -64,6 +64,14 @@ public struct Redaction: Sendable, Hashable {
         let keys = Set(secretParameterKeys.map { $0.lowercased() })
         self.secretParameterKeys = includesDefaultParameterKeys ? keys.union(Self.defaultSecretParameterKeys) : keys
         self.normalizedParameterKeys = Set(self.secretParameterKeys.map(Self.normalized))
+    }
+
+    /// This redaction, hiding the header fields called `names` (lower-cased) as well.
+    func hidingHeaders(_ names: Set<String>) -> Redaction {
+        guard !names.isSubset(of: secretHeaderNames) else { return self }
+        var redaction = self
+        redaction.secretHeaderNames.formUnion(names)
+        return redaction
     }
 
     /// Whether the values of header fields called `name` are hidden; case is ignored.

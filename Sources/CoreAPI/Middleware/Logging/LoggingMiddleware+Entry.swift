@@ -8,7 +8,7 @@ extension LoggingMiddleware {
     /// The records of one request passing the middleware, and the secret values seen so far, so a value
     /// revealed in one place (a request's token) is hidden wherever it shows up later (an echoing
     /// response).
-    struct Exchange {
+    struct Entry {
         let request: URLRequest
         let redaction: Redaction
         let methodName: String
@@ -18,7 +18,10 @@ extension LoggingMiddleware {
         let url: String
         private var secrets: Set<String>
 
+        /// - Parameter redaction: The middleware's own; the session's ``TransportPolicy/secretHeaderNames``
+        ///   are hidden too, so a name configured once is redacted everywhere.
         init(request: URLRequest, context: MiddlewareContext, redaction: Redaction) {
+            let redaction = redaction.hidingHeaders(context.session.policy.secretHeaderNames)
             self.request = request
             self.redaction = redaction
             self.methodName = context.methodName

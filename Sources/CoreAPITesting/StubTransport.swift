@@ -1,0 +1,207 @@
+public import CoreAPI
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``Transport`` for unit tests: answers from routes or a closure, records every request with its
+/// body, and never touches the network or `URLProtocol`.
+///
+/// It sits where a real engine would, below the middleware chain and the session's redirect rules,
+/// so a test exercises everything CoreAPI does with a request — encoding, headers, middlewares,
+/// redirects, status validation, parsing — and sees bodies that `URLProtocol` stubs never get on
+/// Linux, such as a multipart upload streamed from its temporary file.
+///
+/// ```swift
+/// let transport = StubTransport()
+/// transport.on(.get, "/users/42", reply: .json(#"{"id": 42, "name": "Ada"}"#))
+/// let session = transport.makeSession(hosts: ["api": "https://api.test"])
+/// let user = try await session.perform(GetUser(id: 42))
+/// #expect(transport.requests.count == 1)
+/// ```
+///
+/// Like a real transport it honours the ``TransportOptions``: a body larger than the maximum response
+/// size fails with ``ApiError/responseTooLarge(limit:)``, a delay longer than the idle timeout fails
+/// with ``ApiError/timeout``, and cancelling the call during a delay ends it with
+/// ``ApiError/cancelled``. A reply's `failure` code is reported as URLSession would report it.
+public final class StubTransport: Transport {
+    /// Answers a request; throwing an ``ApiError`` fails the exchange with it.
+    public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
+
+    private struct Route {
+        let method: HTTPMethod?
+        let pattern: String
+        let handler: Handler
+
+        func matches(_ request: RecordedRequest) -> Bool {
+            if let method, method != request.method { return false }
+            let path = request.url.path
+            if pattern.hasSuffix("*") {
+                return path.hasPrefix(String(pattern.dropLast()))
+            }
+            return path == pattern
+        }
+    }
+
+    private struct State {
+        var routes: [Route] = []
+        var requests: [RecordedRequest] = []
+    }
+
+    private let state = LockedValue(State())
+    /// The reply for requests no route matches: `404` with an empty body by default.
+    public let fallback: StubResponse
+
+    /// Creates a transport with no routes.
+    /// - Parameter fallback: The reply for requests no route matches.
+    public init(fallback: StubResponse = .status(404)) {
+        self.fallback = fallback
+    }
+
+    /// Creates a transport that answers every request with `handler`.
+    /// - Parameter handler: Makes the reply for each request.
+    public convenience init(handler: @escaping Handler) {
+        self.init()
+        add(Route(method: nil, pattern: "*", handler: handler))
+    }
+
+    /// Answers `method` requests whose path equals `path`, or starts with it when it ends in `*`. A
+    /// later route wins over an earlier one for the same request.
+    public func on(_ method: HTTPMethod, _ path: String, reply: StubResponse) {
+        add(Route(method: method, pattern: path) { _ in reply })
+    }
+
+    /// Answers requests of any method whose path matches `path`; see ``on(_:_:reply:)``.
+    public func on(_ path: String, reply: StubResponse) {
+        add(Route(method: nil, pattern: path) { _ in reply })
+    }
+
+    /// Answers matching `method` requests with `handler`; see ``on(_:_:reply:)``.
+    public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
+        add(Route(method: method, pattern: path, handler: handler))
+    }
+
+    /// Answers requests of any method whose path matches `path` with `handler`.
+    public func on(_ path: String, handler: @escaping Handler) {
+        add(Route(method: nil, pattern: path, handler: handler))
+    }
+
+    private func add(_ route: Route) {
+        state.withLock { $0.routes.append(route) }
+    }
+
+    /// Every request sent so far, in order, with its body.
+    public var requests: [RecordedRequest] {
+        state.current.requests
+    }
+
+    /// Forgets the recorded requests.
+    public func clearRequests() {
+        state.withLock { $0.requests.removeAll() }
+    }
+
+    /// A session over this transport.
+    /// - Parameters:
+    ///   - hostProvider: Supplies the host for each method's host key.
+    ///   - headers: Header fields for every request.
+    ///   - middlewares: The chain every request goes through, outermost first.
+    ///   - policy: Redirect rules, limits and secret header names.
+    public func makeSession(
+        hostProvider: any HostProvider,
+        headers: Headers = Headers(),
+        middlewares: [any Middleware] = [],
+        policy: TransportPolicy = TransportPolicy()
+    ) -> ApiSession {
+        ApiSession(
+            hostProvider: hostProvider,
+            transport: self,
+            headers: headers,
+            middlewares: middlewares,
+            policy: policy
+        )
+    }
+
+    /// A session over this transport, with hosts from a dictionary.
+    /// - Parameters:
+    ///   - hosts: Host keys and their hosts.
+    ///   - middlewares: The chain every request goes through, outermost first.
+    public func makeSession(hosts: [String: String], middlewares: [any Middleware] = []) -> ApiSession {
+        makeSession(hostProvider: DictionaryHostProvider(hosts), middlewares: middlewares)
+    }
+
+    /// Records the request with its body, read from the body file when there is one, and answers it.
+    /// - Parameters:
+    ///   - request: The request as the session built it.
+    ///   - options: The limits the reply is held to.
+    /// - Returns: The reply of the newest matching route, or ``fallback``.
+    /// - Throws: ``ApiError``: the reply's failure, a handler's error, ``ApiError/timeout`` when the delay
+    ///   is longer than the idle timeout, ``ApiError/cancelled``, or
+    ///   ``ApiError/responseTooLarge(limit:)``.
+    public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+        guard let url = request.request.url else {
+            throw ApiError.invalidRequest(.invalidURL("a request without a URL"))
+        }
+        let body: Data?
+        if let file = request.bodyFile {
+            guard let data = try? Data(contentsOf: file.url) else {
+                throw ApiError.invalidRequest(.unreadableFile(path: file.url.path))
+            }
+            body = data
+            options.progress?(
+                TransferProgress(direction: .upload, completedBytes: Int64(data.count), totalBytes: file.length)
+            )
+        } else {
+            body = request.request.httpBody
+        }
+        var headers = Headers()
+        for (name, value) in request.request.allHTTPHeaderFields ?? [:] {
+            headers.add(value, for: name)
+        }
+        let recorded = RecordedRequest(
+            method: HTTPMethod(rawValue: request.request.httpMethod ?? "GET"),
+            url: url,
+            headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
+            body: body
+        )
+        let route = state.withLock { state in
+            state.requests.append(recorded)
+            return state.routes.last { $0.matches(recorded) }
+        }
+        let reply: StubResponse
+        do {
+            reply = try await route?.handler(recorded) ?? fallback
+        } catch {
+            throw ApiError(error)
+        }
+        if reply.delay > 0 {
+            let waited = min(reply.delay, options.idleTimeout)
+            do {
+                try await Task.sleep(for: .seconds(waited))
+            } catch {
+                throw ApiError.cancelled
+            }
+            if waited < reply.delay {
+                throw ApiError.timeout
+            }
+        }
+        if Task.isCancelled {
+            throw ApiError.cancelled
+        }
+        if let failure = reply.failure {
+            throw ApiError(URLError(failure))
+        }
+        guard Int64(reply.body.count) <= options.maximumResponseSize else {
+            throw ApiError.responseTooLarge(limit: options.maximumResponseSize)
+        }
+        let raw = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers, data: reply.body)
+        options.progress?(
+            TransferProgress(
+                direction: .download,
+                completedBytes: Int64(reply.body.count),
+                totalBytes: Int64(reply.body.count)
+            )
+        )
+        return raw
+    }
+}
