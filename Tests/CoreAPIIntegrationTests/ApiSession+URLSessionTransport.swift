@@ -18,4 +18,14 @@ extension ApiSession {
     var delegate: SessionDelegate { urlSessionTransport.delegate }
 
     var urlSession: URLSession { urlSessionTransport.urlSession }
+
+    /// The tasks in flight once cancels have gone through: a call ends as soon as it is cancelled, and
+    /// its task is cancelled a moment later on the transport's task queue. Waits up to 5 s.
+    func settledActiveTasks() async -> [URLSessionTask] {
+        let start = ContinuousClock.now
+        while !delegate.activeTasks.isEmpty, ContinuousClock.now - start < .seconds(5) {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return delegate.activeTasks
+    }
 }

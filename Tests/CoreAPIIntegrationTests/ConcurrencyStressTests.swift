@@ -100,7 +100,7 @@ struct ConcurrencyStressScenarios {
         let elapsed = ContinuousClock.now - start
         #expect(outcomes.count == Self.callCount)
         #expect(outcomes.filter { $0 != .success }.isEmpty, "\(Self.tally(outcomes))")
-        #expect(session.delegate.activeTasks.isEmpty)
+        #expect(await session.settledActiveTasks().isEmpty)
         let sanitizer = ThreadSanitizer.isActive ? " under the thread sanitizer" : ""
         print("stress: \(Self.callCount) concurrent 300 ms requests took \(elapsed)\(sanitizer)")
     }
@@ -132,7 +132,7 @@ struct ConcurrencyStressScenarios {
         let others = outcomes.enumerated().filter { $0.offset != victim }.map(\.element)
         #expect(others.count == Self.callCount - 1)
         #expect(others.filter { $0 != .success }.isEmpty, "\(Self.tally(others))")
-        #expect(session.delegate.activeTasks.isEmpty)
+        #expect(await session.settledActiveTasks().isEmpty)
         print(
             "stress: \(Self.callCount) requests at the server after \(arrived); the cancelled one ended "
                 + "\(victimEnded) after its cancel, all after \(ContinuousClock.now - start)"
@@ -214,7 +214,7 @@ struct ConcurrencyStressScenarios {
         #expect(wrong.isEmpty, "\(wrong.count) calls ended unexpectedly: \(wrong.prefix(20))")
         // Both environments were in use, so the switches really happened with calls in flight.
         #expect(seenHosts == Set(hostNames.values))
-        #expect(session.delegate.activeTasks.isEmpty)
+        #expect(await session.settledActiveTasks().isEmpty)
         print(
             "stress: \(total) mixed calls in \(rounds) rounds of \(workers) tasks with \(switches) environment "
                 + "switches took \(ContinuousClock.now - start)"
@@ -307,7 +307,7 @@ struct ConcurrencyStressScenarios {
         #expect(callReturned < .milliseconds(500) * Self.slowdown, "cancelAllRequests() waited for the cancels")
         // A call that finished before the cancel may succeed; with the fixture holding them none should.
         #expect(outcomes.filter { $0 != .cancelled && $0 != .success }.isEmpty, "\(Self.tally(outcomes))")
-        #expect(session.delegate.activeTasks.isEmpty)
+        #expect(await session.settledActiveTasks().isEmpty)
         print(
             "stress: \(Self.callCount) calls in flight (\(connections) connections) after \(inFlight); "
                 + "cancelAllRequests() returned after \(callReturned), the last call ended \(ended) after it: "
@@ -346,7 +346,7 @@ struct ConcurrencyStressScenarios {
                 outcome != .success && !(index.isMultiple(of: 10) && outcome == .cancelled)
             }
             #expect(unexpected.isEmpty, "round \(round): \(Self.tally(unexpected.map(\.1)))")
-            #expect(session.delegate.activeTasks.isEmpty)
+            #expect(await session.settledActiveTasks().isEmpty)
         }
         let tag = "release-\(UUID().uuidString)"
         let tasks = (0..<Self.callCount).map { _ in
@@ -366,7 +366,7 @@ struct ConcurrencyStressScenarios {
             outcomes.append(await task.value)
         }
         #expect(outcomes.filter { $0 != .cancelled && $0 != .success }.isEmpty, "\(Self.tally(outcomes))")
-        #expect(session.delegate.activeTasks.isEmpty)
+        #expect(await session.settledActiveTasks().isEmpty)
         return references
     }
 

@@ -84,6 +84,17 @@ struct ScratchDirectory {
         try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
     }
 
+    /// The names of the files in the directory once it has settled: a call ends before the engine is
+    /// done with a cancelled upload, and its temporary body file is removed when the engine is (within
+    /// 50 ms here, 10 s at the most); waits up to 5 s for the directory to hold no more than `count`.
+    func contents(settlingTo count: Int) async throws -> [String] {
+        let start = ContinuousClock.now
+        while try contents().count > count, ContinuousClock.now - start < .seconds(5) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return try contents()
+    }
+
     /// A file of `size` bytes of a repeating, non-trivial pattern, written in 1 MiB chunks.
     func makeFile(named name: String, size: Int) throws -> URL {
         let file = url.appendingPathComponent(name)

@@ -196,7 +196,7 @@ extension SerialLoopback {
             upload.cancel()
             let result = await upload.result
             #expect(throws: ApiError.cancelled) { try result.get() }
-            #expect(try bodyFiles.contents().isEmpty)
+            #expect(try await bodyFiles.contents(settlingTo: 0).isEmpty)
         }
 
         /// On Linux, cancelling an upload from a file while FoundationNetworking reads its next chunk
@@ -232,7 +232,7 @@ extension SerialLoopback {
             }
             #expect(Set(outcomes.keys).isSubset(of: ["completed", "cancelled"]), "\(outcomes)")
             #expect(outcomes["cancelled", default: 0] > 0, "\(outcomes)")
-            #expect(try bodyFiles.contents().isEmpty)
+            #expect(try await bodyFiles.contents(settlingTo: 0).isEmpty)
         }
 
         @Test func aCancelledTaskLeavesNoBodyFileAndSendsNothing() async throws {

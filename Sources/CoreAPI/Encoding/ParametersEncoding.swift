@@ -64,10 +64,11 @@ public struct EncodedRequest: Sendable {
         self.bodyFile = bodyFile
     }
 
-    /// Removes the body file when it is temporary; call this when the request will not be sent.
+    /// Removes the body file when it is temporary — at once, or as soon as no transport reads it any
+    /// more; call this when the request will not be sent again.
     public func discardTemporaryFile() {
         if let bodyFile, bodyFile.isTemporary {
-            try? FileManager.default.removeItem(at: bodyFile.url)
+            TemporaryBodyFiles.discard(bodyFile.url)
         }
     }
 }

@@ -45,7 +45,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// so a steady flow of requests with the same timeout arms it about once per timeout, not once
         /// each.
         var armedUntil = UInt64.max
+        /// Exchanges whose task is being made: FoundationNetworking makes it on its work queue, which
+        /// can be busy for seconds, and the idle timeout and the deadline run meanwhile.
+        var waiting: [ObjectIdentifier: TaskState] = [:]
+        /// Upload tasks CoreAPI ended that have not reported their end yet, with the temporary body file
+        /// they may still read and when they were ended; the file is released when they report, or
+        /// after ``retiredGrace``.
+        var retired: [ObjectIdentifier: (file: URL, since: UInt64)] = [:]
     }
+
+    /// How long an ended upload task may go on reading its temporary body file before the file is
+    /// released all the same (nanoseconds): a task that never reports its end would keep it for good.
+    private static let retiredGrace: UInt64 = 10_000_000_000
 
     private let shared = LockedValue(Shared())
     private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
@@ -54,25 +65,62 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         shared.withLock { $0.timer }?.cancel()
     }
 
-    /// Registers `task`; `completion` runs once, when it ends or when CoreAPI ends it. The task ends as
-    /// timed out when nothing is sent or received for the idle timeout, or when the deadline passes.
-    func register(
-        _ task: URLSessionTask,
+    /// Starts the clocks of an exchange whose task is about to be made; `completion` runs once, when
+    /// the task ends or when CoreAPI ends the exchange. The exchange ends as timed out when nothing is
+    /// sent or received for the idle timeout, or when the deadline passes — the time spent making the
+    /// task included. Hand the task to ``attach(_:to:)`` once made.
+    func reserve(
         options: TransportOptions,
         temporaryBodyFile: URL? = nil,
+        sent: UInt64 = DispatchTime.now().uptimeNanoseconds,
         completion: @escaping @Sendable (TaskOutcome) -> Void
-    ) {
+    ) -> TaskState {
         let state = TaskState(
-            task: task,
             completion: completion,
             options: options,
             temporaryBodyFile: temporaryBodyFile,
-            now: DispatchTime.now().uptimeNanoseconds
+            now: sent
         )
+        if let temporaryBodyFile {
+            // Held from now on: the call may end, and discard the file, while the task is being made.
+            TemporaryBodyFiles.retain(temporaryBodyFile)
+        }
         shared.withLock { shared in
-            shared.tasks[ObjectIdentifier(task)] = state
+            shared.waiting[ObjectIdentifier(state)] = state
             arm(&shared, for: state.due)
         }
+        return state
+    }
+
+    /// Makes `task` the task of `state`; returns `false`, and `task` must be cancelled and never
+    /// resumed, when the exchange already ended (it timed out or was cancelled while the task was
+    /// being made; its body file is released then).
+    func attach(_ task: URLSessionTask, to state: TaskState) -> Bool {
+        shared.withLock { shared in
+            guard shared.waiting.removeValue(forKey: ObjectIdentifier(state)) != nil else { return false }
+            state.task = task
+            shared.tasks[ObjectIdentifier(task)] = state
+            return true
+        }
+    }
+
+    /// Ends an exchange whose task was not made yet with `error`; does nothing when it already ended
+    /// or has its task.
+    func endWaiting(_ state: TaskState, with error: ApiError) {
+        guard shared.withLock({ $0.waiting.removeValue(forKey: ObjectIdentifier(state)) }) != nil else { return }
+        if let file = state.temporaryBodyFile {
+            TemporaryBodyFiles.release(file)
+        }
+        state.completion(TaskOutcome(error: error))
+    }
+
+    /// Registers a task already made; see ``reserve(options:temporaryBodyFile:sent:completion:)``.
+    func register(
+        _ task: URLSessionTask,
+        options: TransportOptions,
+        completion: @escaping @Sendable (TaskOutcome) -> Void
+    ) {
+        _ = attach(task, to: reserve(options: options, completion: completion))
     }
 
     /// Makes the timer fire no later than `due`; runs under the lock that guards `shared`.
@@ -94,6 +142,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Ends every task that has been idle for its timeout or whose deadline has passed, then arms the
     /// timer for the earliest of the rest.
     private func timerFired() {
+        var waitedTooLong: [TaskState] = []
+        var released: [URL] = []
         let expired = shared.withLock { shared -> [TaskState] in
             let now = DispatchTime.now().uptimeNanoseconds
             var expired: [TaskState] = []
@@ -106,6 +156,24 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     expired.append(state)
                 }
             }
+            for (key, entry) in shared.retired {
+                let due = entry.since + Self.retiredGrace
+                if due > now {
+                    next = min(next, due)
+                } else {
+                    shared.retired[key] = nil
+                    released.append(entry.file)
+                }
+            }
+            for (key, state) in shared.waiting {
+                let due = state.due
+                if due > now {
+                    next = min(next, due)
+                } else {
+                    shared.waiting[key] = nil
+                    waitedTooLong.append(state)
+                }
+            }
             shared.armedUntil = .max
             if next != .max {
                 arm(&shared, for: next)
@@ -113,7 +181,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return expired
         }
         for state in expired {
-            end(state.task, with: .timeout)
+            if let task = state.task {
+                end(task, with: .timeout)
+            }
+        }
+        for state in waitedTooLong {
+            if let file = state.temporaryBodyFile {
+                TemporaryBodyFiles.release(file)
+            }
+            state.completion(TaskOutcome(error: .timeout))
+        }
+        for file in released {
+            TemporaryBodyFiles.release(file)
         }
     }
 
@@ -121,6 +200,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// to acknowledge the cancel.
     func cancel(_ task: URLSessionTask) {
         end(task, with: .cancelled)
+    }
+
+    /// Removes the state of `task`, which CoreAPI ends before it reported its end; its temporary body
+    /// file, if any, stays held until it does.
+    private func takeOut(_ task: URLSessionTask) -> TaskState? {
+        shared.withLock { shared -> TaskState? in
+            guard let state = shared.tasks.removeValue(forKey: ObjectIdentifier(task)) else { return nil }
+            if let file = state.temporaryBodyFile {
+                let now = DispatchTime.now().uptimeNanoseconds
+                shared.retired[ObjectIdentifier(task)] = (file, now)
+                arm(&shared, for: now + Self.retiredGrace)
+            }
+            return state
+        }
     }
 
     /// Reports `error` as the outcome of `task` unless it has ended already, then cancels the task,
@@ -132,9 +225,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// first cut to zero bytes, so no further chunk is read and the body can never complete, and the
     /// task is cancelled a moment later, once any read in flight has finished.
     private func end(_ task: URLSessionTask, with error: ApiError) {
-        guard let state = shared.withLock({ $0.tasks.removeValue(forKey: ObjectIdentifier(task)) }) else {
-            return
-        }
+        guard let state = takeOut(task) else { return }
         #if canImport(FoundationNetworking)
             if let file = state.temporaryBodyFile, state.bodyBytesSent != state.bodyBytesExpected {
                 if let handle = try? FileHandle(forWritingTo: file) {
@@ -157,7 +248,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// The tasks in flight.
     var activeTasks: [URLSessionTask] {
-        shared.withLock { $0.tasks.values.map(\.task) }
+        shared.withLock { $0.tasks.values.compactMap(\.task) }
     }
 
     func urlSession(
@@ -254,29 +345,38 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Cancels the timer once the session is invalidated and all its tasks have ended, which releases
     /// the timer's hold on the delegate.
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
-        let timer = shared.withLock { shared in
+        let (timer, retired) = shared.withLock { shared in
             shared.isInvalidated = true
             shared.armedUntil = .max
-            return shared.timer.take()
+            defer { shared.retired.removeAll() }
+            return (shared.timer.take(), shared.retired.values.map(\.file))
         }
         timer?.cancel()
+        for file in retired {
+            TemporaryBodyFiles.release(file)
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = shared.withLock({ $0.tasks.removeValue(forKey: ObjectIdentifier(task)) }) else {
-            return
+        let (state, retiredFile) = shared.withLock { shared in
+            (
+                shared.tasks.removeValue(forKey: ObjectIdentifier(task)),
+                shared.retired.removeValue(forKey: ObjectIdentifier(task))?.file
+            )
         }
-        finish(state, error: error)
+        if let file = retiredFile ?? state?.temporaryBodyFile {
+            TemporaryBodyFiles.release(file)
+        }
+        if let state {
+            finish(state, error: error)
+        }
     }
 
     /// Runs the completion of a task taken out of `tasks`, which ended with `error`.
     private func finish(_ state: TaskState, error: (any Error)?) {
-        let response = state.response ?? (state.task.response as? HTTPURLResponse)
+        let response = state.response ?? (state.task?.response as? HTTPURLResponse)
         if let failure = state.failure {
             state.completion(TaskOutcome(error: failure))
-        } else if let challenged = state.challengeResponse, error != nil {
-            // The challenge was cancelled by us: report the 401 response itself.
-            state.completion(TaskOutcome(response: challenged, data: Data()))
         } else if let error {
             state.completion(TaskOutcome(error: ApiError(error)))
         } else if let response {
@@ -320,8 +420,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 httpVersion: "HTTP/1.1",
                 headerFields: nil
             )
-        shared.withLock { shared in
-            shared.tasks[ObjectIdentifier(task)]?.challengeResponse = response
+        // The 401 is the answer: the call ends with it now, and the challenge is cancelled afterwards.
+        let state = takeOut(task)
+        if let response {
+            state?.completion(TaskOutcome(response: response, data: Data()))
+        } else {
+            state?.completion(TaskOutcome(error: .transport(.init(kind: .badResponse))))
         }
         timerQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
     }

@@ -8,7 +8,8 @@ import Foundation
 extension SessionDelegate {
     /// One task's state; a class so chunks are appended in place. Guarded by the delegate's lock.
     final class TaskState {
-        let task: URLSessionTask
+        /// The task, once made.
+        var task: URLSessionTask?
         let completion: @Sendable (TaskOutcome) -> Void
         let options: TransportOptions
         var progress: (@Sendable (TransferProgress) -> Void)? { options.progress }
@@ -21,18 +22,15 @@ extension SessionDelegate {
         var expectedLength: Int64?
         var response: HTTPURLResponse?
         var data = Data()
-        var challengeResponse: HTTPURLResponse?
         let idleTimeout: UInt64
         var lastActivity: UInt64
 
         init(
-            task: URLSessionTask,
             completion: @escaping @Sendable (TaskOutcome) -> Void,
             options: TransportOptions,
             temporaryBodyFile: URL?,
             now: UInt64
         ) {
-            self.task = task
             self.completion = completion
             self.options = options
             self.temporaryBodyFile = temporaryBodyFile

@@ -11,7 +11,14 @@ import Foundation
 /// waits for FoundationNetworking's work queue, callers are often threads of the concurrency pool, and
 /// cancelling all calls cancels a thousand tasks from one thread.
 final class TaskCancellation: Sendable {
-    private let state = LockedValue<(task: URLSessionTask?, isCancelled: Bool)>((nil, false))
+    private struct State {
+        var task: URLSessionTask?
+        /// The exchange's state in the delegate while its task is being made.
+        var waiting: SessionDelegate.TaskState?
+        var isCancelled = false
+    }
+
+    private let state = LockedValue(State())
     private let delegate: SessionDelegate
     private let queue: DispatchQueue
 
@@ -25,10 +32,20 @@ final class TaskCancellation: Sendable {
         state.withLock { $0.isCancelled }
     }
 
+    /// Makes ``cancel()`` end the exchange of `waiting` at once while its task is being made.
+    func wait(for waiting: SessionDelegate.TaskState) {
+        let cancelNow = state.withLock { state in
+            state.waiting = waiting
+            return state.isCancelled
+        }
+        if cancelNow { delegate.endWaiting(waiting, with: .cancelled) }
+    }
+
     /// Makes `task` the one ``cancel()`` ends; cancels it at once when the exchange is already cancelled.
     func attach(_ task: URLSessionTask) {
         let cancelNow = state.withLock { state in
             state.task = task
+            state.waiting = nil
             return state.isCancelled
         }
         if cancelNow { delegate.cancel(task) }  // Only when cancelled while its task was being made.
@@ -36,12 +53,14 @@ final class TaskCancellation: Sendable {
 
     /// Cancels the exchange: its task now, or as soon as it is attached.
     func cancel() {
-        let task = state.withLock { state in
+        let (task, waiting) = state.withLock { state in
             state.isCancelled = true
-            return state.task
+            return (state.task, state.waiting)
         }
         if let task {
             queue.async { [delegate] in delegate.cancel(task) }
+        } else if let waiting {
+            delegate.endWaiting(waiting, with: .cancelled)
         }
     }
 }

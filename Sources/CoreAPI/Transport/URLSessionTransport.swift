@@ -28,16 +28,14 @@ public final class URLSessionTransport: Transport {
     /// Open until ``invalidate()``; guards task creation, since a task made on an invalidated
     /// `URLSession` crashes on Linux.
     let gate = ClosingGate()
-    /// Where tasks are created, resumed and cancelled. FoundationNetworking does each of these
-    /// synchronously on its own work queue, which is busy while many transfers run. Done on threads of
-    /// the Swift concurrency pool, a thousand calls starting at once held every pool thread waiting there
-    /// (after 90 s only 484 of 1000 tasks were running). Cancels go here too, so cancelling a thousand
-    /// calls returns at once instead of cancelling a thousand tasks one after another on one thread.
+    /// Where tasks are created, resumed and cancelled, always off the caller's thread.
+    /// FoundationNetworking does each of these synchronously on its one work queue, shared by every
+    /// session of the process, which can be busy for seconds (measured here: 1.1 to 1.7 s to make a
+    /// task while another session read a gzip body that inflates to 1 GiB). Done on threads of the
+    /// Swift concurrency pool, a thousand calls starting at once held every pool thread waiting there
+    /// (after 90 s only 484 of 1000 tasks were running), and an exchange waiting there could not end on
+    /// its idle timeout. Cancels go here too, so cancelling a thousand calls returns at once.
     let taskQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.tasks")
-    /// While fewer tasks than this are in flight, FoundationNetworking's work queue is quick to answer,
-    /// so an exchange starts its task on its own thread and saves the hop to ``taskQueue`` (and the thread
-    /// wake-up it costs); beyond it, tasks start on ``taskQueue``.
-    static let tasksStartedInline = 16
 
     /// Header fields added to every request as it is handed to `URLSession`, below the middleware
     /// chain: no middleware, log or recording sees them.
@@ -124,6 +122,8 @@ public final class URLSessionTransport: Transport {
         }
         let urlRequest = backstopped
         let cancellation = TaskCancellation(delegate: delegate, queue: taskQueue)
+        // The idle clock starts now: making the task can wait for FoundationNetworking's work queue.
+        let sent = DispatchTime.now().uptimeNanoseconds
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let begin: @Sendable () -> Void = { [self] in
@@ -132,22 +132,20 @@ public final class URLSessionTransport: Transport {
                         continuation.resume(returning: SessionDelegate.TaskOutcome(error: ApiError.cancelled))
                         return
                     }
-                    let task = start(urlRequest, bodyFile: request.bodyFile, options: options) {
+                    let task = start(
+                        urlRequest,
+                        bodyFile: request.bodyFile,
+                        options: options,
+                        sent: sent,
+                        cancellation: cancellation
+                    ) {
                         continuation.resume(returning: $0)
                     }
                     if let task {
                         cancellation.attach(task)
-                    } else {
-                        continuation.resume(
-                            returning: SessionDelegate.TaskOutcome(error: ApiError.invalidRequest(.sessionInvalidated))
-                        )
                     }
                 }
-                if delegate.taskCount < Self.tasksStartedInline {
-                    begin()
-                } else {
-                    taskQueue.async(execute: begin)
-                }
+                taskQueue.async(execute: begin)
             }
         } onCancel: {
             cancellation.cancel()
@@ -156,28 +154,40 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Creates, registers and resumes the task, or returns `nil` when the transport is invalidated;
-    /// runs on the calling thread or on ``taskQueue`` (see ``tasksStartedInline``).
+    /// runs on ``taskQueue``. `completion` runs exactly once in every case.
     private func start(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,
         options: TransportOptions,
+        sent: UInt64,
+        cancellation: TaskCancellation,
         completion: @escaping @Sendable (SessionDelegate.TaskOutcome) -> Void
     ) -> URLSessionTask? {
-        gate.whileOpen { () -> URLSessionTask in
+        let state = delegate.reserve(
+            options: options,
+            temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
+            sent: sent,
+            completion: completion
+        )
+        cancellation.wait(for: state)
+        let task = gate.whileOpen { () -> URLSessionTask in
             let task: URLSessionTask
             if let bodyFile {
                 task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
             } else {
                 task = urlSession.dataTask(with: request)
             }
-            delegate.register(
-                task,
-                options: options,
-                temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
-                completion: completion
-            )
+            guard delegate.attach(task, to: state) else {
+                // Ended (timed out or cancelled) while FoundationNetworking made the task: never started.
+                taskQueue.async { task.cancel() }
+                return task
+            }
             task.resume()
             return task
         }
+        if task == nil {
+            delegate.endWaiting(state, with: .invalidRequest(.sessionInvalidated))
+        }
+        return task
     }
 }
