@@ -123,6 +123,38 @@ extension SerialLoopback {
             var file: CoreAPI.Attachment
         }
 
+        /// An upload that hits the idle timeout is retried with the same body and a matching
+        /// `Content-Length`: each attempt writes its own temporary file, since on Linux the file of an
+        /// upload that was ended is cut to zero bytes.
+        @Test func aRetriedUploadSendsTheSameBodyAgain() async throws {
+            let scratch = try ScratchDirectory()
+            defer { scratch.remove() }
+            let file = try scratch.makeFile(named: "retry.bin", size: 64 * 1024 * 1024)
+            let bodyFiles = try ScratchDirectory()
+            defer { bodyFiles.remove() }
+            let configuration = ApiSession.makeDefaultConfiguration()
+            configuration.timeoutIntervalForRequest = 1
+            let session = ApiSession(
+                hostProvider: server.hosts,
+                configuration: configuration,
+                middlewares: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: 0.1, jitter: .none))]
+            )
+            let tag = "stall-first-\(UUID().uuidString)"
+            let receipt = try await session.perform(
+                MultipartUpload<LargeUpload, UploadReceipt>(
+                    path: "/upload",
+                    fields: LargeUpload(title: "retry", file: CoreAPI.Attachment(fileURL: file)),
+                    encoder: MultipartFormDataEncoder(temporaryDirectory: bodyFiles.url),
+                    httpMethod: .put,
+                    tag: tag
+                )
+            )
+            #expect(try server.count(tag: tag) == 2)
+            #expect(receipt.contentLength == String(receipt.bodySize))
+            #expect(receipt.bodySize > 64 * 1024 * 1024)
+            #expect(try await bodyFiles.contents(settlingTo: 0).isEmpty)
+        }
+
         @Test func aHundredMegabyteFileIsStreamedFromATemporaryFile() async throws {
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }

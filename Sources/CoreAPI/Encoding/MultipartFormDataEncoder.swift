@@ -17,9 +17,10 @@ public import Foundation
 /// (128 bits) and is checked never to occur in any part; a new one is drawn if it does.
 ///
 /// Through ``ApiSession``, a body larger than ``streamingThreshold`` is written part by part to a
-/// temporary file, attachment files copied in chunks, and uploaded from that file; the file is removed
-/// when the request ends, however it ends. Smaller bodies are built in memory. ``encode(_:in:)`` on its
-/// own always builds the body in memory.
+/// temporary file, attachment files copied in chunks, and uploaded from that file. The file is written
+/// only when the transport sends the request — after the middlewares, so a mock that answers pays
+/// nothing — once for each attempt, and removed when the attempt ends, however it ends. Smaller bodies
+/// are built in memory. ``encode(_:in:)`` on its own always builds the body in memory.
 public struct MultipartFormDataEncoder: ParametersEncoding {
     /// How keys are converted.
     public var keyEncoding: KeyEncodingStrategy
@@ -105,6 +106,16 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
     /// ``ApiError/cancelled``.
     /// - Throws: as ``encode(_:in:)``.
     public func encodeRequest(_ parameters: any Encodable, in request: URLRequest) throws -> EncodedRequest {
+        var encoded = try encodeDeferringBody(parameters, in: request)
+        if let pending = encoded.pendingBodyFile.take() {
+            encoded.bodyFile = try pending.write(into: &encoded.request)
+        }
+        return encoded
+    }
+
+    /// As ``encodeRequest(_:in:)``, but a body above ``streamingThreshold`` is left to be written to its
+    /// temporary file when a transport sends the request (``EncodedRequest/pendingBodyFile``).
+    func encodeDeferringBody(_ parameters: any Encodable, in request: URLRequest) throws -> EncodedRequest {
         guard let parts = try parts(for: parameters) else { return EncodedRequest(request: request) }
         try Self.checkMethod(of: request)
         var request = request
@@ -118,9 +129,28 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
                 return EncodedRequest(request: request)
             }
         }
+        let boundary = makeBoundary()
+        request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+        request.setValue(
+            String(Self.length(of: parts, boundaryLength: boundary.utf8.count)),
+            forHTTPHeaderField: "Content-Length"
+        )
+        request.httpBody = nil
+        var encoded = EncodedRequest(request: request)
+        encoded.pendingBodyFile = PendingBodyFile(encoder: self, parts: parts, boundary: boundary)
+        return encoded
+    }
+
+    /// Writes `parts` to a new temporary file, with `boundary` unless it occurs in a part, and returns
+    /// the file and the boundary used. Stops with ``ApiError/cancelled`` as soon as `shouldStop` says so.
+    func writeTemporaryFile(
+        _ parts: [Part],
+        boundary: String,
+        shouldStop: () -> Bool
+    ) throws -> (EncodedRequest.BodyFile, boundary: String) {
         let url = temporaryDirectory.appendingPathComponent("CoreAPI-multipart-\(UUID().uuidString).tmp")
         do {
-            let boundary = try withFreshBoundary { boundary in
+            let used = try withFreshBoundary(startingWith: boundary) { boundary in
                 guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
                     throw ApiError.invalidRequest(
                         .encoding("cannot create a temporary file in \(temporaryDirectory.path)")
@@ -129,18 +159,12 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
                 let handle = try FileHandle(forWritingTo: url)
                 defer { try? handle.close() }
                 var sink = FileSink(handle: handle)
-                try write(parts, boundary: boundary, to: &sink)
+                try write(parts, boundary: boundary, to: &sink, shouldStop: shouldStop)
                 try sink.flush()
                 return boundary
             }
-            let written = Self.length(of: parts, boundaryLength: boundary.utf8.count)
-            request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-            request.setValue(String(written), forHTTPHeaderField: "Content-Length")
-            request.httpBody = nil
-            return EncodedRequest(
-                request: request,
-                bodyFile: EncodedRequest.BodyFile(url: url, length: written, isTemporary: true)
-            )
+            let written = Self.length(of: parts, boundaryLength: used.utf8.count)
+            return (EncodedRequest.BodyFile(url: url, length: written, isTemporary: true), used)
         } catch {
             try? FileManager.default.removeItem(at: url)
             throw error
@@ -280,11 +304,16 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
         return perPart + Int64(boundaryLength + 6)
     }
 
-    /// Runs `body` with new boundaries until one does not occur in any part (at most 8 draws).
-    private func withFreshBoundary<Result>(_ body: (String) throws -> Result) throws -> Result {
+    /// Runs `body` with `first`, then new boundaries, until one does not occur in any part (at most 8
+    /// tries).
+    private func withFreshBoundary<Result>(
+        startingWith first: String? = nil,
+        _ body: (String) throws -> Result
+    ) throws -> Result {
+        var first = first
         for _ in 0..<8 {
             do {
-                return try body(makeBoundary())
+                return try body(first.take() ?? makeBoundary())
             } catch is BoundaryCollision {
                 continue
             }
@@ -292,7 +321,12 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
         throw ApiError.invalidRequest(.encoding("no multipart boundary could be found that occurs in no part"))
     }
 
-    private func write(_ parts: [Part], boundary: String, to sink: inout some BodySink) throws {
+    private func write(
+        _ parts: [Part],
+        boundary: String,
+        to sink: inout some BodySink,
+        shouldStop: () -> Bool = { Task.isCancelled }
+    ) throws {
         let pattern = Data(("--" + boundary).utf8)
         var scanner = BoundaryScanner(pattern: pattern)
         for part in parts {
@@ -305,7 +339,7 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
                 try scanner.scan(data)
                 try sink.write(data)
             case .file(let url, let length):
-                try copy(url, length: length, to: &sink, scanner: &scanner)
+                try copy(url, length: length, to: &sink, scanner: &scanner, shouldStop: shouldStop)
             }
             scanner.reset()
             try sink.write(Data("\r\n".utf8))
@@ -314,14 +348,20 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
     }
 
     /// Copies `length` bytes of a file in chunks; the file must not have changed size since it was measured.
-    private func copy(_ url: URL, length: Int64, to sink: inout some BodySink, scanner: inout BoundaryScanner) throws {
+    private func copy(
+        _ url: URL,
+        length: Int64,
+        to sink: inout some BodySink,
+        scanner: inout BoundaryScanner,
+        shouldStop: () -> Bool
+    ) throws {
         guard let handle = try? FileHandle(forReadingFrom: url) else {
             throw ApiError.invalidRequest(.unreadableFile(path: url.path))
         }
         defer { try? handle.close() }
         var remaining = length
         while remaining > 0 {
-            if Task.isCancelled {
+            if shouldStop() {
                 throw ApiError.cancelled
             }
             let chunk: Data

@@ -57,6 +57,8 @@ public struct EncodedRequest: Sendable {
     public var request: URLRequest
     /// The file to upload the body from, or `nil` when the body (if any) is in ``request``.
     public var bodyFile: BodyFile?
+    /// A body that the session writes to a temporary file for each attempt, when it is sent.
+    var pendingBodyFile: PendingBodyFile?
 
     /// Creates an encoded request.
     public init(request: URLRequest, bodyFile: BodyFile? = nil) {

@@ -6,16 +6,28 @@ import Foundation
 
 /// The end of the middleware chain: the transport, and the redirects the session follows above it.
 extension ApiSession {
-    /// Validates the headers middlewares left, then sends the request with the transport and follows
-    /// redirects by ``TransportPolicy``'s rules (see ``Redirect``).
+    /// Validates the headers middlewares left, writes a pending body file, then sends the request with
+    /// the transport and follows redirects by ``TransportPolicy``'s rules (see ``Redirect``).
+    /// - Parameters:
+    ///   - request: The request as the middlewares left it.
+    ///   - body: Where the body file comes from: ``EncodedRequest/bodyFile`` as it is, or
+    ///     ``EncodedRequest/pendingBodyFile`` written now, for this attempt alone.
     func send(
         _ request: URLRequest,
-        bodyFile: EncodedRequest.BodyFile?,
+        body: EncodedRequest,
         options: TransportOptions,
         call: Call
     ) async throws -> RawResponse {
         try Headers(request.allHTTPHeaderFields ?? [:]).validate()
-        var current = EncodedRequest(request: request, bodyFile: bodyFile)
+        if Task.isCancelled || call.isCancelled {
+            throw ApiError.cancelled
+        }
+        var current = EncodedRequest(request: request, bodyFile: body.bodyFile)
+        if let pending = body.pendingBodyFile {
+            current.bodyFile = try pending.write(into: &current.request) { Task.isCancelled || call.isCancelled }
+        }
+        let written = body.pendingBodyFile == nil ? nil : current
+        defer { written?.discardTemporaryFile() }
         var chain = Redirect.Chain(origin: request.url)
         while true {
             if Task.isCancelled || call.isCancelled {

@@ -155,9 +155,14 @@ public final class ApiSession: Sendable {
         try method.parametersEncoding.encode(method, in: try makeRequestWithoutParameters(for: method))
     }
 
-    /// The request as it is sent: body in memory or in a (possibly temporary) file.
+    /// The request as it is sent: body in memory, in a file, or (a large multipart body) to be written
+    /// to a temporary file for each attempt.
     func makeEncodedRequest<M: ApiMethod>(for method: M) throws -> EncodedRequest {
-        try method.parametersEncoding.encodeRequest(method, in: try makeRequestWithoutParameters(for: method))
+        let request = try makeRequestWithoutParameters(for: method)
+        if let deferring = method.parametersEncoding as? any BodyDeferringEncoding {
+            return try deferring.encodeDeferringBody(method, in: request)
+        }
+        return try method.parametersEncoding.encodeRequest(method, in: request)
     }
 
     private func makeRequestWithoutParameters<M: ApiMethod>(for method: M) throws -> URLRequest {
@@ -302,12 +307,10 @@ public final class ApiSession: Sendable {
                 throw ApiError.cancelled
             }
             if middlewares.isEmpty {
-                outcome = .success(
-                    try await send(encoded.request, bodyFile: encoded.bodyFile, options: options, call: call)
-                )
+                outcome = .success(try await send(encoded.request, body: encoded, options: options, call: call))
             } else {
                 let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
-                    try await send(request, bodyFile: encoded.bodyFile, options: options, call: call)
+                    try await send(request, body: encoded, options: options, call: call)
                 }
                 outcome = .success(
                     try await chain.run(

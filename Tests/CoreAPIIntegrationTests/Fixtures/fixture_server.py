@@ -441,6 +441,15 @@ class Handler(BaseHTTPRequestHandler):
         })
 
     def upload(self):
+        tag = self.headers.get("X-Test-Tag") or ""
+        if tag.startswith("stall-first-"):
+            with COUNTS_LOCK:
+                first = COUNTS.get(tag, 0) == 1
+            if first:
+                # Reads nothing for 3 s, so the client's idle timeout fires with the body half sent.
+                time.sleep(3)
+                self.close_connection = True
+                return
         digest, size = hashlib.sha256(), 0
         for piece in self.body_chunks():
             digest.update(piece)

@@ -1,0 +1,44 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import FoundationNetworking
+#else
+    import Foundation
+#endif
+
+/// A multipart body that is written to its temporary file only when a transport sends the request.
+///
+/// ``ApiSession`` writes it for each attempt, after the middleware chain: a mock that answers never
+/// pays for it, a cancelled call stops the copy, and a retried upload sends a file of its own (on Linux
+/// the file of an upload that was ended is cut to zero bytes; see ``SessionDelegate``).
+struct PendingBodyFile: Sendable {
+    /// The encoder, for its temporary directory and chunk size.
+    let encoder: MultipartFormDataEncoder
+    let parts: [MultipartFormDataEncoder.Part]
+    /// The boundary the request's `Content-Type` announces.
+    let boundary: String
+
+    /// Writes the body to a new temporary file and points `request` at it: the `Content-Type` and
+    /// `Content-Length` get the boundary used, a new one if the announced one occurs in a part.
+    /// - Parameter shouldStop: Checked between chunks; when it says so, the file is removed and
+    ///   ``ApiError/cancelled`` thrown.
+    func write(
+        into request: inout URLRequest,
+        shouldStop: () -> Bool = { Task.isCancelled }
+    ) throws -> EncodedRequest.BodyFile {
+        let (file, used) = try encoder.writeTemporaryFile(parts, boundary: boundary, shouldStop: shouldStop)
+        if used != boundary {
+            request.setValue("multipart/form-data; boundary=\(used)", forHTTPHeaderField: "Content-Type")
+            request.setValue(String(file.length), forHTTPHeaderField: "Content-Length")
+        }
+        return file
+    }
+}
+
+/// An encoding that can leave a large body to be written when the request is sent.
+protocol BodyDeferringEncoding: ParametersEncoding {
+    /// As ``ParametersEncoding/encodeRequest(_:in:)``, with a large body left in
+    /// ``EncodedRequest/pendingBodyFile`` instead of written.
+    func encodeDeferringBody(_ parameters: any Encodable, in request: URLRequest) throws -> EncodedRequest
+}
+
+extension MultipartFormDataEncoder: BodyDeferringEncoding {}
