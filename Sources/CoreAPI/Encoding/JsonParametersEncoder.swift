@@ -67,3 +67,8 @@ public struct JsonParametersEncoder: ParametersEncoding {
         return request
     }
 }
+
+extension ParametersEncoding where Self == JsonParametersEncoder {
+    /// A JSON body with default strategies.
+    public static var json: JsonParametersEncoder { JsonParametersEncoder() }
+}
