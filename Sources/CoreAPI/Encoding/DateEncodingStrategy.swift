@@ -30,7 +30,7 @@ public enum DateEncodingStrategy: Sendable {
     }
 
     /// `date` as a parameter leaf: a number for the `…Since1970` strategies, text otherwise.
-    public func leaf(for date: Date) -> ParameterValue {
+    func leaf(for date: Date) -> ParameterValue {
         switch self {
         case .secondsSince1970, .millisecondsSince1970: .number(format(date))
         default: .string(format(date))

@@ -5,18 +5,18 @@
 /// to ``CustomDateEncoding`` are formatted at once with that type's strategy (as numbers for
 /// ``DateEncodingStrategy/secondsSince1970`` and ``DateEncodingStrategy/millisecondsSince1970``, as text
 /// otherwise), so the serializer's own date strategy does not apply to them.
-public struct ParameterTreeEncoder: Sendable {
+struct ParameterTreeEncoder: Sendable {
     /// How keys are converted.
-    public var keyEncoding: KeyEncodingStrategy
+    var keyEncoding: KeyEncodingStrategy
 
     /// Creates an encoder.
-    public init(keyEncoding: KeyEncodingStrategy = .useDefaultKeys) {
+    init(keyEncoding: KeyEncodingStrategy = .useDefaultKeys) {
         self.keyEncoding = keyEncoding
     }
 
     /// The tree of `value`, or `nil` when it encodes nothing (or only `nil`).
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, or whatever `value` throws.
-    public func encode(_ value: any Encodable) throws -> ParameterValue? {
+    func encode(_ value: any Encodable) throws -> ParameterValue? {
         let encoder = TreeEncoder(codingPath: [], keyEncoding: keyEncoding, dateOverride: nil)
         try encoder.encodeValue(value)
         let tree = encoder.storage.resolved

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The parameters of a method as a tree, produced by encoding the method with ``ParameterTreeEncoder``.
 ///
@@ -6,7 +6,7 @@ public import Foundation
 /// date strategies behave the same in all of them. Keys keep the order in which they were encoded
 /// (serializers sort them). Absent optionals leave no trace; an explicitly encoded `nil` is ``null``,
 /// which JSON writes and the other encoders drop.
-public enum ParameterValue: Sendable, Equatable {
+enum ParameterValue: Sendable, Equatable {
     /// An explicitly encoded `nil`.
     case null
     /// A text value.
@@ -28,7 +28,7 @@ public enum ParameterValue: Sendable, Equatable {
     case object([(key: String, value: ParameterValue)])
 
     /// Whether the value is a scalar (not an array or object).
-    public var isScalar: Bool {
+    var isScalar: Bool {
         switch self {
         case .array, .object: false
         default: true
@@ -36,7 +36,7 @@ public enum ParameterValue: Sendable, Equatable {
     }
 
     /// Equality of trees; objects compare keys and values in order.
-    public static func == (lhs: ParameterValue, rhs: ParameterValue) -> Bool {
+    static func == (lhs: ParameterValue, rhs: ParameterValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.attachment(let a), .attachment(let b)): a == b
