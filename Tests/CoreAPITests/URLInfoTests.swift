@@ -7,8 +7,8 @@ import Testing
         if case .invalidRequest(.invalidURL) = error { true } else { false }
     }
 
-    /// Built URLs are kept for reuse; the key is the whole value, so a host, a path or a query item
-    /// that differs never gets another's URL, and a value that fails keeps failing.
+    /// Checked hosts are kept for reuse, built URLs are not: a host, a path or a query item that differs
+    /// never gets another's URL, and a value that fails keeps failing.
     @Test func reusedURLsNeverMixUpComponents() throws {
         let infos: [(URLInfo, String)] = [
             (.components(host: "https://a.example", path: "/v1/users"), "https://a.example/v1/users"),
@@ -31,6 +31,28 @@ import Testing
         let refused = URLInfo.components(host: "ftp://a.example", path: "/v1/users")
         for _ in 0..<2 {
             #expect(Self.isInvalidURL(#expect(throws: ApiError.self) { try refused.makeURL() }))
+        }
+    }
+
+    /// Each build encodes the value's own bytes. Swift compares strings by canonical equivalence, so a
+    /// table of built URLs keyed by the value would hand `e` with a combining accent the URL built earlier
+    /// for the precomposed `é`, and the reverse.
+    @Test func equalStringsWithOtherBytesGetTheirOwnURL() throws {
+        let precomposed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(precomposed == decomposed)
+        let paths = [(precomposed, "https://h/caf%C3%A9"), (decomposed, "https://h/cafe%CC%81")]
+        for (path, expected) in paths + paths.reversed() {
+            #expect(try URLInfo.components(host: "https://h", path: path).makeURL().absoluteString == expected)
+        }
+        let queries = [(precomposed, "https://h/x?q=caf%C3%A9"), (decomposed, "https://h/x?q=cafe%CC%81")]
+        for (value, expected) in queries + queries.reversed() {
+            let info = URLInfo.components(
+                host: "https://h",
+                path: "/x",
+                queryItems: [URLQueryItem(name: "q", value: value)]
+            )
+            #expect(try info.makeURL().absoluteString == expected)
         }
     }
 

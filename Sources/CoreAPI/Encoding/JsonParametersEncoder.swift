@@ -6,7 +6,7 @@ public import Foundation
 
 /// Encodes parameters as a JSON body with `Content-Type: application/json` (unless already set).
 ///
-/// The method is encoded into the same ``ParameterValue`` tree as every other CoreAPI encoder uses, so
+/// The method is encoded into the same tree of values as every other CoreAPI encoder uses, so
 /// key and date strategies (including ``CustomDateEncoding``) behave alike, then written as compact JSON:
 /// keys sorted by their UTF-8 bytes, so equal input gives equal bytes; `/` and non-ASCII text unescaped;
 /// `Data` as Base64; absent optionals left out and explicit `nil` as `null`. A `GET` or `HEAD` request cannot carry a body:
@@ -66,4 +66,9 @@ public struct JsonParametersEncoder: ParametersEncoding {
         request.httpBody = body
         return request
     }
+}
+
+extension ParametersEncoding where Self == JsonParametersEncoder {
+    /// A JSON body with default strategies.
+    public static var json: JsonParametersEncoder { JsonParametersEncoder() }
 }

@@ -87,3 +87,8 @@ public struct QueryParametersEncoder: ParametersEncoding {
         return request
     }
 }
+
+extension ParametersEncoding where Self == QueryParametersEncoder {
+    /// The query for `GET`, `HEAD` and `DELETE`, a form body otherwise, with default strategies.
+    public static var query: QueryParametersEncoder { QueryParametersEncoder() }
+}

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Serializes ``ParameterValue`` trees and query items as query strings or form bodies.
+/// Serializes encoded parameters and query items as query strings or form bodies.
 ///
 /// With ``Escaping-swift.enum/rfc3986`` only unreserved characters (`A–Z a–z 0–9 - . _ ~`) are left as
 /// they are; everything else, including `+`, `&`, `=`, `#`, `?`, `/`, `%`, brackets, space and every
@@ -49,25 +49,25 @@ public struct QueryString: Sendable {
 
     /// One `key=value` pair before escaping; a comma-separated array has several parts, joined with
     /// an unescaped `,` after each part is escaped.
-    public struct Pair: Sendable, Hashable {
+    struct Pair: Sendable, Hashable {
         /// The key, with `[sub]` suffixes for nesting.
-        public var key: String
+        var key: String
         /// The value parts (one, except for comma-separated arrays).
-        public var parts: [String]
+        var parts: [String]
     }
 
     /// The unescaped pairs of a top-level object, keys sorted at every level.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``
     ///   when the top level is not an object, a comma-separated array holds arrays or objects, or the
     ///   tree holds an ``Attachment`` (only ``MultipartFormDataEncoder`` can send files).
-    public func pairs(for value: ParameterValue) throws -> [Pair] {
+    func pairs(for value: ParameterValue) throws -> [Pair] {
         try fields(for: value).map { field in
             Pair(key: field.key, parts: try field.values.map { try leafText($0, key: field.key) })
         }
     }
 
     /// `value` as a query string or form body (without `?`), escaped by ``escaping``.
-    public func encode(_ value: ParameterValue) throws -> String {
+    func encode(_ value: ParameterValue) throws -> String {
         String(decoding: try encodedBytes(value), as: UTF8.self)
     }
 
@@ -170,7 +170,7 @@ public struct QueryString: Sendable {
     }
 
     /// The text of a scalar.
-    public func text(for scalar: ParameterValue) -> String {
+    func text(for scalar: ParameterValue) -> String {
         switch scalar {
         case .string(let text), .number(let text): text
         case .bool(let value): boolEncoding == .literal ? (value ? "true" : "false") : (value ? "1" : "0")

@@ -76,7 +76,8 @@ public final class MockMiddleware: Middleware {
         )
     }
 
-    /// The requests this mock answered, in order.
+    /// The requests this mock answered, in order: those a rule matched and those it answered with a `404`
+    /// because none did. Requests passed on to the network are not listed.
     public var requests: [URLRequest] {
         state.withLock { $0.requests }
     }
@@ -85,20 +86,20 @@ public final class MockMiddleware: Middleware {
         state.withLock { $0.rules.append(rule) }
     }
 
-    /// Answers from the newest matching rule, or passes the request on.
+    /// Answers from the newest matching rule; without one, passes the request on or answers `404`.
     public func intercept(
         _ request: URLRequest,
         context: MiddlewareContext,
         next: @Sendable (URLRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let rule = state.withLock { $0.rules.last { $0.matches(request, context) } }
-        guard let rule else {
-            if passesUnmatchedRequests {
-                return try await next(request)
-            }
-            return try await MockResponse.status(404).makeResponse(for: request)
+        if rule == nil, passesUnmatchedRequests {
+            return try await next(request)
         }
         state.withLock { $0.requests.append(request) }
+        guard let rule else {
+            return try await MockResponse.status(404).makeResponse(for: request)
+        }
         return try await rule.handler(request, context).makeResponse(for: request)
     }
 }

@@ -79,29 +79,30 @@ public final class ObserverMiddleware: Middleware {
         do {
             let raw = try await next(request)
             let duration = clock.now - start
-            if context.method.acceptableStatusCodes.contains(raw.statusCode) {
+            let acceptable = context.method.acceptableStatusCodes
+            if let error = ApiError(unacceptable: raw.response, body: raw.data, acceptable: acceptable) {
+                report(
+                    ApiFailure(
+                        methodName: context.methodName,
+                        httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+                        url: request.url.map(ApiError.StatusFailure.withoutQuery),
+                        statusCode: raw.statusCode,
+                        error: error,
+                        duration: duration
+                    ),
+                    session: context.session
+                )
+            } else {
                 onSuccess?(
                     RequestMetrics(
                         methodName: context.methodName,
                         httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                        url: Self.withoutQuery(request.url),
+                        url: request.url.map(ApiError.StatusFailure.withoutQuery),
                         statusCode: raw.statusCode,
                         duration: duration,
                         requestBodyBytes: request.httpBody?.count ?? 0,
                         responseBodyBytes: raw.data.count
                     )
-                )
-            } else {
-                report(
-                    ApiFailure(
-                        methodName: context.methodName,
-                        httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                        url: Self.withoutQuery(request.url),
-                        statusCode: raw.statusCode,
-                        error: Self.statusError(raw),
-                        duration: duration
-                    ),
-                    session: context.session
                 )
             }
             return raw
@@ -110,7 +111,7 @@ public final class ObserverMiddleware: Middleware {
                 ApiFailure(
                     methodName: context.methodName,
                     httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                    url: Self.withoutQuery(request.url),
+                    url: request.url.map(ApiError.StatusFailure.withoutQuery),
                     statusCode: nil,
                     error: error,
                     duration: clock.now - start
@@ -127,26 +128,6 @@ public final class ObserverMiddleware: Middleware {
         for stream in streams {
             stream.yield(failure)
         }
-    }
-
-    static func withoutQuery(_ url: URL?) -> URL? {
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
-        components.query = nil
-        components.fragment = nil
-        components.user = nil
-        components.password = nil
-        return components.url
-    }
-
-    /// The typed error a status the method does not accept becomes.
-    private static func statusError(_ raw: RawResponse) -> ApiError {
-        let failure = ApiError.StatusFailure(
-            statusCode: raw.statusCode,
-            headers: raw.headers,
-            body: raw.data,
-            url: raw.response.url
-        )
-        return raw.statusCode == 401 ? .unauthorized(failure) : .unacceptableStatus(failure)
     }
 }
 

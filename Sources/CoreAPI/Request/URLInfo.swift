@@ -26,9 +26,6 @@ public enum URLInfo: Sendable, Hashable {
             )
             return url
         case .components(let host, let path, let queryItems):
-            if let known = Self.builtURLs.withLock({ $0[self] }) {
-                return known
-            }
             var text = try Self.base(of: host)
             text += try Self.encodedPath(path)
             if !queryItems.isEmpty {
@@ -37,18 +34,9 @@ public enum URLInfo: Sendable, Hashable {
             guard let url = URL(string: text) else {
                 throw ApiError.invalidRequest(.invalidURL("could not build a URL from \(host.debugDescription)"))
             }
-            Self.builtURLs.withLock { table in
-                if table.count >= 512 { table.removeAll() }
-                table[self] = url
-            }
             return url
         }
     }
-
-    /// URLs already built from components. An API client asks for the same few endpoints again and
-    /// again, and encoding the path and parsing the text cost several times the lookup; the table is
-    /// emptied should it ever hold more than 512.
-    private static let builtURLs = LockedValue<[URLInfo: URL]>([:])
 
     /// Hosts already checked, each with its URL text up to the base path (no trailing `/`). Hosts come
     /// from a few configured environments, so parsing each once saves a `URLComponents` round trip on

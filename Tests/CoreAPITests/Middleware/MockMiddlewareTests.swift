@@ -93,6 +93,21 @@ private struct Fetch: ApiMethod {
         #expect(server.requests.count == 1)
     }
 
+    @Test func requestsListsEveryAnsweredRequestTheBuiltIn404Included() async throws {
+        let mock = MockMiddleware()
+        mock.on(.get, "/known", reply: .text("known"))
+        let session = session(mock)
+        _ = try await session.perform(Fetch(path: "/known"))
+        let error = await #expect(throws: ApiError.self) { try await session.perform(Fetch(path: "/unknown")) }
+        #expect(error?.statusCode == 404)
+        #expect(mock.requests.map { $0.url?.path } == ["/known", "/unknown"])
+        // A request passed on to the network is not answered by the mock.
+        server.on(.get, "/live", reply: .text("network"))
+        let passing = MockMiddleware(passesUnmatchedRequests: true)
+        _ = try await self.session(passing).perform(Fetch(path: "/live"))
+        #expect(passing.requests.isEmpty)
+    }
+
     @Test func aLaterRuleWins() async throws {
         let mock = MockMiddleware()
         mock.on(.get, "/items/*", reply: .status(404))

@@ -57,13 +57,7 @@ public struct UnauthorizedHandler: Middleware {
     ) async throws -> RawResponse {
         let response = try await next(request)
         if isUnauthorized(response, context) {
-            let failure = ApiError.StatusFailure(
-                statusCode: response.statusCode,
-                headers: response.headers,
-                body: response.data,
-                url: response.response.url
-            )
-            await handler(failure, context)
+            await handler(ApiError.StatusFailure(response: response.response, body: response.data), context)
         }
         return response
     }

@@ -4,13 +4,6 @@ public import Foundation
     public import FoundationNetworking
 #endif
 
-extension Data: ApiResponse {
-    /// The raw body bytes.
-    public static func makeResponse(response: HTTPURLResponse, data: Data) -> Data? {
-        data
-    }
-}
-
 /// A response whose body is not used: `204 No Content`, `205 Reset Content`, a `HEAD` response or any
 /// accepted status with or without a body.
 public struct EmptyResponse: ApiResponse, Hashable {

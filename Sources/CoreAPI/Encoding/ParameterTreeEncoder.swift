@@ -1,0 +1,25 @@
+/// Encodes an `Encodable` value into a ``ParameterValue`` tree.
+///
+/// Keys are converted with a ``KeyEncodingStrategy``; `Date`, `Data`, `URL`, `Decimal` and ``Attachment``
+/// are kept as leaves; non-finite floating-point values are rejected. Dates inside a value that conforms
+/// to ``CustomDateEncoding`` are formatted at once with that type's strategy (as numbers for
+/// ``DateEncodingStrategy/secondsSince1970`` and ``DateEncodingStrategy/millisecondsSince1970``, as text
+/// otherwise), so the serializer's own date strategy does not apply to them.
+struct ParameterTreeEncoder: Sendable {
+    /// How keys are converted.
+    var keyEncoding: KeyEncodingStrategy
+
+    /// Creates an encoder.
+    init(keyEncoding: KeyEncodingStrategy = .useDefaultKeys) {
+        self.keyEncoding = keyEncoding
+    }
+
+    /// The tree of `value`, or `nil` when it encodes nothing (or only `nil`).
+    /// - Throws: `EncodingError.invalidValue` for a non-finite number, or whatever `value` throws.
+    func encode(_ value: any Encodable) throws -> ParameterValue? {
+        let encoder = TreeEncoder(codingPath: [], keyEncoding: keyEncoding, dateOverride: nil)
+        try encoder.encodeValue(value)
+        let tree = encoder.storage.resolved
+        return tree == .null ? nil : tree
+    }
+}
