@@ -98,8 +98,8 @@ public final class StubServer: Sendable {
 
     /// `base` (by default CoreAPI's default configuration) routed to this server.
     ///
-    /// The routing goes through a header field in `httpAdditionalHeaders`, which an ``ApiSession`` made
-    /// with this configuration also lists in its ``ApiSession/headers``; ``makeSession(hostProvider:headers:middlewares:)``
+    /// The routing goes through a header field in `httpAdditionalHeaders`, which an `ApiSession` made
+    /// with this configuration also lists in its `ApiSession.headers`; ``makeSession(hostProvider:headers:middlewares:)``
     /// adds the field below the middleware chain instead, where no log, cURL line or recording sees it.
     public func makeConfiguration(
         base: URLSessionConfiguration = ApiSession.makeDefaultConfiguration()

@@ -5,7 +5,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A ``Transport`` for unit tests: answers from routes or a closure, records every request with its
+/// A `Transport` for unit tests: answers from routes or a closure, records every request with its
 /// body, and never touches the network or `URLProtocol`.
 ///
 /// It sits where a real engine would, below the middleware chain and the session's redirect rules,
@@ -21,12 +21,12 @@ import Foundation
 /// #expect(transport.requests.count == 1)
 /// ```
 ///
-/// Like a real transport it honours the ``TransportOptions``: a body larger than the maximum response
-/// size fails with ``ApiError/responseTooLarge(limit:)``, a delay longer than the idle timeout fails
-/// with ``ApiError/timeout``, and cancelling the call during a delay ends it with
-/// ``ApiError/cancelled``. A reply's `failure` code is reported as URLSession would report it.
+/// Like a real transport it honours the `TransportOptions`: a body larger than the maximum response
+/// size fails with `ApiError.responseTooLarge(limit:)`, a delay longer than the idle timeout fails
+/// with `ApiError.timeout`, and cancelling the call during a delay ends it with
+/// `ApiError.cancelled`. A reply's `failure` code is reported as URLSession would report it.
 public final class StubTransport: Transport {
-    /// Answers a request; throwing an ``ApiError`` fails the exchange with it.
+    /// Answers a request; throwing an `ApiError` fails the exchange with it.
     public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
 
     private struct Route {
@@ -135,9 +135,9 @@ public final class StubTransport: Transport {
     ///   - request: The request as the session built it.
     ///   - options: The limits the reply is held to.
     /// - Returns: The reply of the newest matching route, or ``fallback``.
-    /// - Throws: ``ApiError``: the reply's failure, a handler's error, ``ApiError/timeout`` when the delay
-    ///   is longer than the idle timeout, ``ApiError/cancelled``, or
-    ///   ``ApiError/responseTooLarge(limit:)``.
+    /// - Throws: `ApiError`: the reply's failure, a handler's error, `ApiError.timeout` when the delay
+    ///   is longer than the idle timeout, `ApiError.cancelled`, or
+    ///   `ApiError.responseTooLarge(limit:)`.
     public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
         guard let url = request.request.url else {
             throw ApiError.invalidRequest(.invalidURL("a request without a URL"))

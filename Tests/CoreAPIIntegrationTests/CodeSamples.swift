@@ -127,24 +127,62 @@ func environmentsSample() throws -> (EnvironmentsHostProvider, ApiSession) {
     return (hosts, session)
 }
 
-// Testing.md: these two run as tests.
+// Testing.md: these three run as tests.
 @Test func fetchesAUser() async throws {
-    let server = StubServer()
-    server.on(.get, "/users/42", reply: .json(#"{"id": 42, "name": "Ada"}"#))
-    let session = server.makeSession(hosts: ["api": "https://api.test"])
+    let transport = StubTransport()
+    transport.on(.get, "/users/42", reply: .json(#"{"id": 42, "name": "Ada"}"#))
+    let session = transport.makeSession(hosts: ["api": "https://api.test"])
 
     let user = try await session.perform(GetUser(id: 42))
 
     #expect(user.name == "Ada")
-    #expect(server.requests.map(\.url.path) == ["/users/42"])
+    #expect(transport.requests.map(\.url.path) == ["/users/42"])
 }
 
 @Test func reportsAMissingUser() async throws {
-    let server = StubServer()
-    server.on("/users/*", reply: .json(#"{"message": "not found"}"#, statusCode: 404))
-    let session = server.makeSession(hosts: ["api": "https://api.test"])
+    let transport = StubTransport()
+    transport.on("/users/*", reply: .json(#"{"message": "not found"}"#, statusCode: 404))
+    let session = transport.makeSession(hosts: ["api": "https://api.test"])
 
     await #expect(throws: ApiError.self) {
         try await session.perform(GetUser(id: 7))
     }
+}
+
+@Test func echoesThePath() async throws {
+    let transport = StubTransport { request in .text("you asked for \(request.url.path)") }
+    let session = transport.makeSession(hosts: ["api": "https://api.test"])
+
+    let body = try await session.perform(GetGreeting())
+
+    #expect(body == Data("you asked for /greeting".utf8))
+}
+
+/// Testing.md's text method.
+struct GetGreeting: ApiMethod {
+    typealias Response = Data
+    var hostProviderKey: String { "api" }
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .components(host: try hostProvider.host(for: hostProviderKey), path: "/greeting")
+    }
+    func encode(to encoder: any Encoder) throws {}
+}
+
+// HowACallFlows.md: a transport wrapping another.
+struct TracingTransport: Transport {
+    let base: any Transport
+
+    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+        var traced = request
+        traced.request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Trace-ID")
+        return try await base.send(traced, options: options)
+    }
+}
+
+func makeTracingSession() -> ApiSession {
+    let session = ApiSession(
+        hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]),
+        transport: TracingTransport(base: URLSessionTransport())
+    )
+    return session
 }

@@ -9,7 +9,7 @@
 ///
 /// ``ApiSession`` writes it for each attempt, after the middleware chain: a mock that answers never
 /// pays for it, a cancelled call stops the copy, and a retried upload sends a file of its own (on Linux
-/// the file of an upload that was ended is cut to zero bytes; see ``SessionDelegate``).
+/// the file of an upload that was ended is cut to zero bytes; see `SessionDelegate`).
 struct PendingBodyFile: Sendable {
     /// The encoder, for its temporary directory and chunk size.
     let encoder: MultipartFormDataEncoder

@@ -11,7 +11,7 @@ import Dispatch
 ///
 /// Tasks are delegate-based rather than the built-in async `data(for:)`, which deadlocks on Linux when
 /// a task is cancelled as it completes; cancellation, idle timeouts, `401` challenges and the response
-/// size limit therefore behave the same on Apple platforms and Linux (see ``SessionDelegate``).
+/// size limit therefore behave the same on Apple platforms and Linux (see `SessionDelegate`).
 /// Redirects are never followed here: the delegate refuses every hop, and the `3xx` goes back to the
 /// session, which applies ``TransportPolicy``'s rules.
 ///
