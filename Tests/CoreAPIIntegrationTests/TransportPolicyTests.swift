@@ -189,27 +189,62 @@ extension SerialLoopback {
             #expect(failure.statusCode == 302)
         }
 
-        @Test(arguments: [
-            ("/fault/close-mid-body", "transport"),
-            ("/fault/truncated-chunked", "transport"),
-            ("/fault/reset", "transport"),
-            ("/fault/garbage-status", "transport"),
-            ("/fault/garbage-status?line=HELLO", "transport"),
-            ("/fault/garbage-header?kind=colon", "transport"),
-            ("/fault/garbage-header?kind=nul", "transport"),
-            ("/fault/huge?mb=200", "responseTooLarge"),
-            ("/fault/huge-chunked?mb=200", "responseTooLarge"),
-            ("/fault/gzip-bomb?mb=200", "responseTooLarge"),
-            ("/fault/big-content-length", "responseTooLarge"),
-        ])
-        func faultsEndWithTheirCategory(path: String, category: String) async throws {
+        typealias FaultRow = (path: String, kind: ApiError.TransportFailure.Kind, linuxCode: Int?)
+
+        /// Every broken exchange of the fixture, the kind of transport failure it ends with and, on Linux,
+        /// the `URLError` code FoundationNetworking reports for it (`nil`: CoreAPI's own check, no code).
+        static let transportFaults: [FaultRow] = [
+            // The head arrived, then the connection ended: -1, "transfer closed with 900 bytes remaining to read".
+            ("/fault/close-mid-body", .connectionLost, -1),
+            // -1, "transfer closed with outstanding read data remaining".
+            ("/fault/truncated-chunked", .connectionLost, -1),
+            // -1005, "Recv failure: Connection reset by peer", before any head.
+            ("/fault/reset", .connectionLost, -1005),
+            // -1002, "Unsupported HTTP version in response".
+            ("/fault/garbage-status", .badResponse, -1002),
+            // -1002, "Received HTTP/0.9 when not allowed".
+            ("/fault/garbage-status?line=HELLO", .badResponse, -1002),
+            // -1, "Header without colon".
+            ("/fault/garbage-header?kind=colon", .badResponse, -1),
+            // -1, "Nul byte in header".
+            ("/fault/garbage-header?kind=nul", .badResponse, -1),
+            // -1, "Invalid Content-Length: value", before the head.
+            ("/fault/conflicting-content-length?lengths=10,abc", .badResponse, -1),
+            ("/fault/conflicting-content-length?lengths=abc", .badResponse, -1),
+            // Six stacked codings: -1, "Reject response due to more than 5 content encodings", before the head.
+            ("/fault/encoding?value=gzip,%20gzip,%20gzip,%20gzip,%20gzip,%20gzip", .badResponse, -1),
+            // A body its coding cannot read: -1, "Error while processing content unencoding: incorrect header check".
+            ("/fault/encoding?value=gzip&garbage=1", .badResponse, -1),
+            ("/fault/encoding?value=deflate&garbage=1", .badResponse, -1),
+            // -1, "Unrecognized or bad HTTP Content or Transfer-Encoding".
+            ("/fault/encoding?value=br&garbage=1", .badResponse, -1),
+        ]
+
+        @Test(arguments: transportFaults)
+        func faultsEndWithTheirKind(_ row: FaultRow) async throws {
             let start = ContinuousClock.now
             let error = await #expect(throws: ApiError.self) {
-                try await session.perform(TransportCall<RawEcho>(url: url(path)))
+                try await session.perform(TransportCall<Data>(url: url(row.path)))
             }
-            #expect(error?.category == category, "\(path): \(String(describing: error))")
-            if category == "responseTooLarge" {
-                #expect(error == .responseTooLarge(limit: 10 * 1024 * 1024))
+            #if canImport(FoundationNetworking)
+                #expect(error == .transport(.init(kind: row.kind, code: row.linuxCode)), "\(row.path)")
+            #else
+                guard case .transport(let failure) = error else {
+                    Issue.record("\(row.path): expected a transport failure, got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.kind == row.kind, "\(row.path): \(failure)")
+            #endif
+            #expect(ContinuousClock.now - start < .seconds(10))
+        }
+
+        @Test(arguments: [
+            "/fault/huge?mb=200", "/fault/huge-chunked?mb=200", "/fault/gzip-bomb?mb=200", "/fault/big-content-length",
+        ])
+        func oversizedBodiesEndAtTheLimit(path: String) async throws {
+            let start = ContinuousClock.now
+            await #expect(throws: ApiError.responseTooLarge(limit: 10 * 1024 * 1024)) {
+                try await session.perform(TransportCall<RawEcho>(url: url(path)))
             }
             #expect(ContinuousClock.now - start < .seconds(10))
         }

@@ -23,6 +23,9 @@ import Foundation
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so the
 /// session follows hops itself.
 ///
+/// The errors tasks end with are named from what the transport knows (see
+/// ``failure(for:afterHead:url:)``).
+///
 /// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so
 /// they never call into FoundationNetworking synchronously: cancelling a task, and answering a
 /// challenge with a cancel, go through `timerQueue`.
@@ -278,7 +281,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             // The challenge was cancelled by us: report the 401 response itself.
             state.completion(TaskOutcome(response: challenged, data: Data()))
         } else if let error {
-            state.completion(TaskOutcome(error: ApiError(error)))
+            let url = state.task.originalRequest?.url
+            state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.response != nil, url: url)))
         } else if let response {
             state.completion(TaskOutcome(response: response, data: state.data))
         } else {

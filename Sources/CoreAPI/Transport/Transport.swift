@@ -14,7 +14,10 @@
 ///   response size counted on decoded bytes while they arrive, and progress reports;
 /// - ends when the calling task is cancelled, throwing ``ApiError/cancelled``;
 /// - throws only ``ApiError``: ``ApiError/transport(_:)`` with the kind of the fault, ``ApiError/timeout``,
-///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``.
+///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``. A connection that ends after the
+///   response head and before the end of the body is ``ApiError/TransportFailure/Kind/connectionLost``
+///   (which ``RetryPolicy`` retries for idempotent methods); a response that cannot be parsed or decoded
+///   is ``ApiError/TransportFailure/Kind/badResponse``.
 ///
 /// The session does not rely on a transport to end on time: a cancelled or timed-out call ends
 /// within milliseconds however long the engine takes to clean up, and whatever the engine delivers
