@@ -208,9 +208,17 @@ extension SerialLoopback {
             ("/fault/garbage-header?kind=colon", .badResponse, -1),
             // -1, "Nul byte in header".
             ("/fault/garbage-header?kind=nul", .badResponse, -1),
+            // Content-Length: 10 and Content-Length: 5 (libcurl alone returns 5 of the 10 bytes).
+            ("/fault/conflicting-content-length", .badResponse, nil),
+            ("/fault/conflicting-content-length?lengths=5,10", .badResponse, nil),
+            ("/fault/conflicting-content-length?joined=1", .badResponse, nil),
             // -1, "Invalid Content-Length: value", before the head.
             ("/fault/conflicting-content-length?lengths=10,abc", .badResponse, -1),
             ("/fault/conflicting-content-length?lengths=abc", .badResponse, -1),
+            // A coding nothing decodes (libcurl alone fails once body bytes arrive).
+            ("/fault/encoding?value=bogus", .badResponse, nil),
+            ("/fault/encoding?value=compress&garbage=1", .badResponse, nil),
+            ("/fault/encoding?value=gzip,%20bogus", .badResponse, nil),
             // Six stacked codings: -1, "Reject response due to more than 5 content encodings", before the head.
             ("/fault/encoding?value=gzip,%20gzip,%20gzip,%20gzip,%20gzip,%20gzip", .badResponse, -1),
             // A body its coding cannot read: -1, "Error while processing content unencoding: incorrect header check".
@@ -240,6 +248,8 @@ extension SerialLoopback {
 
         @Test(arguments: [
             "/fault/huge?mb=200", "/fault/huge-chunked?mb=200", "/fault/gzip-bomb?mb=200", "/fault/big-content-length",
+            // A length no Int64 holds: libcurl reads to the end of the connection, reporting no length.
+            "/fault/conflicting-content-length?lengths=99999999999999999999999",
         ])
         func oversizedBodiesEndAtTheLimit(path: String) async throws {
             let start = ContinuousClock.now
@@ -247,6 +257,27 @@ extension SerialLoopback {
                 try await session.perform(TransportCall<RawEcho>(url: url(path)))
             }
             #expect(ContinuousClock.now - start < .seconds(10))
+        }
+
+        /// Length fields that agree are one length; codings the engine decodes are decoded, up to five
+        /// stacked; a response to `HEAD` has no body to decode, whatever its coding.
+        @Test(arguments: [
+            ("/fault/conflicting-content-length?lengths=10,10", "GET", "0123456789"),
+            ("/fault/conflicting-content-length?lengths=10,010", "GET", "0123456789"),
+            ("/fault/encoding?value=identity", "GET", #"{"encoded": true}"#),
+            ("/fault/encoding?value=gzip", "GET", #"{"encoded": true}"#),
+            ("/fault/encoding?value=GZIP", "GET", #"{"encoded": true}"#),
+            ("/fault/encoding?value=x-gzip", "GET", #"{"encoded": true}"#),
+            ("/fault/encoding?value=deflate", "GET", #"{"encoded": true}"#),
+            ("/fault/encoding?value=gzip,%20identity,%20deflate", "GET", #"{"encoded": true}"#),
+            ("/fault/encoding?value=gzip,%20gzip,%20gzip,%20gzip,%20gzip", "GET", #"{"encoded": true}"#),
+            ("/fault/encoding?value=bogus", "HEAD", ""),
+        ])
+        func validLengthsAndCodingsAreRead(path: String, method: String, body: String) async throws {
+            let data = try await session.perform(
+                TransportCall<Data>(url: url(path), httpMethod: HTTPMethod(rawValue: method))
+            )
+            #expect(String(decoding: data, as: UTF8.self) == body)
         }
 
         @Test func anUntrustedCertificateIsATLSFailure() async throws {

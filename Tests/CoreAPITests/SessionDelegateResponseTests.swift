@@ -18,6 +18,10 @@ private func transport(_ kind: ApiError.TransportFailure.Kind, _ code: Int) -> A
 struct SessionDelegateResponseTests {
     static let url = URL(string: "http://127.0.0.1/x")!
 
+    private func response(_ status: Int, _ fields: [String: String]) -> HTTPURLResponse {
+        HTTPURLResponse(url: Self.url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
+    }
+
     /// Errors as FoundationNetworking reports them (`NSURLErrorDomain`, libcurl's message), with whether
     /// the response head had arrived, and the error the transport names.
     @Test(arguments: [
@@ -52,5 +56,73 @@ struct SessionDelegateResponseTests {
         #expect(SessionDelegate.failure(for: error, afterHead: false, url: ftp) == transport(.other, -1002))
         let https = try #require(URL(string: "https://127.0.0.1/x"))
         #expect(SessionDelegate.failure(for: error, afterHead: false, url: https) == transport(.badResponse, -1002))
+    }
+
+    /// Heads as FoundationNetworking delivers them (repeated fields joined with ", "), and whether the
+    /// transport refuses them before reading the body.
+    @Test(arguments: [
+        (200, ["Content-Length": "10"], "GET", false),
+        (200, ["Content-Length": "10, 10"], "GET", false),
+        (200, ["Content-Length": "10,010, 10"], "GET", false),
+        (200, ["Content-Length": "10, 5"], "GET", true),
+        (200, ["Content-Length": "5,10"], "GET", true),
+        (200, ["Content-Length": "10, abc"], "GET", true),
+        (200, ["Content-Length": "-1"], "GET", true),
+        (200, ["Content-Length": "+10"], "GET", true),
+        (200, ["Content-Encoding": "gzip"], "GET", false),
+        (200, ["Content-Encoding": "GZip, deflate, br"], "GET", false),
+        (200, ["Content-Encoding": "identity"], "GET", false),
+        (200, ["Content-Encoding": "gzip,, gzip"], "GET", false),
+        (200, ["Content-Encoding": "gzip, gzip, gzip, gzip, gzip"], "GET", false),
+        (200, ["Content-Encoding": "gzip, gzip, gzip, gzip, gzip, gzip"], "GET", true),
+        (200, ["Content-Encoding": "bogus"], "GET", true),
+        (200, ["Content-Encoding": "gzip, compress"], "GET", true),
+        (200, ["Content-Encoding": "bogus"], "HEAD", false),
+        (204, ["Content-Encoding": "bogus"], "GET", false),
+        (304, ["Content-Encoding": "bogus"], "GET", false),
+        (200, ["Content-Length": "10, 5"], "HEAD", true),
+    ])
+    func headsAreCheckedBeforeTheirBody(status: Int, fields: [String: String], method: String, refused: Bool) {
+        let failure = SessionDelegate.headFailure(of: response(status, fields), method: method)
+        #expect(failure == (refused ? .transport(.init(kind: .badResponse)) : nil))
+    }
+
+    @Test(arguments: [
+        ("10", Int64(10)), ("0", 0), ("10, 10", 10), ("99999999999999999999999", .max), ("abc", nil), ("", nil),
+    ])
+    func theDeclaredLengthIsReadFromContentLength(value: String, expected: Int64?) {
+        #expect(SessionDelegate.declaredLength(of: response(200, ["Content-Length": value])) == expected)
+    }
+
+    /// Feeds `head` and then `chunks` to a delegate the way URLSession does, and returns how the task
+    /// ended, or `nil` when it has not ended.
+    private func feed(
+        _ head: HTTPURLResponse,
+        _ chunks: [Data],
+        options: TransportOptions = TransportOptions()
+    ) -> (SessionDelegate.TaskOutcome?, Int) {
+        let delegate = SessionDelegate()
+        // A task that is never resumed: nothing is sent, and the delegate is fed by hand.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: Self.url)
+        let ended = LockedValue<SessionDelegate.TaskOutcome?>(nil)
+        delegate.register(task, options: options) { outcome in ended.withLock { $0 = outcome } }
+        delegate.urlSession(session, dataTask: task, didReceive: head) { _ in }
+        for chunk in chunks {
+            delegate.urlSession(session, dataTask: task, didReceive: chunk)
+        }
+        let count = delegate.taskCount
+        if ended.current == nil {
+            delegate.cancel(task)
+        }
+        return (ended.current, count)
+    }
+
+    /// A head CoreAPI refuses ends the task at once with `badResponse`.
+    @Test func aRefusedHeadEndsTheTaskAtOnce() throws {
+        let (outcome, running) = feed(response(200, ["Content-Length": "10, 5"]), [Data(count: 5)])
+        #expect(running == 0)
+        #expect(try #require(outcome).error == .transport(.init(kind: .badResponse)))
     }
 }

@@ -23,8 +23,8 @@ import Foundation
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so the
 /// session follows hops itself.
 ///
-/// The errors tasks end with are named from what the transport knows (see
-/// ``failure(for:afterHead:url:)``).
+/// A response head is checked before its body is read (see ``headFailure(of:method:)``), and the
+/// errors tasks end with are named from what the transport knows (see ``failure(for:afterHead:url:)``).
 ///
 /// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so
 /// they never call into FoundationNetworking synchronously: cancelling a task, and answering a
@@ -169,23 +169,29 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let (progress, tooLarge) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
+        let (progress, refused) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
-            state.response = response as? HTTPURLResponse
+            let head = response as? HTTPURLResponse
+            state.response = head
             state.data = Data()
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
             let expected = response.expectedContentLength
             state.expectedLength = expected >= 0 ? expected : nil
-            // Content-Length counts encoded bytes, so it decides early only for an identity body.
+            if let head, let failure = Self.headFailure(of: head, method: dataTask.originalRequest?.httpMethod) {
+                state.failure = failure
+                return (nil, true)
+            }
             let limit = state.options.maximumResponseSize
-            let tooLarge = expected > limit && Self.isIdentityEncoded(state.response)
+            // Content-Length counts encoded bytes, so it decides early only for an identity body.
+            let declared = head.flatMap(Self.declaredLength) ?? expected
+            let tooLarge = max(expected, declared) > limit && Self.isIdentityEncoded(head)
             if tooLarge {
                 state.failure = .responseTooLarge(limit: limit)
             }
             return (state.progress, tooLarge)
         }
         completionHandler(.allow)
-        if tooLarge {
+        if refused {
             end(dataTask, with: .cancelled)
             return
         }

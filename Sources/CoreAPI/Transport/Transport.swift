@@ -12,6 +12,9 @@
 /// - returns every response as it is, a `3xx` included: the session follows redirects itself;
 /// - enforces the ``TransportOptions`` it is given: the idle timeout, the deadline, the maximum
 ///   response size counted on decoded bytes while they arrive, and progress reports;
+/// - refuses, before reading the body, a response head whose `Content-Length` values disagree or are
+///   not numbers, or whose `Content-Encoding` names a coding it does not decode (an unknown one, or more
+///   than five stacked): ``ApiError/TransportFailure/Kind/badResponse``, never a guessed body;
 /// - ends when the calling task is cancelled, throwing ``ApiError/cancelled``;
 /// - throws only ``ApiError``: ``ApiError/transport(_:)`` with the kind of the fault, ``ApiError/timeout``,
 ///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``. A connection that ends after the
