@@ -119,6 +119,41 @@ struct SessionDelegateResponseTests {
         return (ended.current, count)
     }
 
+    /// A redirect's body is kept up to 64 KiB; the task ends as soon as more arrives, with the head and
+    /// those bytes, whether the rest comes in one piece (FoundationNetworking) or in many.
+    @Test(arguments: [[Data(count: 10 * 1024 * 1024)], Array(repeating: Data(count: 16 * 1024), count: 100)])
+    func aRedirectKeepsTheStartOfItsBodyAndEnds(chunks: [Data]) throws {
+        let head = response(302, ["Location": "/next", "Content-Length": "10485760"])
+        let (outcome, running) = feed(head, chunks)
+        let ended = try #require(outcome)
+        #expect(running == 0)
+        #expect(ended.error == nil)
+        #expect(ended.response?.statusCode == 302)
+        #expect(ended.data.count == 64 * 1024)
+    }
+
+    /// The size limit is not reached by a redirect body that is not read, and one smaller than 64 KiB
+    /// is kept whole until the task ends.
+    @Test func aRedirectBodyIsNotCountedAgainstTheSizeLimit() throws {
+        let head = response(307, ["Location": "/next"])
+        let options = TransportOptions(maximumResponseSize: 80 * 1024)
+        let (outcome, _) = feed(head, [Data(count: 100 * 1024)], options: options)
+        let ended = try #require(outcome)
+        #expect(ended.error == nil)
+        #expect(ended.data.count == 64 * 1024)
+        let (small, running) = feed(head, [Data(count: 1000)])
+        #expect(running == 1)
+        #expect(small?.error == .cancelled)  // still running: ended by the test's cancel
+    }
+
+    /// A `3xx` without `Location`, or another status, is an answer: its body is read like any other.
+    @Test(arguments: [(302, [:]), (200, ["Location": "/next"]), (300, ["Location": "/next"])])
+    func onlyARedirectWithALocationIsCut(status: Int, fields: [String: String]) {
+        let (outcome, running) = feed(response(status, fields), [Data(count: 100 * 1024)])
+        #expect(running == 1)
+        #expect(outcome?.error == .cancelled)
+    }
+
     /// A head CoreAPI refuses ends the task at once with `badResponse`.
     @Test func aRefusedHeadEndsTheTaskAtOnce() throws {
         let (outcome, running) = feed(response(200, ["Content-Length": "10, 5"]), [Data(count: 5)])

@@ -7,6 +7,10 @@ import Foundation
 /// What the session delegate checks in a response head before reading its body, and how it names the
 /// failures the engine reports.
 extension SessionDelegate {
+    /// The most body bytes kept of a redirect response (see ``isRedirect(_:)``); the rest is not read.
+    /// The same as ``ApiError/StatusFailure/maximumBodySize``, all that a `3xx` no method accepts keeps.
+    static let redirectBodyLimit = ApiError.StatusFailure.maximumBodySize
+
     /// The content codings the engine decodes, lower-cased. libcurl (FoundationNetworking) decodes
     /// `zstd` too; Apple's URLSession does not.
     #if canImport(FoundationNetworking)
@@ -18,6 +22,13 @@ extension SessionDelegate {
     /// The most content codings one response may stack: libcurl refuses more (its `MAX_ENCODE_STACK`),
     /// and every layer multiplies the work of decoding.
     static let maximumContentCodings = 5
+
+    /// Whether `response` is a redirect the session may follow: a status of ``Redirect/followedStatuses``
+    /// with a `Location` field.
+    static func isRedirect(_ response: HTTPURLResponse) -> Bool {
+        Redirect.followedStatuses.contains(response.statusCode)
+            && response.value(forHTTPHeaderField: "Location") != nil
+    }
 
     /// The failure for a response head CoreAPI will not read a body after, or `nil` when it is fine:
     /// ``ApiError/TransportFailure/Kind/badResponse`` when its `Content-Length` fields disagree or are

@@ -21,7 +21,9 @@ import Foundation
 /// is cancelled afterwards; whatever FoundationNetworking reports for it later is ignored, so a busy
 /// work queue never holds a call. Redirects are refused, so the `3xx` is the task's response: Linux
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so the
-/// session follows hops itself.
+/// session follows hops itself. Of a redirect's body only the first ``redirectBodyLimit`` bytes are kept;
+/// the task ends as soon as more arrives. (FoundationNetworking itself reads a redirect's whole body
+/// before it tells the delegate anything, and reports none of its bytes while it does.)
 ///
 /// A response head is checked before its body is read (see ``headFailure(of:method:)``), and the
 /// errors tasks end with are named from what the transport knows (see ``failure(for:afterHead:url:)``).
@@ -153,6 +155,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         timerQueue.async { task.cancel() }
     }
 
+    /// Reports `outcome`, a response, as the outcome of `task` unless it has ended already, then cancels
+    /// the task so the rest of the body is not read.
+    ///
+    /// Used for a redirect whose body goes beyond what is kept. The body file, if any, is left as it is:
+    /// the session may send the same body again to the redirect's target, and FoundationNetworking
+    /// delivers a redirect's body only once its transfer has ended, so no chunk of the file is being
+    /// read when the task is cancelled.
+    private func end(_ task: URLSessionTask, with outcome: TaskOutcome) {
+        guard let state = shared.withLock({ $0.tasks.removeValue(forKey: ObjectIdentifier(task)) }) else {
+            return
+        }
+        state.completion(outcome)
+        timerQueue.async { task.cancel() }
+    }
+
     /// How many tasks are in flight.
     var taskCount: Int {
         shared.withLock { $0.tasks.count }
@@ -182,6 +199,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return (nil, true)
             }
             let limit = state.options.maximumResponseSize
+            if let head, Self.isRedirect(head) {
+                // The session follows it: only the start of its body is kept, and the size limit is not
+                // reached by a body that is not read.
+                state.redirectBodyLimit = Int(min(Int64(Self.redirectBodyLimit), max(limit, 0)))
+                return (state.progress, false)
+            }
             // Content-Length counts encoded bytes, so it decides early only for an identity body.
             let declared = head.flatMap(Self.declaredLength) ?? expected
             let tooLarge = max(expected, declared) > limit && Self.isIdentityEncoded(head)
@@ -208,9 +231,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         var tooLarge = false
+        var redirect: TaskOutcome?
         let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            if let kept = state.redirectBodyLimit, let response = state.response,
+                state.data.count + data.count > kept
+            {
+                // A redirect's body beyond what is kept: the rest is not read.
+                state.data.append(data.prefix(kept - state.data.count))
+                redirect = TaskOutcome(response: response, data: state.data)
+                return nil
+            }
             let limit = state.options.maximumResponseSize
             if Int64(state.data.count) + Int64(data.count) > limit {
                 // Counted on decoded bytes as they arrive; what arrived so far is dropped.
@@ -230,7 +262,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             let total = state.expectedLength.map { max($0, completed) }
             return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
         }
-        if tooLarge {
+        if let redirect {
+            end(dataTask, with: redirect)
+        } else if tooLarge {
             end(dataTask, with: .cancelled)
         } else if let (value, progress) = report {
             progress(value)

@@ -21,6 +21,8 @@ extension SessionDelegate {
         var expectedLength: Int64?
         var response: HTTPURLResponse?
         var data = Data()
+        /// For a redirect response, the most body bytes kept (see `SessionDelegate.redirectBodyLimit`).
+        var redirectBodyLimit: Int?
         var challengeResponse: HTTPURLResponse?
         let idleTimeout: UInt64
         var lastActivity: UInt64
@@ -51,6 +53,8 @@ extension SessionDelegate {
     struct TaskOutcome: Sendable {
         var response: HTTPURLResponse?
         var data = Data()
+        /// For a redirect response, the most body bytes kept (see `SessionDelegate.redirectBodyLimit`).
+        var redirectBodyLimit: Int?
         var error: ApiError?
 
         init(response: HTTPURLResponse, data: Data) {

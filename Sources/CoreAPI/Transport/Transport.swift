@@ -9,7 +9,10 @@
 /// A conforming type:
 /// - sends `request.request` with its body from memory or, when ``EncodedRequest/bodyFile`` is set,
 ///   streamed from that file (it never reads the whole file into memory);
-/// - returns every response as it is, a `3xx` included: the session follows redirects itself;
+/// - returns every response as it is, a `3xx` included: the session follows redirects itself. Of a
+///   redirect (`301`, `302`, `303`, `307` or `308` with a `Location` field) it keeps at most the first
+///   64 KiB of the body (``ApiError/StatusFailure/maximumBodySize``) and does not read the rest; such a
+///   body never counts against the size limit;
 /// - enforces the ``TransportOptions`` it is given: the idle timeout, the deadline, the maximum
 ///   response size counted on decoded bytes while they arrive, and progress reports;
 /// - refuses, before reading the body, a response head whose `Content-Length` values disagree or are
