@@ -176,8 +176,12 @@ extension SerialLoopback {
             #expect(error?.statusCode == 302)
         }
 
-        @Test(arguments: [("data", "data"), ("mailto", "mailto"), ("file", "file"), ("ftp", "ftp")])
-        func onlyHTTPTargetsAreFollowed(kind: String, scheme: String) async throws {
+        /// The refusal names the scheme and shows the target as the server wrote it, port included.
+        @Test(arguments: [
+            ("data", "data", "data:text/plain,hello"), ("mailto", "mailto", "mailto:nobody@example.invalid"),
+            ("file", "file", "file:///etc/passwd"), ("ftp", "ftp", "ftp://127.0.0.1:PORT/file.txt"),
+        ])
+        func onlyHTTPTargetsAreFollowed(kind: String, scheme: String, written: String) async throws {
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(TransportCall<RawEcho>(url: url("/redirect/scheme?kind=\(kind)")))
             }
@@ -185,8 +189,20 @@ extension SerialLoopback {
                 Issue.record("expected a redirect failure, got \(String(describing: error))")
                 return
             }
+            let target = written.replacingOccurrences(of: "PORT", with: String(server.port))
             #expect(failure.reason == .unsupportedScheme(scheme))
             #expect(failure.statusCode == 302)
+            #expect(failure.target?.absoluteString == target)
+            #expect(error?.description == "Redirect refused: unsupported scheme \"\(scheme)\" (HTTP 302) to \(target)")
+        }
+
+        /// `HTTP://` is an http URL: the session follows it (FoundationNetworking alone finds no protocol for
+        /// a scheme in capitals and fails with -1002).
+        @Test func aTargetWithASchemeInCapitalsIsFollowed() async throws {
+            let target = "HTTP://127.0.0.1:\(server.port)/echo/raw"
+            let query = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+            let echo = try await session.perform(TransportCall<RawEcho>(url: url("/redirect?to=\(query)")))
+            #expect(echo.requestLine.hasPrefix("GET /echo/raw "))
         }
 
         typealias FaultRow = (path: String, kind: ApiError.TransportFailure.Kind, linuxCode: Int?)
