@@ -185,6 +185,51 @@ extension SerialLoopback {
             print("cancel during a 10 s Retry-After wait: ended after \(elapsed)")
         }
 
+        /// A body cut short after its head (`Content-Length: 1000`, 100 bytes, then the connection
+        /// closes) is a lost connection, which the default policy retries for a `GET`: three requests
+        /// reach the server.
+        @Test func aGetWhoseBodyIsCutShortIsRetriedByTheDefaultPolicy() async throws {
+            let tag = "close-mid-body-get-\(UUID().uuidString)"
+            let error = await #expect(throws: ApiError.self) {
+                try await makeSession().perform(
+                    TransportCall<Data>(url: server.baseURL + "/fault/close-mid-body", headers: ["X-Test-Tag": tag])
+                )
+            }
+            let lost = try #require(error)
+            guard case .transport(let failure) = lost else {
+                Issue.record("expected a transport failure, got \(lost)")
+                return
+            }
+            #expect(failure.kind == .connectionLost)
+            #if canImport(FoundationNetworking)
+                #expect(failure.code == -1)  // "transfer closed with 900 bytes remaining to read"
+            #endif
+            #expect(try server.count(tag: tag) == 3)
+            #expect(clock.starts.current.count == 3)
+            #expect(log.current.map(\.reason) == [.failure(lost), .failure(lost)])
+        }
+
+        /// The same fault after a `POST` is not retried: the server may have acted on the request.
+        @Test func aPostWhoseBodyIsCutShortIsNotRetried() async throws {
+            let tag = "close-mid-body-post-\(UUID().uuidString)"
+            let error = await #expect(throws: ApiError.self) {
+                try await makeSession().perform(
+                    TransportCall<Data>(
+                        url: server.baseURL + "/fault/close-mid-body",
+                        httpMethod: .post,
+                        headers: ["X-Test-Tag": tag]
+                    )
+                )
+            }
+            guard case .transport(let failure) = error else {
+                Issue.record("expected a transport failure, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.kind == .connectionLost)
+            #expect(try server.count(tag: tag) == 1)
+            #expect(log.current.isEmpty)
+        }
+
         /// Nothing listens on port 1, so the connection is refused: the POST never reached a server and
         /// is retried.
         @Test func postIsRetriedWhenTheConnectionIsRefused() async throws {

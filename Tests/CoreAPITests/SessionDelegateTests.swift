@@ -41,16 +41,17 @@ struct SessionDelegateTests {
     /// A silent task CoreAPI cancelled ends as cancelled at once; one that was idle for its timeout
     /// ends as timed out right after the timeout. Neither waits for the task to report.
     @Test(arguments: [
-        (idleTimeout: 60.0, cancel: true, error: ApiError.cancelled, after: 0, before: 100),
-        (idleTimeout: 0.2, cancel: false, error: ApiError.timeout, after: 200, before: 400),
+        (idleTimeout: 60.0, cancel: true, error: ApiError.cancelled, after: 0),
+        (idleTimeout: 0.2, cancel: false, error: ApiError.timeout, after: 200),
     ])
     func aTaskThatNeverReportsEndsOnTime(
-        _ row: (idleTimeout: TimeInterval, cancel: Bool, error: ApiError, after: Int, before: Int)
+        _ row: (idleTimeout: TimeInterval, cancel: Bool, error: ApiError, after: Int)
     ) async throws {
         let (outcome, elapsed) = try #require(try await end(idleTimeout: row.idleTimeout, cancel: row.cancel))
         #expect(outcome.error == row.error)
         #expect(outcome.response == nil)
         #expect(elapsed >= .milliseconds(row.after))
-        #expect(elapsed < .milliseconds(row.before) + .milliseconds(400))  // a loaded machine's slack
+        // Well before the 5 s a silent task was once given; a loaded machine runs the timer late.
+        #expect(elapsed < .seconds(2))
     }
 }

@@ -71,9 +71,11 @@ extension ApiError.MappingFailure: CustomStringConvertible {
 }
 
 extension ApiError.RedirectFailure: CustomStringConvertible {
-    /// The reason, the status and the target's path; never a query or credentials.
+    /// The reason, the status and the target as written, with its port but never its query, fragment
+    /// or credentials: `http://a.example:8080/x`, `data:text/plain,hello`.
     public var description: String {
-        let target = self.target.map { " to \($0.scheme ?? "")://\($0.host ?? "")\($0.path)" } ?? ""
+        // `target` is stripped on creation, and again here in case it was set afterwards.
+        let target = self.target.map { " to \(ApiError.StatusFailure.withoutQuery($0).absoluteString)" } ?? ""
         let reason =
             switch self.reason {
             case .tooManyRedirects(let limit): "more than \(limit) redirects"

@@ -50,8 +50,10 @@ struct Redirect: Sendable {
         let count = chain.count + 1
         // Resolved here, never by the engine: Linux takes `data:`, `mailto:` or `file:` values as paths.
         let base = response.url ?? request.url
-        let target = URL(string: location, relativeTo: base)?.absoluteURL
-        let scheme = target?.scheme?.lowercased() ?? ""
+        let resolved = URL(string: location, relativeTo: base)?.absoluteURL
+        let scheme = resolved?.scheme?.lowercased() ?? ""
+        // `HTTPS://host/` is an https URL, but Linux finds no protocol for a scheme in capitals.
+        let target = resolved.map { scheme == "http" || scheme == "https" ? lowercasingScheme(of: $0) : $0 }
         func refuse(_ reason: ApiError.RedirectFailure.Reason) -> Result<Redirect?, ApiError> {
             .failure(.redirect(.init(reason: reason, statusCode: status, target: target ?? URL(string: location))))
         }
@@ -97,6 +99,15 @@ struct Redirect: Sendable {
             }
         }
         return .success(Redirect(request: next, keepsBody: keepsBody, chain: chain))
+    }
+
+    /// `url` with its scheme in lower case.
+    static func lowercasingScheme(of url: URL) -> URL {
+        guard let scheme = url.scheme, scheme != scheme.lowercased(),
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.scheme = scheme.lowercased()
+        return components.url ?? url
     }
 
     /// Whether two URLs share scheme, host and port (default ports filled in).

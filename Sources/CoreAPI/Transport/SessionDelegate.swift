@@ -21,7 +21,12 @@ import Foundation
 /// is cancelled afterwards; whatever FoundationNetworking reports for it later is ignored, so a busy
 /// work queue never holds a call. Redirects are refused, so the `3xx` is the task's response: Linux
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so the
-/// session follows hops itself.
+/// session follows hops itself. Of a redirect's body only the first ``redirectBodyLimit`` bytes are kept;
+/// the task ends as soon as more arrives. (FoundationNetworking itself reads a redirect's whole body
+/// before it tells the delegate anything, and reports none of its bytes while it does.)
+///
+/// A response head is checked before its body is read (see ``headFailure(of:method:)``), and the
+/// errors tasks end with are named from what the transport knows (see ``failure(for:afterHead:url:)``).
 ///
 /// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so
 /// they never call into FoundationNetworking synchronously: cancelling a task, and answering a
@@ -241,6 +246,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         timerQueue.async { task.cancel() }
     }
 
+    /// Reports `outcome`, a response, as the outcome of `task` unless it has ended already, then cancels
+    /// the task so the rest of the body is not read.
+    ///
+    /// Used for a redirect whose body goes beyond what is kept. The body file, if any, is left as it is:
+    /// the session may send the same body again to the redirect's target, and FoundationNetworking
+    /// delivers a redirect's body only once its transfer has ended, so no chunk of the file is being
+    /// read when the task is cancelled.
+    private func end(_ task: URLSessionTask, with outcome: TaskOutcome) {
+        guard let state = takeOut(task) else { return }
+        state.completion(outcome)
+        timerQueue.async { task.cancel() }
+    }
+
     /// How many tasks are in flight.
     var taskCount: Int {
         shared.withLock { $0.tasks.count }
@@ -257,23 +275,35 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let (progress, tooLarge) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
+        let (progress, refused) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
-            state.response = response as? HTTPURLResponse
+            let head = response as? HTTPURLResponse
+            state.response = head
             state.data = Data()
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
             let expected = response.expectedContentLength
             state.expectedLength = expected >= 0 ? expected : nil
-            // Content-Length counts encoded bytes, so it decides early only for an identity body.
+            if let head, let failure = Self.headFailure(of: head, method: dataTask.originalRequest?.httpMethod) {
+                state.failure = failure
+                return (nil, true)
+            }
             let limit = state.options.maximumResponseSize
-            let tooLarge = expected > limit && Self.isIdentityEncoded(state.response)
+            if let head, Self.isRedirect(head) {
+                // The session follows it: only the start of its body is kept, and the size limit is not
+                // reached by a body that is not read.
+                state.redirectBodyLimit = Int(min(Int64(Self.redirectBodyLimit), max(limit, 0)))
+                return (state.progress, false)
+            }
+            // Content-Length counts encoded bytes, so it decides early only for an identity body.
+            let declared = head.flatMap(Self.declaredLength) ?? expected
+            let tooLarge = max(expected, declared) > limit && Self.isIdentityEncoded(head)
             if tooLarge {
                 state.failure = .responseTooLarge(limit: limit)
             }
             return (state.progress, tooLarge)
         }
         completionHandler(.allow)
-        if tooLarge {
+        if refused {
             end(dataTask, with: .cancelled)
             return
         }
@@ -290,9 +320,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         var tooLarge = false
+        var redirect: TaskOutcome?
         let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            if let kept = state.redirectBodyLimit, let response = state.response,
+                state.data.count + data.count > kept
+            {
+                // A redirect's body beyond what is kept: the rest is not read.
+                state.data.append(data.prefix(kept - state.data.count))
+                redirect = TaskOutcome(response: response, data: state.data)
+                return nil
+            }
             let limit = state.options.maximumResponseSize
             if Int64(state.data.count) + Int64(data.count) > limit {
                 // Counted on decoded bytes as they arrive; what arrived so far is dropped.
@@ -312,7 +351,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             let total = state.expectedLength.map { max($0, completed) }
             return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
         }
-        if tooLarge {
+        if let redirect {
+            end(dataTask, with: redirect)
+        } else if tooLarge {
             end(dataTask, with: .cancelled)
         } else if let (value, progress) = report {
             progress(value)
@@ -378,7 +419,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let failure = state.failure {
             state.completion(TaskOutcome(error: failure))
         } else if let error {
-            state.completion(TaskOutcome(error: ApiError(error)))
+            let url = state.task?.originalRequest?.url
+            state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.response != nil, url: url)))
         } else if let response {
             state.completion(TaskOutcome(response: response, data: state.data))
         } else {

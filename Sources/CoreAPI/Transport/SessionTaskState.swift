@@ -22,6 +22,8 @@ extension SessionDelegate {
         var expectedLength: Int64?
         var response: HTTPURLResponse?
         var data = Data()
+        /// For a redirect response, the most body bytes kept (see `SessionDelegate.redirectBodyLimit`).
+        var redirectBodyLimit: Int?
         let idleTimeout: UInt64
         var lastActivity: UInt64
 
@@ -49,6 +51,8 @@ extension SessionDelegate {
     struct TaskOutcome: Sendable {
         var response: HTTPURLResponse?
         var data = Data()
+        /// For a redirect response, the most body bytes kept (see `SessionDelegate.redirectBodyLimit`).
+        var redirectBodyLimit: Int?
         var error: ApiError?
 
         init(response: HTTPURLResponse, data: Data) {

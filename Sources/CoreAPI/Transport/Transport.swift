@@ -9,12 +9,21 @@
 /// A conforming type:
 /// - sends `request.request` with its body from memory or, when ``EncodedRequest/bodyFile`` is set,
 ///   streamed from that file (it never reads the whole file into memory);
-/// - returns every response as it is, a `3xx` included: the session follows redirects itself;
+/// - returns every response as it is, a `3xx` included: the session follows redirects itself. Of a
+///   redirect (`301`, `302`, `303`, `307` or `308` with a `Location` field) it keeps at most the first
+///   64 KiB of the body (``ApiError/StatusFailure/maximumBodySize``) and does not read the rest; such a
+///   body never counts against the size limit;
 /// - enforces the ``TransportOptions`` it is given: the idle timeout, the deadline, the maximum
 ///   response size counted on decoded bytes while they arrive, and progress reports;
+/// - refuses, before reading the body, a response head whose `Content-Length` values disagree or are
+///   not numbers, or whose `Content-Encoding` names a coding it does not decode (an unknown one, or more
+///   than five stacked): ``ApiError/TransportFailure/Kind/badResponse``, never a guessed body;
 /// - ends when the calling task is cancelled, throwing ``ApiError/cancelled``;
 /// - throws only ``ApiError``: ``ApiError/transport(_:)`` with the kind of the fault, ``ApiError/timeout``,
-///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``.
+///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``. A connection that ends after the
+///   response head and before the end of the body is ``ApiError/TransportFailure/Kind/connectionLost``
+///   (which ``RetryPolicy`` retries for idempotent methods); a response that cannot be parsed or decoded
+///   is ``ApiError/TransportFailure/Kind/badResponse``.
 ///
 /// The session does not rely on a transport to end on time: a cancelled or timed-out call ends
 /// within milliseconds however long the engine takes to clean up, and whatever the engine delivers

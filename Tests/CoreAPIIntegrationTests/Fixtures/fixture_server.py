@@ -56,6 +56,9 @@ Redirects (status S is 302 unless given; the body is {"location": ...}):
                        (data:text/plain,hello), mailto (mailto:nobody@example.invalid), ftp
                        (ftp://127.0.0.1:<port>/file.txt), file (file:///etc/passwd), https
                        (https://127.0.0.1:<port>/echo/raw; nothing speaks TLS there)
+  /redirect/big-body?to=U&mb=N&kib=K&ms=T
+                       302 with Location: U (default /echo/raw) and Content-Length: N MiB (default 10), then
+                       the body trickled K KiB (default 64) every T ms (default 100): about 16 s for 10 MiB
 
 Faults (written to the socket by hand; the connection is closed afterwards unless noted):
   /fault/close-mid-body       Content-Length: 1000, 100 bytes of body, then close (FIN)
@@ -74,6 +77,14 @@ Faults (written to the socket by hand; the connection is closed afterwards unles
   /fault/gzip-bomb?mb=N       Content-Encoding: gzip, about N KiB that inflate to N MiB of zeros (default
                               200, built at startup; other sizes are built on first use and kept)
   /fault/big-content-length   Content-Length: 10000000000, 16 bytes of body, then close
+  /fault/conflicting-content-length?lengths=A,B,...[&joined=1]
+                              200 with one Content-Length field per length (default 10,5), or with joined=1
+                              one field "A, B", then the 10 bytes "0123456789" and close
+  /fault/encoding?value=V[&garbage=1]
+                              200 with Content-Encoding: V and the body {"encoded": true} encoded with each
+                              coding of V the fixture knows (gzip, x-gzip, deflate, identity), in order, and
+                              left as it is by the others; with garbage=1 the body is bytes no coding can
+                              read ("not compressed at all")
 
 Expect: 100-continue is answered with 100 Continue by BaseHTTPRequestHandler (HTTP/1.1) before the route runs.
 """
@@ -309,6 +320,9 @@ class Handler(BaseHTTPRequestHandler):
             location = path + ("?" + raw_query if raw_query else "")
         elif path == "/redirect/cross":
             location = self.server.other_origin + query.get("path", ["/echo/raw"])[0]
+        elif path == "/redirect/big-body":
+            self.big_redirect(query)
+            return
         elif path == "/redirect/scheme" and ("to" in query or query.get("kind", [""])[0] in SCHEME_LOCATIONS):
             location = query["to"][0] if "to" in query else SCHEME_LOCATIONS[query["kind"][0]].replace(
                 "%d", str(self.server.server_address[1]))
@@ -316,6 +330,25 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(404, {"error": {"code": 404, "message": "no route " + path}})
             return
         self.send_json(status, {"location": location}, headers=[("Location", location)])
+
+    def big_redirect(self, query):
+        """302 to `to` with a body of `mb` MiB trickled `kib` KiB every `ms` ms; stops when the client leaves."""
+        location = query.get("to", ["/echo/raw"])[0]
+        size = int(query.get("mb", ["10"])[0]) * CHUNK
+        piece = bytes(int(query.get("kib", ["64"])[0]) * 1024)
+        interval = int(query.get("ms", ["100"])[0]) / 1000
+        self.close_connection = True
+        self.raw(b"HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Type: application/octet-stream\r\n"
+                 b"Content-Length: %d\r\n\r\n" % (location.encode("latin-1"), size))
+        sent = 0
+        while sent < size:
+            if sent:
+                time.sleep(interval)
+            try:
+                self.raw(piece[:size - sent])
+            except OSError:  # the client gave up
+                return
+            sent += len(piece)
 
     def raw(self, *pieces):
         """Writes bytes to the socket as they are, bypassing BaseHTTPRequestHandler's framing."""
@@ -377,6 +410,27 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/fault/big-content-length":
             self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
                      b"Content-Length: 10000000000\r\n\r\n", b"sixteen bytes...")
+        elif path == "/fault/conflicting-content-length":
+            lengths = query.get("lengths", ["10,5"])[0].split(",")
+            if query.get("joined", [""])[0] == "1":
+                fields = b"Content-Length: %s\r\n" % ", ".join(lengths).encode("latin-1")
+            else:
+                fields = b"".join(b"Content-Length: %s\r\n" % length.encode("latin-1") for length in lengths)
+            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n" + fields + b"\r\n",
+                     b"0123456789")
+        elif path == "/fault/encoding":
+            value = query.get("value", ["gzip"])[0]
+            body = json.dumps({"encoded": True}).encode()
+            if query.get("garbage", [""])[0] == "1":
+                body = b"not compressed at all"
+            else:
+                for coding in (token.strip().lower() for token in value.split(",")):
+                    if coding in ("gzip", "x-gzip"):
+                        body = gzip.compress(body)
+                    elif coding == "deflate":
+                        body = zlib.compress(body)
+            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: %s\r\n"
+                     b"Content-Length: %d\r\n\r\n" % (value.encode("latin-1"), len(body)), body)
         else:
             self.close_connection = False
             self.send_json(404, {"error": {"code": 404, "message": "no route " + path}})
