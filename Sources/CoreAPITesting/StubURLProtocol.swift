@@ -52,7 +52,8 @@ public final class StubURLProtocol: URLProtocol {
             return
         }
         var headers = Headers()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where name != Self.routingHeader {
+        for (name, value) in request.allHTTPHeaderFields ?? [:]
+        where name.lowercased() != Self.routingHeader.lowercased() {
             headers.add(value, for: name)
         }
         let recorded = RecordedRequest(

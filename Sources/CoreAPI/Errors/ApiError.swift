@@ -196,10 +196,14 @@ extension ApiError {
         }
     }
 
-    /// Maps any error thrown while performing a request to an ``ApiError``.
+    /// Maps an error of the network layer to an ``ApiError``: an ``ApiError`` stays as it is, a
+    /// cancellation is ``cancelled``, a `URLError` gets its kind, and anything else is
+    /// ``TransportFailure/Kind/other``.
     ///
-    /// `URLError` codes differ between platforms (Linux reports several faults as `-1`), so the mapping
-    /// is conservative: only codes with one meaning everywhere get a specific category.
+    /// CoreAPI uses it once, where a ``Transport``'s error arises; an error a middleware throws itself
+    /// reaches the caller unchanged, so do not use this to classify errors in general. `URLError` codes
+    /// differ between platforms (Linux reports several faults as `-1`), so the mapping is conservative:
+    /// only codes with one meaning everywhere get a specific category.
     public init(_ error: any Error) {
         switch error {
         case let error as ApiError:

@@ -46,29 +46,4 @@ extension SessionDelegate {
             return min(overflow ? .max : idleEnd, options.deadline.uptimeNanoseconds)
         }
     }
-
-    /// What one task produced: the response and its body, or the error it ended with.
-    struct TaskOutcome: Sendable {
-        var response: HTTPURLResponse?
-        var data = Data()
-        /// For a redirect response, the most body bytes kept (see `SessionDelegate.redirectBodyLimit`).
-        var redirectBodyLimit: Int?
-        var error: ApiError?
-
-        init(response: HTTPURLResponse, data: Data) {
-            self.response = response
-            self.data = data
-        }
-
-        init(error: ApiError) {
-            self.error = error
-        }
-
-        /// The response, or the error thrown.
-        func rawResponse() throws(ApiError) -> RawResponse {
-            if let error { throw error }
-            guard let response else { throw ApiError.transport(.init(kind: .badResponse)) }
-            return RawResponse(response: response, data: data)
-        }
-    }
 }

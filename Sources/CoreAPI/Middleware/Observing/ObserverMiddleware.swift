@@ -1,7 +1,8 @@
-public import Foundation
-
 #if canImport(FoundationNetworking)
+    import Foundation
     public import FoundationNetworking
+#else
+    public import Foundation
 #endif
 
 /// Reports every call's outcome for app-wide handling: failures to a delegate and to any number of
@@ -129,47 +130,4 @@ public final class ObserverMiddleware: Middleware {
             stream.yield(failure)
         }
     }
-}
-
-/// Told about every failure an ``ObserverMiddleware`` sees, for app-wide handling such as signing out
-/// on `401` or showing an offline banner.
-public protocol ApiFailureDelegate: AnyObject, Sendable {
-    /// A call of `session` failed.
-    func apiSession(_ session: ApiSession, didFail failure: ApiFailure)
-}
-
-/// One failed call, as an ``ObserverMiddleware`` reports it. It holds no header values and no query,
-/// so it is safe to log.
-public struct ApiFailure: Sendable {
-    /// The method's type name.
-    public var methodName: String
-    /// The HTTP method.
-    public var httpMethod: HTTPMethod
-    /// The URL without query, fragment or credentials.
-    public var url: URL?
-    /// The status code, when a response arrived.
-    public var statusCode: Int?
-    /// The error: an ``ApiError`` (for a status, ``ApiError/unacceptableStatus(_:)`` or
-    /// ``ApiError/unauthorized(_:)``), or a middleware's own error.
-    public var error: any Error
-    /// How long the call took.
-    public var duration: Duration
-}
-
-/// The measurements of one successful call.
-public struct RequestMetrics: Sendable, Hashable {
-    /// The method's type name.
-    public var methodName: String
-    /// The HTTP method.
-    public var httpMethod: HTTPMethod
-    /// The URL without query, fragment or credentials.
-    public var url: URL?
-    /// The status code.
-    public var statusCode: Int
-    /// How long the call took, from this middleware to the end of the response body.
-    public var duration: Duration
-    /// The bytes of the request body held in memory (0 for bodies uploaded from a file).
-    public var requestBodyBytes: Int
-    /// The bytes of the response body, after content decoding.
-    public var responseBodyBytes: Int
 }
