@@ -26,27 +26,7 @@ public final class StubServer: Sendable {
     /// Answers a request; the handler may throw, which fails the request as a transport error.
     public typealias Handler = @Sendable (RecordedRequest) throws -> StubResponse
 
-    private struct Route {
-        let method: HTTPMethod?
-        let pattern: String
-        let handler: Handler
-
-        func matches(_ request: RecordedRequest) -> Bool {
-            if let method, method != request.method { return false }
-            let path = request.url.path
-            if pattern.hasSuffix("*") {
-                return path.hasPrefix(String(pattern.dropLast()))
-            }
-            return path == pattern
-        }
-    }
-
-    private struct State {
-        var routes: [Route] = []
-        var requests: [RecordedRequest] = []
-    }
-
-    private let state = LockedValue(State())
+    private let routes = StubRoutes<Handler>()
     /// The reply for requests no route matches: `404` with an empty body by default.
     public let fallback: StubResponse
     let id = UUID().uuidString
@@ -64,36 +44,32 @@ public final class StubServer: Sendable {
     /// Answers `method` requests whose path equals `path`, or starts with it when it ends in `*`. A
     /// later route wins over an earlier one for the same request.
     public func on(_ method: HTTPMethod, _ path: String, reply: StubResponse) {
-        add(Route(method: method, pattern: path) { _ in reply })
+        routes.add(method, path) { _ in reply }
     }
 
     /// Answers requests of any method whose path matches `path`; see ``on(_:_:reply:)``.
     public func on(_ path: String, reply: StubResponse) {
-        add(Route(method: nil, pattern: path) { _ in reply })
+        routes.add(nil, path) { _ in reply }
     }
 
     /// Answers matching `method` requests with `handler`; see ``on(_:_:reply:)``.
     public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
-        add(Route(method: method, pattern: path, handler: handler))
+        routes.add(method, path, handler)
     }
 
     /// Answers requests of any method whose path matches `path` with `handler`.
     public func on(_ path: String, handler: @escaping Handler) {
-        add(Route(method: nil, pattern: path, handler: handler))
-    }
-
-    private func add(_ route: Route) {
-        state.withLock { $0.routes.append(route) }
+        routes.add(nil, path, handler)
     }
 
     /// Every request received so far, in order.
     public var requests: [RecordedRequest] {
-        state.current.requests
+        routes.requests
     }
 
     /// Forgets the recorded requests.
     public func clearRequests() {
-        state.withLock { $0.requests.removeAll() }
+        routes.clearRequests()
     }
 
     /// `base` (by default CoreAPI's default configuration) routed to this server.
@@ -141,10 +117,6 @@ public final class StubServer: Sendable {
 
     /// Records `request` and returns the reply of the newest matching route.
     func respond(to request: RecordedRequest) throws -> StubResponse {
-        let route = state.withLock { state in
-            state.requests.append(request)
-            return state.routes.last { $0.matches(request) }
-        }
-        return try route?.handler(request) ?? fallback
+        try routes.record(request)?(request) ?? fallback
     }
 }

@@ -29,27 +29,7 @@ public final class StubTransport: Transport {
     /// Answers a request; throwing an `ApiError` fails the exchange with it.
     public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
 
-    private struct Route {
-        let method: HTTPMethod?
-        let pattern: String
-        let handler: Handler
-
-        func matches(_ request: RecordedRequest) -> Bool {
-            if let method, method != request.method { return false }
-            let path = request.url.path
-            if pattern.hasSuffix("*") {
-                return path.hasPrefix(String(pattern.dropLast()))
-            }
-            return path == pattern
-        }
-    }
-
-    private struct State {
-        var routes: [Route] = []
-        var requests: [RecordedRequest] = []
-    }
-
-    private let state = LockedValue(State())
+    private let routes = StubRoutes<Handler>()
     /// The reply for requests no route matches: `404` with an empty body by default.
     public let fallback: StubResponse
 
@@ -63,42 +43,38 @@ public final class StubTransport: Transport {
     /// - Parameter handler: Makes the reply for each request.
     public convenience init(handler: @escaping Handler) {
         self.init()
-        add(Route(method: nil, pattern: "*", handler: handler))
+        routes.add(nil, "*", handler)
     }
 
     /// Answers `method` requests whose path equals `path`, or starts with it when it ends in `*`. A
     /// later route wins over an earlier one for the same request.
     public func on(_ method: HTTPMethod, _ path: String, reply: StubResponse) {
-        add(Route(method: method, pattern: path) { _ in reply })
+        routes.add(method, path) { _ in reply }
     }
 
     /// Answers requests of any method whose path matches `path`; see ``on(_:_:reply:)``.
     public func on(_ path: String, reply: StubResponse) {
-        add(Route(method: nil, pattern: path) { _ in reply })
+        routes.add(nil, path) { _ in reply }
     }
 
     /// Answers matching `method` requests with `handler`; see ``on(_:_:reply:)``.
     public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
-        add(Route(method: method, pattern: path, handler: handler))
+        routes.add(method, path, handler)
     }
 
     /// Answers requests of any method whose path matches `path` with `handler`.
     public func on(_ path: String, handler: @escaping Handler) {
-        add(Route(method: nil, pattern: path, handler: handler))
-    }
-
-    private func add(_ route: Route) {
-        state.withLock { $0.routes.append(route) }
+        routes.add(nil, path, handler)
     }
 
     /// Every request sent so far, in order, with its body.
     public var requests: [RecordedRequest] {
-        state.current.requests
+        routes.requests
     }
 
     /// Forgets the recorded requests.
     public func clearRequests() {
-        state.withLock { $0.requests.removeAll() }
+        routes.clearRequests()
     }
 
     /// A session over this transport.
@@ -164,13 +140,10 @@ public final class StubTransport: Transport {
             headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
             body: body
         )
-        let route = state.withLock { state in
-            state.requests.append(recorded)
-            return state.routes.last { $0.matches(recorded) }
-        }
+        let handler = routes.record(recorded)
         let reply: StubResponse
         do {
-            reply = try await route?.handler(recorded) ?? fallback
+            reply = try await handler?(recorded) ?? fallback
         } catch {
             throw ApiError(error)
         }
