@@ -169,10 +169,11 @@ enum StressChild {
         ProcessInfo.processInfo.environment[variable] == "1"
     }
 
-    /// Runs the scenario named `function` (`name()`) with Swift Testing in this test binary, prints its
+    /// Runs the scenario named `function` (`name()`) of `suite` with Swift Testing in this test binary,
+    /// in a process of its own, prints its
     /// `stress:` lines and records an issue when it fails, does not run, or the thread sanitizer reports.
-    static func run(_ function: String) async throws {
-        let filter = "ConcurrencyStressScenarios/" + NSRegularExpression.escapedPattern(for: function)
+    static func run(_ function: String, of suite: String = "ConcurrencyStressScenarios") async throws {
+        let filter = suite + "/" + NSRegularExpression.escapedPattern(for: function)
         let child = Child(arguments: ["--testing-library", "swift-testing", "--filter", filter])
         let (status, output) = try await withTaskCancellationHandler {
             try await child.run()

@@ -120,7 +120,8 @@ struct StubTransportTests {
         let start = ContinuousClock.now
         session.cancelAllRequests()
         await #expect(throws: ApiError.cancelled) { try await call.value }
-        #expect(ContinuousClock.now - start < .milliseconds(500))
+        // Not the 30 s delay; on two busy cores the caller may wait for a thread to resume on.
+        #expect(ContinuousClock.now - start < .seconds(3))
     }
 
     @Test(arguments: [99, 1000, -1])

@@ -38,7 +38,7 @@ struct SessionLifecycleTests {
         let start = ContinuousClock.now
         session.invalidate()
         await #expect(throws: ApiError.cancelled) { try await call.value }
-        #expect(ContinuousClock.now - start < .milliseconds(500))
+        #expect(ContinuousClock.now - start < .seconds(3))  // not the 30 s delay
         await #expect(throws: ApiError.invalidRequest(.sessionInvalidated)) { try await session.perform(Slow()) }
         #expect(transport.requests.count == 1)
         #expect(!session.isValid)
