@@ -30,6 +30,10 @@ public final class StubTransport: Transport {
     public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
 
     private let routes = StubRoutes<Handler>()
+    /// The statuses the session follows when they carry a `Location` field.
+    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// The most bytes of a redirect's body kept.
+    private static let redirectBodyLimit = 64 * 1024
     /// The reply for requests no route matches: `404` with an empty body by default.
     public let fallback: StubResponse
 
@@ -164,15 +168,19 @@ public final class StubTransport: Transport {
         if let failure = reply.failure {
             throw ApiError(URLError(failure))
         }
-        guard Int64(reply.body.count) <= options.maximumResponseSize else {
+        var answer = reply.body
+        if Self.redirectStatuses.contains(reply.statusCode), reply.headers["Location"] != nil {
+            // As every transport does: at most 64 KiB of a redirect's body, not held to the size limit.
+            answer = answer.prefix(Self.redirectBodyLimit)
+        } else if Int64(answer.count) > options.maximumResponseSize {
             throw ApiError.responseTooLarge(limit: options.maximumResponseSize)
         }
-        let raw = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers, data: reply.body)
+        let raw = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers, data: answer)
         options.progress?(
             TransferProgress(
                 direction: .download,
-                completedBytes: Int64(reply.body.count),
-                totalBytes: Int64(reply.body.count)
+                completedBytes: Int64(answer.count),
+                totalBytes: Int64(answer.count)
             )
         )
         return raw

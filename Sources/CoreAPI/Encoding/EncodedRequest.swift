@@ -13,8 +13,11 @@ public struct EncodedRequest: Sendable {
         /// The body length in bytes.
         public var length: Int64
         /// Whether the file was made for this request alone and is removed once the request ends
-        /// (success, failure or cancellation).
+        /// (success, failure or cancellation) and no transport reads it any more.
         public var isTemporary: Bool
+        /// Whether the session wrote the file for one attempt alone: only such a file may be cut short
+        /// when its upload is ended (see `SessionDelegate`), since no later attempt reads it.
+        var isWrittenForOneAttempt = false
 
         /// Creates a body file description.
         public init(url: URL, length: Int64, isTemporary: Bool) {

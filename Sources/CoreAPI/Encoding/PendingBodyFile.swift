@@ -25,7 +25,8 @@ struct PendingBodyFile: Sendable {
         into request: inout URLRequest,
         shouldStop: () -> Bool = { Task.isCancelled }
     ) throws -> EncodedRequest.BodyFile {
-        let (file, used) = try encoder.writeTemporaryFile(parts, boundary: boundary, shouldStop: shouldStop)
+        var (file, used) = try encoder.writeTemporaryFile(parts, boundary: boundary, shouldStop: shouldStop)
+        file.isWrittenForOneAttempt = true
         if used != boundary {
             request.setValue("multipart/form-data; boundary=\(used)", forHTTPHeaderField: "Content-Type")
             request.setValue(String(file.length), forHTTPHeaderField: "Content-Length")

@@ -24,7 +24,14 @@ extension ApiSession {
         }
         var current = EncodedRequest(request: request, bodyFile: body.bodyFile)
         if let pending = body.pendingBodyFile {
-            current.bodyFile = try pending.write(into: &current.request) { Task.isCancelled || call.isCancelled }
+            let deadline = options.deadline
+            do {
+                current.bodyFile = try pending.write(into: &current.request) {
+                    Task.isCancelled || call.isCancelled || DispatchTime.now() >= deadline
+                }
+            } catch ApiError.cancelled where !(Task.isCancelled || call.isCancelled) {
+                throw ApiError.timeout  // the deadline passed while the body was written
+            }
         }
         let written = body.pendingBodyFile == nil ? nil : current
         defer { written?.discardTemporaryFile() }

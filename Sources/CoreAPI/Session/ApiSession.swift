@@ -191,8 +191,9 @@ public final class ApiSession: Sendable {
     /// Performs `method` and returns its typed response.
     ///
     /// Cancelling the calling task cancels the call wherever it is — in the network or waiting in a
-    /// middleware — and it then throws ``ApiError/cancelled``. A temporary body file is removed when the
-    /// call ends, however it ends.
+    /// middleware — and it then throws ``ApiError/cancelled`` at once, whatever the transport is doing.
+    /// A temporary body file is removed when the call ends, however it ends, or as soon as the engine
+    /// has stopped reading it.
     /// - Parameters:
     ///   - method: The call to make.
     ///   - progress: Called with upload progress while the body is sent and download progress while

@@ -30,7 +30,9 @@ import Foundation
 ///
 /// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so
 /// they never call into FoundationNetworking synchronously: cancelling a task, and answering a
-/// challenge with a cancel, go through `timerQueue`.
+/// challenge with a cancel, go through `engineQueue`. FoundationNetworking 6.3.1 cancels a task with
+/// a synchronous call into its work queue, which can be busy for seconds, so the timer has a queue of
+/// its own that such a call never holds up.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// What the delegate's lock guards.
     private struct Shared {
@@ -64,7 +66,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private static let retiredGrace: UInt64 = 10_000_000_000
 
     private let shared = LockedValue(Shared())
-    private let timerQueue = DispatchQueue(label: "CoreAPI.ApiSession.timeouts")
+    private let timerQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.timeouts")
+    /// Where the delegate calls into FoundationNetworking: cancelling tasks, answering challenges.
+    private let engineQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.cancels")
 
     deinit {
         shared.withLock { $0.timer }?.cancel()
@@ -76,17 +80,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// task included. Hand the task to ``attach(_:to:)`` once made.
     func reserve(
         options: TransportOptions,
-        temporaryBodyFile: URL? = nil,
+        temporaryBodyFile: EncodedRequest.BodyFile? = nil,
         sent: UInt64 = DispatchTime.now().uptimeNanoseconds,
         completion: @escaping @Sendable (TaskOutcome) -> Void
     ) -> TaskState {
         let state = TaskState(
             completion: completion,
             options: options,
-            temporaryBodyFile: temporaryBodyFile,
+            temporaryBodyFile: temporaryBodyFile?.url,
+            truncatesBodyFile: temporaryBodyFile?.isWrittenForOneAttempt ?? false,
             now: sent
         )
-        if let temporaryBodyFile {
+        if let temporaryBodyFile = temporaryBodyFile?.url {
             // Held from now on: the call may end, and discard the file, while the task is being made.
             TemporaryBodyFiles.retain(temporaryBodyFile)
         }
@@ -226,24 +231,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ///
     /// On Linux, cancelling an upload from a file while FoundationNetworking is reading the next chunk
     /// of the file kills the process (a `try!` on `curl_easy_pause` fails once the transfer is gone);
-    /// here it happened in about 1 of 15 cancels. For a temporary body file CoreAPI owns, the file is
-    /// first cut to zero bytes, so no further chunk is read and the body can never complete, and the
-    /// task is cancelled a moment later, once any read in flight has finished.
+    /// here it happened in about 1 of 15 cancels. For a temporary body file the session wrote for this
+    /// attempt alone, the file is first cut to zero bytes, so no further chunk is read and the body can
+    /// never complete, and the task is cancelled a moment later, once any read in flight has finished.
     private func end(_ task: URLSessionTask, with error: ApiError) {
         guard let state = takeOut(task) else { return }
         #if canImport(FoundationNetworking)
-            if let file = state.temporaryBodyFile, state.bodyBytesSent != state.bodyBytesExpected {
+            if let file = state.temporaryBodyFile, state.truncatesBodyFile,
+                state.bodyBytesSent != state.bodyBytesExpected
+            {
                 if let handle = try? FileHandle(forWritingTo: file) {
                     try? handle.truncate(atOffset: 0)
                     try? handle.close()
                 }
                 state.completion(TaskOutcome(error: state.failure ?? error))
-                timerQueue.asyncAfter(deadline: .now() + .milliseconds(50)) { task.cancel() }
+                engineQueue.asyncAfter(deadline: .now() + .milliseconds(50)) { task.cancel() }
                 return
             }
         #endif
         state.completion(TaskOutcome(error: state.failure ?? error))
-        timerQueue.async { task.cancel() }
+        engineQueue.async { task.cancel() }
     }
 
     /// Reports `outcome`, a response, as the outcome of `task` unless it has ended already, then cancels
@@ -256,7 +263,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private func end(_ task: URLSessionTask, with outcome: TaskOutcome) {
         guard let state = takeOut(task) else { return }
         state.completion(outcome)
-        timerQueue.async { task.cancel() }
+        engineQueue.async { task.cancel() }
     }
 
     /// How many tasks are in flight.
@@ -383,18 +390,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         )
     }
 
-    /// Cancels the timer once the session is invalidated and all its tasks have ended, which releases
-    /// the timer's hold on the delegate.
+    /// Cancels the timer once the session is invalidated, which releases the timer's hold on the
+    /// delegate. Tasks that have not reported their end never will (FoundationNetworking drops its
+    /// delegate on invalidation): they end as cancelled, and the temporary body files they may still
+    /// read are released after the grace period.
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
-        let (timer, retired) = shared.withLock { shared in
+        let (timer, left, files) = shared.withLock { shared in
             shared.isInvalidated = true
             shared.armedUntil = .max
-            defer { shared.retired.removeAll() }
-            return (shared.timer.take(), shared.retired.values.map(\.file))
+            let left = Array(shared.tasks.values) + Array(shared.waiting.values)
+            let files = shared.retired.values.map(\.file) + left.compactMap(\.temporaryBodyFile)
+            shared.tasks.removeAll()
+            shared.waiting.removeAll()
+            shared.retired.removeAll()
+            return (shared.timer.take(), left, files)
         }
         timer?.cancel()
-        for file in retired {
-            TemporaryBodyFiles.release(file)
+        for state in left {
+            state.completion(TaskOutcome(error: .cancelled))
+        }
+        if !files.isEmpty {
+            engineQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.retiredGrace))) {
+                for file in files {
+                    TemporaryBodyFiles.release(file)
+                }
+            }
         }
     }
 
@@ -469,7 +489,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             state?.completion(TaskOutcome(error: .transport(.init(kind: .badResponse))))
         }
-        timerQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
+        engineQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
     }
 
     func urlSession(

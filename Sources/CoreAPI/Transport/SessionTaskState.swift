@@ -15,6 +15,9 @@ extension SessionDelegate {
         var progress: (@Sendable (TransferProgress) -> Void)? { options.progress }
         /// The temporary file the body is uploaded from, if any.
         let temporaryBodyFile: URL?
+        /// Whether that file may be cut to zero bytes when the task is ended early: it was written for
+        /// this attempt alone.
+        let truncatesBodyFile: Bool
         /// A failure CoreAPI decided on (a body too large), reported when the task ends.
         var failure: ApiError?
         var bodyBytesSent: Int64 = 0
@@ -31,11 +34,13 @@ extension SessionDelegate {
             completion: @escaping @Sendable (TaskOutcome) -> Void,
             options: TransportOptions,
             temporaryBodyFile: URL?,
+            truncatesBodyFile: Bool,
             now: UInt64
         ) {
             self.completion = completion
             self.options = options
             self.temporaryBodyFile = temporaryBodyFile
+            self.truncatesBodyFile = truncatesBodyFile
             self.idleTimeout = options.idleTimeoutNanoseconds
             self.lastActivity = now
         }

@@ -7,9 +7,10 @@ import Foundation
 
 /// Cancels the `URLSessionTask` of one exchange, even when the cancel arrives before the task exists.
 ///
-/// The task is cancelled on the transport's task queue, never on the caller's thread: on Linux a cancel
-/// waits for FoundationNetworking's work queue, callers are often threads of the concurrency pool, and
-/// cancelling all calls cancels a thousand tasks from one thread.
+/// A cancel ends the exchange at once through the delegate, which calls into FoundationNetworking on a
+/// queue of its own: on Linux a task's `cancel()` waits for FoundationNetworking's work queue, callers
+/// are often threads of the concurrency pool, and cancelling all calls cancels a thousand tasks from
+/// one thread.
 final class TaskCancellation: Sendable {
     private struct State {
         var task: URLSessionTask?
@@ -20,11 +21,9 @@ final class TaskCancellation: Sendable {
 
     private let state = LockedValue(State())
     private let delegate: SessionDelegate
-    private let queue: DispatchQueue
 
-    init(delegate: SessionDelegate, queue: DispatchQueue) {
+    init(delegate: SessionDelegate) {
         self.delegate = delegate
-        self.queue = queue
     }
 
     /// Whether the exchange was cancelled.
@@ -58,7 +57,7 @@ final class TaskCancellation: Sendable {
             return (state.task, state.waiting)
         }
         if let task {
-            queue.async { [delegate] in delegate.cancel(task) }
+            delegate.cancel(task)  // ends the exchange at once; the engine's cancel runs on a queue of its own
         } else if let waiting {
             delegate.endWaiting(waiting, with: .cancelled)
         }

@@ -25,6 +25,11 @@
 ///   (which ``RetryPolicy`` retries for idempotent methods); a response that cannot be parsed or decoded
 ///   is ``ApiError/TransportFailure/Kind/badResponse``.
 ///
+/// The body file belongs to the session: a temporary one is removed once the call has ended, which
+/// can be while a cancelled transport is still winding down, so a transport reads it only while
+/// ``send(_:options:)`` runs. A transport's cancellation handlers run on the thread that cancels — the
+/// caller's, or the one timer that ends every deadline of the process — so they must not block.
+///
 /// The session does not rely on a transport to end on time: a cancelled or timed-out call ends
 /// within milliseconds however long the engine takes to clean up, and whatever the engine delivers
 /// afterwards is dropped.

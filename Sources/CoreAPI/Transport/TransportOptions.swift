@@ -4,7 +4,7 @@ public import Foundation
 /// The per-exchange limits a ``Transport`` enforces.
 public struct TransportOptions: Sendable {
     /// Seconds without any byte sent or received after which the exchange fails with
-    /// ``ApiError/timeout``; infinite or above a million seconds means no idle timeout.
+    /// ``ApiError/timeout``; zero or less, infinite, or above a million seconds means no idle timeout.
     public var idleTimeout: TimeInterval
     /// When the whole exchange must have ended, body included; `DispatchTime.distantFuture` for none.
     public var deadline: DispatchTime
@@ -38,6 +38,6 @@ public struct TransportOptions: Sendable {
 
     /// ``idleTimeout`` in nanoseconds, or `.max` for none.
     var idleTimeoutNanoseconds: UInt64 {
-        idleTimeout < Self.longestIdleTimeout ? UInt64(max(idleTimeout, 0) * 1_000_000_000) : .max
+        idleTimeout > 0 && idleTimeout < Self.longestIdleTimeout ? UInt64(idleTimeout * 1_000_000_000) : .max
     }
 }

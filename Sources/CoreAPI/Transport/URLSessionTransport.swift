@@ -20,14 +20,15 @@ import Dispatch
 /// stays its creator's: call ``invalidate()`` when no session uses it any more, or let it go, which
 /// lets the tasks in flight finish first.
 public final class URLSessionTransport: Transport {
-    /// The configuration the `URLSession` was made with.
-    public let configuration: URLSessionConfiguration
+    /// A copy of the configuration the `URLSession` uses.
+    public var configuration: URLSessionConfiguration { urlSession.configuration }
 
     let urlSession: URLSession
     let delegate: SessionDelegate
-    /// Open until ``invalidate()``; guards task creation, since a task made on an invalidated
-    /// `URLSession` crashes on Linux.
-    let gate = ClosingGate()
+    /// Whether ``invalidate()`` was called. Tasks are made on ``taskQueue`` only while it is `false`,
+    /// and the `URLSession` is invalidated on that queue too, so no task is made on an invalidated
+    /// `URLSession` (which crashes on Linux).
+    private let isInvalidated = LockedValue(false)
     /// Where tasks are created, resumed and cancelled, always off the caller's thread.
     /// FoundationNetworking does each of these synchronously on its one work queue, shared by every
     /// session of the process, which can be busy for seconds (measured here: 1.1 to 1.7 s to make a
@@ -51,7 +52,6 @@ public final class URLSessionTransport: Transport {
     /// Creates a transport that adds `addedHeaders` to every request it sends (a test server's routing
     /// field, for instance).
     package init(configuration: URLSessionConfiguration, addedHeaders: [(name: String, value: String)]) {
-        self.configuration = configuration
         self.addedHeaders = addedHeaders
         let delegate = SessionDelegate()
         self.delegate = delegate
@@ -61,18 +61,22 @@ public final class URLSessionTransport: Transport {
 
     deinit {
         // URLSession keeps its delegate until invalidated; tasks in flight still finish.
-        if gate.isOpen {
+        if !isInvalidated.current {
             urlSession.finishTasksAndInvalidate()
         }
     }
 
     /// Cancels every task and invalidates the `URLSession`, which releases its delegate; later
-    /// exchanges fail with ``ApiError/InvalidRequestReason/sessionInvalidated``. Calling it again does
-    /// nothing.
+    /// exchanges fail with ``ApiError/InvalidRequestReason/sessionInvalidated``. Returns at once: the
+    /// `URLSession` is invalidated on the transport's task queue, after the tasks already being made.
+    /// Calling it again does nothing.
     public func invalidate() {
-        // Closing waits for tasks being made, and none is made after it: none on the invalidated session.
-        guard gate.close() else { return }
-        urlSession.invalidateAndCancel()
+        let first = isInvalidated.withLock { isInvalidated in
+            defer { isInvalidated = true }
+            return !isInvalidated
+        }
+        guard first else { return }
+        taskQueue.async { [urlSession] in urlSession.invalidateAndCancel() }
     }
 
     /// The configuration CoreAPI uses by default: an API client with token auth rarely needs cookies,
@@ -121,7 +125,7 @@ public final class URLSessionTransport: Transport {
             backstopped.setValue(field.value, forHTTPHeaderField: field.name)
         }
         let urlRequest = backstopped
-        let cancellation = TaskCancellation(delegate: delegate, queue: taskQueue)
+        let cancellation = TaskCancellation(delegate: delegate)
         // The idle clock starts now: making the task can wait for FoundationNetworking's work queue.
         let sent = DispatchTime.now().uptimeNanoseconds
         let outcome = await withTaskCancellationHandler {
@@ -154,7 +158,7 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Creates, registers and resumes the task, or returns `nil` when the transport is invalidated;
-    /// runs on ``taskQueue``. `completion` runs exactly once in every case.
+    /// runs on ``taskQueue``, like the invalidation. `completion` runs exactly once in every case.
     private func start(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,
@@ -165,29 +169,27 @@ public final class URLSessionTransport: Transport {
     ) -> URLSessionTask? {
         let state = delegate.reserve(
             options: options,
-            temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0.url : nil },
+            temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0 : nil },
             sent: sent,
             completion: completion
         )
         cancellation.wait(for: state)
-        let task = gate.whileOpen { () -> URLSessionTask in
-            let task: URLSessionTask
-            if let bodyFile {
-                task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
-            } else {
-                task = urlSession.dataTask(with: request)
-            }
-            guard delegate.attach(task, to: state) else {
-                // Ended (timed out or cancelled) while FoundationNetworking made the task: never started.
-                taskQueue.async { task.cancel() }
-                return task
-            }
-            task.resume()
+        guard !isInvalidated.current else {
+            delegate.endWaiting(state, with: .invalidRequest(.sessionInvalidated))
+            return nil
+        }
+        let task: URLSessionTask
+        if let bodyFile {
+            task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
+        } else {
+            task = urlSession.dataTask(with: request)
+        }
+        guard delegate.attach(task, to: state) else {
+            // Ended (timed out or cancelled) while FoundationNetworking made the task: never started.
+            taskQueue.async { task.cancel() }
             return task
         }
-        if task == nil {
-            delegate.endWaiting(state, with: .invalidRequest(.sessionInvalidated))
-        }
+        task.resume()
         return task
     }
 }

@@ -55,7 +55,7 @@ struct MinimumDurationMiddlewareTests {
         let elapsed = ContinuousClock.now - start
         #expect(data == Data("ok".utf8))
         #expect(elapsed >= .milliseconds(400))
-        #expect(elapsed < .milliseconds(1500))
+        #expect(elapsed < .seconds(3))  // no second wait; two busy cores may resume late
     }
 
     @Test(arguments: [
@@ -69,7 +69,7 @@ struct MinimumDurationMiddlewareTests {
         let elapsed = ContinuousClock.now - start
         #expect(error?.category == category)
         #expect(elapsed >= .milliseconds(400))
-        #expect(elapsed < .milliseconds(1500))
+        #expect(elapsed < .seconds(3))  // no second wait; two busy cores may resume late
     }
 
     /// A call slower than the minimum returns as soon as the rest of the chain does: a stopwatch before
