@@ -43,9 +43,7 @@ extension ApiSession {
             if options.deadline != .distantFuture, DispatchTime.now() >= options.deadline {
                 throw ApiError.timeout
             }
-            let raw = try await call.exchange(deadline: options.deadline) { [transport, current] in
-                try await transport.send(current, options: options)
-            }
+            let raw = try await call.exchange(current, with: transport, options: options)
             switch Redirect.next(after: raw.response, request: current.request, chain: chain, policy: policy) {
             case .success(nil):
                 return raw

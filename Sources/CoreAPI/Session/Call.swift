@@ -10,7 +10,8 @@ import Foundation
 final class Call: Sendable {
     private struct State {
         var isCancelled = false
-        var exchange: PendingExchange?
+        /// Ends the exchange in flight, if any.
+        var cancelExchange: (@Sendable () -> Void)?
         var cancelTask: (@Sendable () -> Void)?
     }
 
@@ -23,11 +24,11 @@ final class Call: Sendable {
 
     /// Cancels the exchange in flight and the call's task, and every later step.
     func cancel() {
-        let (exchange, cancelTask) = state.withLock { state in
+        let (cancelExchange, cancelTask) = state.withLock { state in
             state.isCancelled = true
-            return (state.exchange, state.cancelTask)
+            return (state.cancelExchange, state.cancelTask)
         }
-        exchange?.finish(.failure(.cancelled))
+        cancelExchange?()
         cancelTask?()
     }
 
@@ -40,32 +41,53 @@ final class Call: Sendable {
         if cancelled { cancelTask() }
     }
 
-    /// Runs one exchange with the transport, and ends it on time whatever the transport does.
+    /// Sends `request` with `transport`, and ends the exchange on time whatever the transport does.
     ///
-    /// The transport runs in a task of its own. The call ends as soon as the first of these happens:
-    /// the transport returns or throws, the calling task or this call is cancelled
-    /// (``ApiError/cancelled``), or `deadline` passes (``ApiError/timeout``). In the last two cases the
-    /// transport's task is cancelled and may finish its clean-up later; what it delivers then is
-    /// dropped.
+    /// The exchange ends as soon as the first of these happens: the transport returns or throws, the
+    /// calling task or this call is cancelled (``ApiError/cancelled``), or `options.deadline` passes
+    /// (``ApiError/timeout``). A ``URLSessionTransport`` does this itself, even while FoundationNetworking
+    /// is busy, and is awaited directly. Any other transport runs in a task of its own that the caller
+    /// does not wait for once a cancel or the deadline has decided (see ``PendingExchange``): the
+    /// transport may finish its clean-up later, and what it delivers then is dropped.
     func exchange(
-        deadline: DispatchTime,
-        _ operation: @escaping @Sendable () async throws -> RawResponse
+        _ request: EncodedRequest,
+        with transport: any Transport,
+        options: TransportOptions
     ) async throws -> RawResponse {
+        if let direct = transport as? URLSessionTransport {
+            let cancellation = direct.makeCancellation()
+            try begin { cancellation.cancel() }
+            defer { end() }
+            return try await direct.send(request, options: options, cancellation: cancellation)
+        }
         let pending = PendingExchange()
-        let cancelled = state.withLock { state in
-            state.exchange = pending
-            return state.isCancelled
-        }
-        defer { state.withLock { if $0.exchange === pending { $0.exchange = nil } } }
-        if cancelled {
-            throw ApiError.cancelled
-        }
+        try begin { pending.finish(.failure(.cancelled)) }
+        defer { end() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                pending.start(continuation, deadline: deadline, operation)
+                pending.start(continuation, deadline: options.deadline) {
+                    try await transport.send(request, options: options)
+                }
             }
         } onCancel: {
             pending.finish(.failure(.cancelled))
         }
+    }
+
+    /// Makes `cancel` the way ``cancel()`` ends the exchange about to start.
+    /// - Throws: ``ApiError/cancelled`` when the call is cancelled already.
+    private func begin(_ cancel: @escaping @Sendable () -> Void) throws {
+        let cancelled = state.withLock { state in
+            state.cancelExchange = cancel
+            return state.isCancelled
+        }
+        if cancelled {
+            throw ApiError.cancelled
+        }
+    }
+
+    /// Forgets the exchange that ended.
+    private func end() {
+        state.withLock { $0.cancelExchange = nil }
     }
 }

@@ -114,6 +114,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// Whether the exchange of `state` is still waiting for its task.
+    func isWaiting(_ state: TaskState) -> Bool {
+        shared.withLock { $0.waiting[ObjectIdentifier(state)] != nil }
+    }
+
     /// Ends an exchange whose task was not made yet with `error`; does nothing when it already ended
     /// or has its task.
     func endWaiting(_ state: TaskState, with error: ApiError) {

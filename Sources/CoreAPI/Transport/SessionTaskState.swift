@@ -7,7 +7,7 @@ import Foundation
 /// What the session delegate keeps for each task in flight.
 extension SessionDelegate {
     /// One task's state; a class so chunks are appended in place. Guarded by the delegate's lock.
-    final class TaskState {
+    final class TaskState: @unchecked Sendable {  // its fields are read and written under the delegate's lock only
         /// The task, once made.
         var task: URLSessionTask?
         let completion: @Sendable (TaskOutcome) -> Void

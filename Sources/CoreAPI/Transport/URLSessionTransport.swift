@@ -114,6 +114,22 @@ public final class URLSessionTransport: Transport {
     /// - Returns: The response as it is, a `3xx` included.
     /// - Throws: ``ApiError``.
     public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+        try await send(request, options: options, cancellation: makeCancellation())
+    }
+
+    /// A handle that ends one exchange of this transport at once, whichever thread cancels it.
+    func makeCancellation() -> TaskCancellation {
+        TaskCancellation(delegate: delegate)
+    }
+
+    /// Sends `request`; the exchange ends at once when `cancellation` is cancelled, when the calling
+    /// task is, or when its idle timeout or deadline passes — even while FoundationNetworking is still
+    /// making its task — so the session can await it directly.
+    func send(
+        _ request: EncodedRequest,
+        options: TransportOptions,
+        cancellation: TaskCancellation
+    ) async throws -> RawResponse {
         var backstopped = request.request
         // CoreAPI enforces the exact idle timeout itself (see `SessionDelegate`); URLSession's own,
         // which Linux truncates to whole seconds, is only a later backstop.
@@ -125,31 +141,21 @@ public final class URLSessionTransport: Transport {
             backstopped.setValue(field.value, forHTTPHeaderField: field.name)
         }
         let urlRequest = backstopped
-        let cancellation = TaskCancellation(delegate: delegate)
-        // The idle clock starts now: making the task can wait for FoundationNetworking's work queue.
-        let sent = DispatchTime.now().uptimeNanoseconds
+        let bodyFile = request.bodyFile
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let begin: @Sendable () -> Void = { [self] in
-                    if cancellation.isCancelled {
-                        // Cancelled while waiting its turn: no task is made at all.
-                        continuation.resume(returning: SessionDelegate.TaskOutcome(error: ApiError.cancelled))
-                        return
-                    }
-                    let task = start(
-                        urlRequest,
-                        bodyFile: request.bodyFile,
-                        options: options,
-                        sent: sent,
-                        cancellation: cancellation
-                    ) {
-                        continuation.resume(returning: $0)
-                    }
-                    if let task {
-                        cancellation.attach(task)
-                    }
+                // The clocks start now, and a cancel ends the exchange from now on: making the task
+                // waits for FoundationNetworking's work queue, which can be busy for seconds.
+                let state = delegate.reserve(
+                    options: options,
+                    temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0 : nil }
+                ) {
+                    continuation.resume(returning: $0)
                 }
-                taskQueue.async(execute: begin)
+                cancellation.wait(for: state)
+                taskQueue.async { [self] in
+                    start(urlRequest, bodyFile: bodyFile, state: state, cancellation: cancellation)
+                }
             }
         } onCancel: {
             cancellation.cancel()
@@ -157,27 +163,19 @@ public final class URLSessionTransport: Transport {
         return try outcome.rawResponse()
     }
 
-    /// Creates, registers and resumes the task, or returns `nil` when the transport is invalidated;
-    /// runs on ``taskQueue``, like the invalidation. `completion` runs exactly once in every case.
+    /// Creates and resumes the task of the exchange `state` holds, unless the exchange has ended
+    /// already or the transport is invalidated; runs on ``taskQueue``, like the invalidation.
     private func start(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,
-        options: TransportOptions,
-        sent: UInt64,
-        cancellation: TaskCancellation,
-        completion: @escaping @Sendable (SessionDelegate.TaskOutcome) -> Void
-    ) -> URLSessionTask? {
-        let state = delegate.reserve(
-            options: options,
-            temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0 : nil },
-            sent: sent,
-            completion: completion
-        )
-        cancellation.wait(for: state)
+        state: SessionDelegate.TaskState,
+        cancellation: TaskCancellation
+    ) {
         guard !isInvalidated.current else {
             delegate.endWaiting(state, with: .invalidRequest(.sessionInvalidated))
-            return nil
+            return
         }
+        guard delegate.isWaiting(state) else { return }  // cancelled or timed out before its turn
         let task: URLSessionTask
         if let bodyFile {
             task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
@@ -187,9 +185,9 @@ public final class URLSessionTransport: Transport {
         guard delegate.attach(task, to: state) else {
             // Ended (timed out or cancelled) while FoundationNetworking made the task: never started.
             taskQueue.async { task.cancel() }
-            return task
+            return
         }
+        cancellation.attach(task)
         task.resume()
-        return task
     }
 }
