@@ -34,12 +34,3 @@ struct PendingBodyFile: Sendable {
         return file
     }
 }
-
-/// An encoding that can leave a large body to be written when the request is sent.
-protocol BodyDeferringEncoding: ParametersEncoding {
-    /// As ``ParametersEncoding/encodeRequest(_:in:)``, with a large body left in
-    /// ``EncodedRequest/pendingBodyFile`` instead of written.
-    func encodeDeferringBody(_ parameters: any Encodable, in request: URLRequest) throws -> EncodedRequest
-}
-
-extension MultipartFormDataEncoder: BodyDeferringEncoding {}

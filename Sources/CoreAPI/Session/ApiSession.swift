@@ -159,8 +159,8 @@ public final class ApiSession: Sendable {
     /// to a temporary file for each attempt.
     func makeEncodedRequest<M: ApiMethod>(for method: M) throws -> EncodedRequest {
         let request = try makeRequestWithoutParameters(for: method)
-        if let deferring = method.parametersEncoding as? any BodyDeferringEncoding {
-            return try deferring.encodeDeferringBody(method, in: request)
+        if let multipart = method.parametersEncoding as? MultipartFormDataEncoder {
+            return try multipart.encodeDeferringBody(method, in: request)
         }
         return try method.parametersEncoding.encodeRequest(method, in: request)
     }
@@ -176,6 +176,8 @@ public final class ApiSession: Sendable {
             // `GET` is the default; setting it costs a case-insensitive match against the known methods.
             request.httpMethod = httpMethod.rawValue
         }
+        // Set while the request is not shared yet: a transport that sets it later copies the request.
+        request.timeoutInterval = URLSessionTransport.backstopTimeout(forIdleTimeout: idleTimeout(for: method))
         for field in headers {
             request.addValue(field.value, forHTTPHeaderField: field.name)
         }

@@ -55,15 +55,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         /// Exchanges whose task is being made: FoundationNetworking makes it on its work queue, which
         /// can be busy for seconds, and the idle timeout and the deadline run meanwhile.
         var waiting: [ObjectIdentifier: TaskState] = [:]
-        /// Upload tasks CoreAPI ended that have not reported their end yet, with the temporary body file
-        /// they may still read and when they were ended; the file is released when they report, or
-        /// after ``retiredGrace``.
-        var retired: [ObjectIdentifier: (file: URL, since: UInt64)] = [:]
+        /// Tasks CoreAPI ended that have not reported their end yet — FoundationNetworking may still be
+        /// busy with them — with the temporary body file they may still read and when they were ended;
+        /// they are forgotten, and the file released, when they report, or after ``retiredGrace``.
+        var retired: [ObjectIdentifier: (file: URL?, since: UInt64)] = [:]
     }
 
-    /// How long an ended upload task may go on reading its temporary body file before the file is
-    /// released all the same (nanoseconds): a task that never reports its end would keep it for good.
+    /// How long an ended task may go on before it is forgotten all the same, its temporary body file
+    /// released (nanoseconds): a task that never reports its end would be kept for good.
     private static let retiredGrace: UInt64 = 10_000_000_000
+
+    /// The tasks of every transport of the process that FoundationNetworking may be busy with: in
+    /// flight, or ended by CoreAPI and not reported yet. FoundationNetworking serves them all on one
+    /// work queue; while there are none, making a task there answers at once.
+    static let engineTasks = LockedValue(0)
 
     private let shared = LockedValue(Shared())
     private let timerQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.timeouts")
@@ -110,6 +115,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             guard shared.waiting.removeValue(forKey: ObjectIdentifier(state)) != nil else { return false }
             state.task = task
             shared.tasks[ObjectIdentifier(task)] = state
+            Self.engineTasks.withLock { $0 += 1 }
             return true
         }
     }
@@ -159,6 +165,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private func timerFired() {
         var waitedTooLong: [TaskState] = []
         var released: [URL] = []
+        var forgotten = 0
         let expired = shared.withLock { shared -> [TaskState] in
             let now = DispatchTime.now().uptimeNanoseconds
             var expired: [TaskState] = []
@@ -177,7 +184,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     next = min(next, due)
                 } else {
                     shared.retired[key] = nil
-                    released.append(entry.file)
+                    forgotten += 1
+                    if let file = entry.file {
+                        released.append(file)
+                    }
                 }
             }
             for (key, state) in shared.waiting {
@@ -209,6 +219,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         for file in released {
             TemporaryBodyFiles.release(file)
         }
+        if forgotten > 0 {
+            Self.engineTasks.withLock { $0 -= forgotten }
+        }
     }
 
     /// Ends `task` with `error` at once, then cancels it: its call never waits for FoundationNetworking
@@ -217,16 +230,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         end(task, with: .cancelled)
     }
 
-    /// Removes the state of `task`, which CoreAPI ends before it reported its end; its temporary body
-    /// file, if any, stays held until it does.
+    /// Removes the state of `task`, which CoreAPI ends before it reported its end; the task, and its
+    /// temporary body file if any, stay held until it does.
     private func takeOut(_ task: URLSessionTask) -> TaskState? {
         shared.withLock { shared -> TaskState? in
             guard let state = shared.tasks.removeValue(forKey: ObjectIdentifier(task)) else { return nil }
-            if let file = state.temporaryBodyFile {
-                let now = DispatchTime.now().uptimeNanoseconds
-                shared.retired[ObjectIdentifier(task)] = (file, now)
-                arm(&shared, for: now + Self.retiredGrace)
-            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            shared.retired[ObjectIdentifier(task)] = (state.temporaryBodyFile, now)
+            arm(&shared, for: now + Self.retiredGrace)
             return state
         }
     }
@@ -404,7 +415,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             shared.isInvalidated = true
             shared.armedUntil = .max
             let left = Array(shared.tasks.values) + Array(shared.waiting.values)
-            let files = shared.retired.values.map(\.file) + left.compactMap(\.temporaryBodyFile)
+            let files = shared.retired.values.compactMap(\.file) + left.compactMap(\.temporaryBodyFile)
+            let engineTasks = shared.tasks.count + shared.retired.count
+            Self.engineTasks.withLock { $0 -= engineTasks }
             shared.tasks.removeAll()
             shared.waiting.removeAll()
             shared.retired.removeAll()
@@ -424,13 +437,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (state, retiredFile) = shared.withLock { shared in
+        let (state, retired) = shared.withLock { shared in
             (
                 shared.tasks.removeValue(forKey: ObjectIdentifier(task)),
-                shared.retired.removeValue(forKey: ObjectIdentifier(task))?.file
+                shared.retired.removeValue(forKey: ObjectIdentifier(task))
             )
         }
-        if let file = retiredFile ?? state?.temporaryBodyFile {
+        if state != nil || retired != nil {
+            Self.engineTasks.withLock { $0 -= 1 }
+        }
+        if let file = retired?.file ?? state?.temporaryBodyFile {
             TemporaryBodyFiles.release(file)
         }
         if let state {

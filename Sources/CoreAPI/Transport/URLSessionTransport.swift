@@ -29,13 +29,14 @@ public final class URLSessionTransport: Transport {
     /// and the `URLSession` is invalidated on that queue too, so no task is made on an invalidated
     /// `URLSession` (which crashes on Linux).
     private let isInvalidated = LockedValue(false)
-    /// Where tasks are created, resumed and cancelled, always off the caller's thread.
-    /// FoundationNetworking does each of these synchronously on its one work queue, shared by every
-    /// session of the process, which can be busy for seconds (measured here: 1.1 to 1.7 s to make a
-    /// task while another session read a gzip body that inflates to 1 GiB). Done on threads of the
+    /// Where tasks are created and resumed off the caller's thread whenever another task of the process
+    /// is in flight. FoundationNetworking does both synchronously on its one work queue, shared by
+    /// every session of the process, which can be busy for seconds (measured here: 1.1 to 1.7 s to make
+    /// a task while another session read a gzip body that inflates to 1 GiB). Done on threads of the
     /// Swift concurrency pool, a thousand calls starting at once held every pool thread waiting there
-    /// (after 90 s only 484 of 1000 tasks were running), and an exchange waiting there could not end on
-    /// its idle timeout. Cancels go here too, so cancelling a thousand calls returns at once.
+    /// (after 90 s only 484 of 1000 tasks were running), and a call waiting there could not end on a
+    /// cancel or its idle timeout. With no task in flight the work queue answers at once, and the
+    /// caller's thread makes the task itself (a `URLSession` CoreAPI does not drive is not counted).
     let taskQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.tasks")
 
     /// Header fields added to every request as it is handed to `URLSession`, below the middleware
@@ -117,6 +118,14 @@ public final class URLSessionTransport: Transport {
         try await send(request, options: options, cancellation: makeCancellation())
     }
 
+    /// The `timeoutInterval` of a request with `idleTimeout`: CoreAPI enforces the exact idle timeout
+    /// itself (see `SessionDelegate`); URLSession's own, which Linux truncates to whole seconds, is only
+    /// a later backstop.
+    static func backstopTimeout(forIdleTimeout idleTimeout: TimeInterval) -> TimeInterval {
+        guard idleTimeout > 0 else { return TransportOptions.longestIdleTimeout }
+        return min(idleTimeout.rounded(.up) + 1, TransportOptions.longestIdleTimeout)
+    }
+
     /// A handle that ends one exchange of this transport at once, whichever thread cancels it.
     func makeCancellation() -> TaskCancellation {
         TaskCancellation(delegate: delegate)
@@ -130,17 +139,16 @@ public final class URLSessionTransport: Transport {
         options: TransportOptions,
         cancellation: TaskCancellation
     ) async throws -> RawResponse {
-        var backstopped = request.request
-        // CoreAPI enforces the exact idle timeout itself (see `SessionDelegate`); URLSession's own,
-        // which Linux truncates to whole seconds, is only a later backstop.
-        backstopped.timeoutInterval = min(
-            options.idleTimeout.rounded(.up) + 1,
-            TransportOptions.longestIdleTimeout
-        )
-        for field in addedHeaders {
-            backstopped.setValue(field.value, forHTTPHeaderField: field.name)
+        var prepared = request.request
+        let backstop = Self.backstopTimeout(forIdleTimeout: options.idleTimeout)
+        // Changing a request copies it whole: `ApiSession` sets the backstop when it builds it.
+        if prepared.timeoutInterval != backstop {
+            prepared.timeoutInterval = backstop
         }
-        let urlRequest = backstopped
+        for field in addedHeaders {
+            prepared.setValue(field.value, forHTTPHeaderField: field.name)
+        }
+        let urlRequest = prepared
         let bodyFile = request.bodyFile
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -153,8 +161,14 @@ public final class URLSessionTransport: Transport {
                     continuation.resume(returning: $0)
                 }
                 cancellation.wait(for: state)
-                taskQueue.async { [self] in
+                if SessionDelegate.engineTasks.current == 0 {
+                    // FoundationNetworking has nothing else to do: it makes the task at once, and
+                    // starting here saves the hop to the task queue and the thread wake-up it costs.
                     start(urlRequest, bodyFile: bodyFile, state: state, cancellation: cancellation)
+                } else {
+                    taskQueue.async { [self] in
+                        start(urlRequest, bodyFile: bodyFile, state: state, cancellation: cancellation)
+                    }
                 }
             }
         } onCancel: {
@@ -164,7 +178,8 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Creates and resumes the task of the exchange `state` holds, unless the exchange has ended
-    /// already or the transport is invalidated; runs on ``taskQueue``, like the invalidation.
+    /// already or the transport is invalidated; runs on ``taskQueue``, like the invalidation, unless
+    /// no task of the process keeps FoundationNetworking busy.
     private func start(
         _ request: URLRequest,
         bodyFile: EncodedRequest.BodyFile?,
