@@ -35,9 +35,9 @@ extension SessionDelegate {
     /// not numbers, or when its body has a content coding the engine does not decode.
     /// - Parameters:
     ///   - response: The response head.
-    ///   - method: The method of the request it answers.
-    static func headFailure(of response: HTTPURLResponse, method: String?) -> ApiError? {
-        if hasInvalidContentLength(response) || !hasDecodableBody(response, method: method) {
+    ///   - method: The method of the request it answers; asked for only when the body is encoded.
+    static func headFailure(of response: HTTPURLResponse, method: @autoclosure () -> String?) -> ApiError? {
+        if hasInvalidContentLength(response) || !hasDecodableBody(response, method: method()) {
             return .transport(.init(kind: .badResponse))
         }
         return nil
@@ -54,8 +54,11 @@ extension SessionDelegate {
     /// accept.
     static func hasInvalidContentLength(_ response: HTTPURLResponse) -> Bool {
         guard let value = response.value(forHTTPHeaderField: "Content-Length") else { return false }
+        if isDigits(value) {
+            return false  // one length, the usual case: no list to split
+        }
         let lengths = elements(of: value)
-        guard lengths.allSatisfy({ $0.allSatisfy { $0 >= "0" && $0 <= "9" } }) else { return true }
+        guard lengths.allSatisfy(isDigits) else { return true }
         let numbers = Set(lengths.map { $0.drop { $0 == "0" } })
         return numbers.count > 1
     }
@@ -65,9 +68,11 @@ extension SessionDelegate {
     /// libcurl reads such a body to the end of the connection and FoundationNetworking reports its length
     /// as unknown, but it is larger than any size limit.
     static func declaredLength(of response: HTTPURLResponse) -> Int64? {
-        guard let value = response.value(forHTTPHeaderField: "Content-Length"),
-            let length = elements(of: value).first, length.allSatisfy({ $0 >= "0" && $0 <= "9" })
-        else { return nil }
+        guard let value = response.value(forHTTPHeaderField: "Content-Length") else { return nil }
+        if isDigits(value) {
+            return Int64(value) ?? .max
+        }
+        guard let length = elements(of: value).first, isDigits(length) else { return nil }
         return Int64(length) ?? .max
     }
 
@@ -77,13 +82,21 @@ extension SessionDelegate {
     ///
     /// An unknown coding would otherwise be passed through as it is by some engines (a silent wrong
     /// body), and fail only once body bytes arrive with libcurl.
-    static func hasDecodableBody(_ response: HTTPURLResponse, method: String?) -> Bool {
+    static func hasDecodableBody(_ response: HTTPURLResponse, method: @autoclosure () -> String?) -> Bool {
         guard let value = response.value(forHTTPHeaderField: "Content-Encoding") else { return true }
-        if method?.uppercased() == "HEAD" || response.statusCode == 204 || response.statusCode == 304 {
+        if method()?.uppercased() == "HEAD" || response.statusCode == 204 || response.statusCode == 304 {
             return true
+        }
+        if !value.utf8.contains(UInt8(ascii: ",")), decodedContentCodings.contains(value.lowercased()) {
+            return true  // one known coding, the usual case
         }
         let codings = elements(of: value).map { $0.lowercased() }
         return codings.count <= maximumContentCodings && codings.allSatisfy(decodedContentCodings.contains)
+    }
+
+    /// Whether `text` is one or more ASCII digits.
+    static func isDigits(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// The elements of a comma-separated field value without the blanks around them; empty elements,
