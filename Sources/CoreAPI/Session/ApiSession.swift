@@ -56,6 +56,53 @@ public final class ApiSession: Sendable {
         middlewares: [any Middleware] = [],
         policy: TransportPolicy = TransportPolicy()
     ) {
+        self.init(
+            hostProvider: hostProvider,
+            owning: URLSessionTransport(configuration: configuration),
+            headers: headers,
+            middlewares: middlewares,
+            policy: policy
+        )
+    }
+
+    /// Creates a session over a new ``URLSessionTransport`` that judges servers and presents a client
+    /// certificate as `trust` says.
+    /// - Parameters:
+    ///   - hostProvider: Supplies the host for each method's host key.
+    ///   - configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()`` by default.
+    ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
+    ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
+    ///   - middlewares: The chain every request goes through, outermost first.
+    ///   - policy: Redirect rules, limits and secret header names.
+    /// - Throws: ``TLSTrustError`` when the transport cannot enforce `trust` on this platform (see
+    ///   ``URLSessionTransport/init(configuration:trust:)``).
+    public convenience init(
+        hostProvider: any HostProvider,
+        configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
+        trust: TLSTrust,
+        headers: Headers = Headers(),
+        middlewares: [any Middleware] = [],
+        policy: TransportPolicy = TransportPolicy()
+    ) throws(TLSTrustError) {
+        self.init(
+            hostProvider: hostProvider,
+            owning: try URLSessionTransport(configuration: configuration, trust: trust),
+            headers: headers,
+            middlewares: middlewares,
+            policy: policy
+        )
+    }
+
+    /// Creates a session over a transport it made and invalidates with itself, with the
+    /// configuration's additional headers and request timeout.
+    private convenience init(
+        hostProvider: any HostProvider,
+        owning transport: URLSessionTransport,
+        headers: Headers,
+        middlewares: [any Middleware],
+        policy: TransportPolicy
+    ) {
+        let configuration = transport.configuration
         // Set explicitly on each request so they are visible everywhere, URLProtocol stubs included
         // (Linux merges them only after protocols have seen the request).
         var additional = Headers()
@@ -65,7 +112,7 @@ public final class ApiSession: Sendable {
         let configured = configuration.timeoutIntervalForRequest
         self.init(
             hostProvider: hostProvider,
-            transport: URLSessionTransport(configuration: configuration),
+            transport: transport,
             ownsTransport: true,
             headers: Headers(additional.sorted { $0.name < $1.name }).merging(headers),
             middlewares: middlewares,

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Tasks are delegate-based rather than the built-in async `data(for:)`, which deadlocks on Linux when
 /// a task is cancelled as it completes. Each task's completion runs exactly once, from
-/// `didCompleteWithError`. Authentication challenges other than server trust are cancelled at once and
+/// `didCompleteWithError`. Server-trust and client-certificate challenges (Apple platforms only) are
+/// answered with the transport's ``TLSTrust``; other authentication challenges are cancelled at once and
 /// the challenge's response is kept, so a `401` with `WWW-Authenticate: Basic` ends as a 401 response
 /// instead of hanging (Linux waits forever when no session-level delegate answers).
 ///
@@ -74,6 +75,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let timerQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.timeouts")
     /// Where the delegate calls into FoundationNetworking: cancelling tasks, answering challenges.
     private let engineQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.cancels")
+
+    /// Which servers are trusted and the client certificate; applied where the engine hands TLS
+    /// challenges to the delegate (Apple platforms).
+    let trust: TLSTrust
+
+    /// Creates a delegate that applies `trust` to TLS challenges.
+    init(trust: TLSTrust = .system) {
+        self.trust = trust
+        super.init()
+    }
 
     deinit {
         shared.withLock { $0.timer }?.cancel()
@@ -490,9 +501,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if !canImport(FoundationNetworking)
-            guard challenge.protectionSpace.authenticationMethod != NSURLAuthenticationMethodServerTrust else {
-                completionHandler(.performDefaultHandling, nil)
+            switch challenge.protectionSpace.authenticationMethod {
+            case NSURLAuthenticationMethodServerTrust:
+                answerServerTrust(challenge, of: task, completionHandler: completionHandler)
                 return
+            case NSURLAuthenticationMethodClientCertificate:
+                let credential = try? trust.clientCredential()
+                completionHandler(credential == nil ? .performDefaultHandling : .useCredential, credential)
+                return
+            default:
+                break
             }
         #endif
         let response =
@@ -513,11 +531,39 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         engineQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
     }
 
-    func urlSession(
-        _ session: URLSession,
-        didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        completionHandler(.performDefaultHandling, nil)
-    }
+    #if canImport(FoundationNetworking)
+        /// Answers connection-level challenges with the default handling: Linux waits forever for a
+        /// challenge no session-level delegate answers. On Apple platforms the delegate leaves this out,
+        /// so URLSession hands server-trust and client-certificate challenges to the task-level method,
+        /// which knows the task a refused server ends.
+        func urlSession(
+            _ session: URLSession,
+            didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            completionHandler(.performDefaultHandling, nil)
+        }
+    #else
+        /// Judges the server's chain with ``trust``: a refused server ends the task at once with
+        /// ``ApiError/TransportFailure/Kind/tls`` (URLSession would report a refused challenge as
+        /// cancelled).
+        private func answerServerTrust(
+            _ challenge: URLAuthenticationChallenge,
+            of task: URLSessionTask,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            guard trust.server != .system else {
+                completionHandler(.performDefaultHandling, nil)
+                return
+            }
+            if let serverTrust = challenge.protectionSpace.serverTrust,
+                trust.accepts(serverTrust, host: challenge.protectionSpace.host)
+            {
+                completionHandler(.useCredential, URLCredential(trust: serverTrust))
+                return
+            }
+            takeOut(task)?.completion(TaskOutcome(error: .transport(.init(kind: .tls))))
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        }
+    #endif
 }

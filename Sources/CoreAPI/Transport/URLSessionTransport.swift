@@ -50,11 +50,45 @@ public final class URLSessionTransport: Transport {
         self.init(configuration: configuration, addedHeaders: [])
     }
 
+    /// Creates a transport over a new `URLSession` that judges servers and presents a client
+    /// certificate as `trust` says.
+    ///
+    /// On Apple platforms URLSession hands its server-trust and client-certificate challenges to the
+    /// transport, which answers them with `trust`. FoundationNetworking on Linux hands over neither and
+    /// has no setting for them, so there only ``TLSTrust/system`` is accepted; use the AsyncHTTPClient
+    /// transport for the rest.
+    /// - Parameters:
+    ///   - configuration: The `URLSession` configuration, copied.
+    ///   - trust: Which servers are trusted, and the client certificate.
+    /// - Throws: ``TLSTrustError/unsupported(transport:feature:)`` on Linux for anything but
+    ///   ``TLSTrust/system``; ``TLSTrustError/invalidClientIdentity(_:)`` when the client identity
+    ///   cannot be opened.
+    public convenience init(
+        configuration: URLSessionConfiguration = URLSessionTransport.makeDefaultConfiguration(),
+        trust: TLSTrust
+    ) throws(TLSTrustError) {
+        #if canImport(FoundationNetworking)
+            guard trust.isSystemDefault else {
+                throw .unsupported(
+                    transport: "URLSessionTransport",
+                    feature: "\(trust.customisations) (FoundationNetworking hands no TLS challenge to its delegate)"
+                )
+            }
+        #else
+            _ = try trust.clientCredential()
+        #endif
+        self.init(configuration: configuration, addedHeaders: [], trust: trust)
+    }
+
     /// Creates a transport that adds `addedHeaders` to every request it sends (a test server's routing
     /// field, for instance).
-    package init(configuration: URLSessionConfiguration, addedHeaders: [(name: String, value: String)]) {
+    package init(
+        configuration: URLSessionConfiguration,
+        addedHeaders: [(name: String, value: String)],
+        trust: TLSTrust = .system
+    ) {
         self.addedHeaders = addedHeaders
-        let delegate = SessionDelegate()
+        let delegate = SessionDelegate(trust: trust)
         self.delegate = delegate
         let queue = DelegateQueue(label: "CoreAPI.URLSessionTransport.delegate")
         self.urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
