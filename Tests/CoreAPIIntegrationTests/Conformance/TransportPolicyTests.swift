@@ -7,54 +7,6 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// What `/echo/raw` saw: the request line, the headers as sent, and the body's size and digest.
-struct RawEcho: JsonApiResponse, FixtureResponse {
-    let requestLine: String
-    let headers: [[String]]
-    let bodySize: Int
-    let bodySha256: String
-    let port: Int
-
-    static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return decoder
-    }
-
-    /// The values of the header `name`, ignoring case.
-    func values(_ name: String) -> [String] {
-        headers.filter { $0.first?.lowercased() == name.lowercased() }.compactMap { $0.last }
-    }
-}
-
-/// Any call to the fixture, by URL, with the knobs the transport tests turn.
-struct TransportCall<Response: ApiResponse>: ApiMethod {
-    var url: String
-    var httpMethod: HTTPMethod = .get
-    var headers: Headers = Headers()
-    var body: [String: String] = [:]
-    /// Sent instead of `body` when set.
-    var fields: (any Encodable & Sendable)?
-    var encoder: any ParametersEncoding = JsonParametersEncoder()
-    var maximumResponseSize: Int64?
-    var deadline: TimeInterval?
-    var timeout: TimeInterval?
-    var hostProviderKey: String { "fixture" }
-    var parametersEncoding: any ParametersEncoding { encoder }
-
-    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
-        .url(try #require(URL(string: url)))
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        if let fields {
-            try fields.encode(to: encoder)
-        } else {
-            try body.encode(to: encoder)
-        }
-    }
-}
-
 extension SerialLoopback {
     /// Redirect rules, limits and faults against the misbehaving fixture (two origins: 127.0.0.1 and
     /// localhost on another port).

@@ -6,29 +6,6 @@ import Testing
     import FoundationNetworking
 #endif
 
-extension SerialLoopback {
-    /// Each scenario of ``EndsOnTimeScenarios`` in a process of its own, so that other suites of this
-    /// one, running in parallel on two cores, cannot hold the threads a call resumes on.
-    @Suite(.timeLimit(.minutes(2)))
-    struct EndsOnTimeTests {
-        @Test func aCancelledCallEndsAtOnce() async throws {
-            try await StressChild.run(#function, of: "EndsOnTimeScenarios")
-        }
-
-        @Test func cancelAllEndsEveryCallAtOnce() async throws {
-            try await StressChild.run(#function, of: "EndsOnTimeScenarios")
-        }
-
-        @Test func anIdleTimeoutEndsTheCallOnTime() async throws {
-            try await StressChild.run(#function, of: "EndsOnTimeScenarios")
-        }
-
-        @Test func aBasicChallengeEndsAsA401AsSoonAsItArrives() async throws {
-            try await StressChild.run(#function, of: "EndsOnTimeScenarios")
-        }
-    }
-}
-
 /// A call ends on time whatever the engine is busy with: while another session of the process
 /// reads a gzip body that inflates to 1 GiB and a 200 MB body from the misbehaving fixture, a
 /// cancel, `cancelAllRequests()`, a 1 s idle timeout and a Basic 401 each end their call within
