@@ -1,13 +1,14 @@
 import Testing
 
-/// Many calls at once on one session: a thousand overlapping requests, cancelling one or all of them,
-/// a mix of outcomes while the environment switches (also run under the thread sanitizer by
-/// `Scripts/tsan-stress.sh`), and the session being released afterwards.
+/// Many calls at once on one session, over every transport: a thousand overlapping requests, cancelling
+/// one or all of them, and a mix of outcomes while the environment switches (also run under the thread
+/// sanitizer by `Scripts/tsan-stress.sh`). The release of URLSession's machinery after thousands of calls
+/// is checked by ``SerialLoopback/URLSessionStressTests``.
 ///
 /// Each test runs the scenario of the same name from ``ConcurrencyStressScenarios`` in a child process
-/// (this test binary again, see ``StressChild``), so a thousand sockets, their threads and their memory
-/// stay out of the process that runs the rest of the suite; the scenarios only share the processor. The
-/// child's output is checked for thread sanitizer reports too.
+/// (this test binary again, see ``StressChild``), over the test's transport, so a thousand sockets, their
+/// threads and their memory stay out of the process that runs the rest of the suite; the scenarios only
+/// share the processor. The child's output is checked for thread sanitizer reports too.
 ///
 /// The three cancel scenarios guard a fix: CoreAPI used to create, resume and cancel its tasks on threads
 /// of the Swift concurrency pool, where each waited for FoundationNetworking's busy work queue; with a
@@ -16,28 +17,29 @@ import Testing
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(ThreadSanitizer.isActive ? 4 : 3)))
     struct ConcurrencyStressTests {
-        @Test func aThousandConcurrentRequestsAllSucceed() async throws {
-            try await StressChild.run(#function)
+        @Test(arguments: TestTransport.allCases)
+        func aThousandConcurrentRequestsAllSucceed(transport: TestTransport) async throws {
+            try await StressChild.run(#function, over: transport)
         }
 
-        @Test func cancellingOneOfAThousandInFlightEndsOnlyThatOne() async throws {
-            try await StressChild.run(#function)
+        @Test(arguments: TestTransport.allCases)
+        func cancellingOneOfAThousandInFlightEndsOnlyThatOne(transport: TestTransport) async throws {
+            try await StressChild.run(#function, over: transport)
         }
 
-        @Test func cancelAllRequestsEndsAThousandInFlightWithinTwoSeconds() async throws {
-            try await StressChild.run(#function)
+        @Test(arguments: TestTransport.allCases)
+        func cancelAllRequestsEndsAThousandInFlightWithinTwoSeconds(transport: TestTransport) async throws {
+            try await StressChild.run(#function, over: transport)
         }
 
-        @Test func cancelAllRequestsEndsAThousandOpenConnections() async throws {
-            try await StressChild.run(#function)
+        @Test(arguments: TestTransport.allCases)
+        func cancelAllRequestsEndsAThousandOpenConnections(transport: TestTransport) async throws {
+            try await StressChild.run(#function, over: transport)
         }
 
-        @Test func mixedCallsWhileTheEnvironmentSwitches() async throws {
-            try await StressChild.run(#function)
-        }
-
-        @Test func sessionDelegateAndTasksAreReleasedAfterThousandsOfCalls() async throws {
-            try await StressChild.run(#function)
+        @Test(arguments: TestTransport.allCases)
+        func mixedCallsWhileTheEnvironmentSwitches(transport: TestTransport) async throws {
+            try await StressChild.run(#function, over: transport)
         }
     }
 }

@@ -2,30 +2,52 @@ import CoreAPI
 import Foundation
 import Testing
 
-/// Runs one scenario of ``ConcurrencyStressScenarios`` in a child process and checks how it went.
+/// Runs one scenario (of ``ConcurrencyStressScenarios``, for instance) in a child process, over the
+/// transport the parent test names, and checks how it went.
 enum StressChild {
     static let variable = "COREAPI_STRESS_CHILD"
+    /// Names the ``TestTransport`` (its raw value) the child runs its scenario over.
+    static let transportVariable = "COREAPI_STRESS_TRANSPORT"
 
     /// Whether this process is such a child.
     static var isChild: Bool {
         ProcessInfo.processInfo.environment[variable] == "1"
     }
 
-    /// Runs the scenario named `function` (`name()`) of `suite` with Swift Testing in this test binary,
-    /// in a process of its own, prints its
-    /// `stress:` lines and records an issue when it fails, does not run, or the thread sanitizer reports.
-    static func run(_ function: String, of suite: String = "ConcurrencyStressScenarios") async throws {
-        let filter = suite + "/" + NSRegularExpression.escapedPattern(for: function)
-        let child = Child(arguments: ["--testing-library", "swift-testing", "--filter", filter])
+    /// The transport the parent test asked this child to run its scenario over.
+    /// - Throws: ``StressFailure`` when the parent named none this build knows.
+    static func transport() throws -> TestTransport {
+        let name = ProcessInfo.processInfo.environment[transportVariable] ?? ""
+        guard let transport = TestTransport(rawValue: name) else {
+            throw StressFailure("\(transportVariable) names no transport of this build: \"\(name)\"")
+        }
+        return transport
+    }
+
+    /// Runs the scenario named like `function` (`name()`, whatever the arguments of the test that asks)
+    /// of `suite` over `transport` with Swift Testing in this test binary, in a process of its own,
+    /// prints its `stress:` lines and records an issue when it fails, does not run, or the thread
+    /// sanitizer reports.
+    static func run(
+        _ function: String,
+        of suite: String = "ConcurrencyStressScenarios",
+        over transport: TestTransport
+    ) async throws {
+        let scenario = String(function.prefix { $0 != "(" }) + "()"
+        let filter = suite + "/" + NSRegularExpression.escapedPattern(for: scenario)
+        let child = Child(
+            arguments: ["--testing-library", "swift-testing", "--filter", filter],
+            environment: [variable: "1", transportVariable: transport.rawValue]
+        )
         let (status, output) = try await withTaskCancellationHandler {
             try await child.run()
         } onCancel: {
             child.terminate()
         }
         for line in output.split(separator: "\n") where line.hasPrefix("stress:") {
-            print(line)
+            print("\(line) [\(transport.testDescription)]")
         }
-        let passed = output.contains("✔ Test \(function) passed") && !output.contains("✘")
+        let passed = output.contains("✔ Test \(scenario) passed") && !output.contains("✘")
         #expect(status == 0 && passed, "the child process ended with \(status):\n\(output.suffix(6000))")
         let reports = output.split(separator: "\n").filter { $0.contains("ThreadSanitizer") }
         #expect(reports.isEmpty, "thread sanitizer reports:\n\(output.suffix(20_000))")
@@ -35,22 +57,25 @@ enum StressChild {
     private final class Child: Sendable {
         private let state = LockedValue<(process: Process?, isCancelled: Bool)>((nil, false))
         private let arguments: [String]
+        private let environment: [String: String]
 
-        init(arguments: [String]) {
+        /// - Parameters:
+        ///   - arguments: The test binary's arguments.
+        ///   - environment: Variables set on top of this process's environment.
+        init(arguments: [String], environment: [String: String]) {
             self.arguments = arguments
+            self.environment = environment
         }
 
         /// Starts the child and returns its exit status and output once it exits, without holding a
         /// thread of the concurrency pool meanwhile.
         func run() async throws -> (Int32, String) {
             try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async { [arguments] in
+                DispatchQueue.global().async { [arguments, environment] in
                     let process = Process()
                     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
                     process.arguments = arguments
-                    var environment = ProcessInfo.processInfo.environment
-                    environment[StressChild.variable] = "1"
-                    process.environment = environment
+                    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
                     let output = Pipe()
                     process.standardOutput = output
                     process.standardError = output
