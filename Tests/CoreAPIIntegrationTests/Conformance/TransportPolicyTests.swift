@@ -286,6 +286,14 @@ extension SerialLoopback {
             #expect(String(decoding: data, as: UTF8.self) == exchange.body)
         }
 
+        /// Whether the engine goes on inflating a gzip bomb once the size limit has refused it
+        /// (``TestTransport/stopsInflatingAtTheLimit``), measured in a child process of its own
+        /// (``GzipBombScenarios``), where nothing else uses the processor.
+        @Test(arguments: TestTransport.allCases)
+        func aRefusedGzipBombIsInflatedNoFurther(transport: TestTransport) async throws {
+            try await StressChild.run(#function, of: "GzipBombScenarios", over: transport)
+        }
+
         /// A redirect's body is not the answer: only its first 64 KiB are kept, so a body larger than the
         /// size limit does not fail the call, which follows the redirect.
         @Test(arguments: TestTransport.allCases)
