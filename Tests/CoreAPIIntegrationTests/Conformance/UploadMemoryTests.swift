@@ -6,15 +6,17 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Peak memory of a large multipart upload, measured in a child process so the figure is not mixed
-/// with the rest of the test run: the child is this test binary running only ``UploadMemoryProbe``.
+/// Peak memory of a large multipart upload over each transport, measured in a child process so the
+/// figure is not mixed with the rest of the test run: the child is this test binary running only
+/// ``UploadMemoryProbe``.
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(3)), .enabled(if: UploadMemoryProbe.canMeasure))
     struct UploadMemoryTests {
-        @Test func aLargeUploadDoesNotGrowPeakMemoryByTheFileSize() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func aLargeUploadDoesNotGrowPeakMemoryByTheFileSize(transport: TestTransport) async throws {
             let server = try FixtureServer.shared()
-            let small = try UploadMemoryProbe.run(fileSize: 1 << 20, baseURL: server.baseURL)
-            let large = try UploadMemoryProbe.run(fileSize: 256 << 20, baseURL: server.baseURL)
+            let small = try UploadMemoryProbe.run(fileSize: 1 << 20, baseURL: server.baseURL, over: transport)
+            let large = try UploadMemoryProbe.run(fileSize: 256 << 20, baseURL: server.baseURL, over: transport)
             #expect(small.uploadedFileBytes == 1 << 20)
             #expect(large.uploadedFileBytes == 256 << 20)
             let growth = large.peakKilobytes - small.peakKilobytes

@@ -7,7 +7,8 @@ import Testing
 #endif
 
 /// Uploads one file through ``ApiSession`` and prints the process's peak resident memory. It runs only in
-/// the child process that ``UploadMemoryTests`` starts, which sets the environment variables it reads.
+/// the child process that ``UploadMemoryTests`` starts, which sets the environment variables it reads, the
+/// transport's (``StressChild/transportVariable``) included.
 @Suite struct UploadMemoryProbe {
     static let sizeVariable = "COREAPI_UPLOAD_PROBE_BYTES"
     static let urlVariable = "COREAPI_UPLOAD_PROBE_URL"
@@ -21,14 +22,15 @@ import Testing
         var uploadedFileBytes: Int
     }
 
-    /// Runs the probe in a child process and returns what it printed.
-    static func run(fileSize: Int, baseURL: String) throws -> Result {
+    /// Runs the probe over `transport` in a child process and returns what it printed.
+    static func run(fileSize: Int, baseURL: String, over transport: TestTransport) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--testing-library", "swift-testing", "--filter", "UploadMemoryProbe"]
         var environment = ProcessInfo.processInfo.environment
         environment[sizeVariable] = String(fileSize)
         environment[urlVariable] = baseURL
+        environment[StressChild.transportVariable] = transport.rawValue
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -64,7 +66,8 @@ import Testing
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.makeFile(named: "upload.bin", size: size)
-        let session = ApiSession(hostProvider: DictionaryHostProvider(["fixture": baseURL]))
+        let transport = try StressChild.transport()
+        let session = transport.makeSession(hostProvider: DictionaryHostProvider(["fixture": baseURL]))
         let receipt = try await session.perform(
             MultipartUpload<Upload, UploadReceipt>(
                 path: "/upload",
