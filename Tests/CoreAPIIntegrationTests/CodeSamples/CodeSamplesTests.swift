@@ -13,6 +13,7 @@ import Testing
 struct CodeSamplesTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static var documents: [URL] {
         var urls = [root.appendingPathComponent("README.md")]
@@ -51,7 +52,7 @@ struct CodeSamplesTests {
     }
 
     @Test func everyDocumentedSampleIsCompiled() throws {
-        let folder = Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests")
+        let folder = Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests/CodeSamples")
         let compiled = try ["CodeSamples.swift", "CodeSamplesUploads.swift", "CodeSamplesMiddleware.swift"].map {
             name in
             Self.normalized(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))

@@ -45,7 +45,8 @@ private func formatted(_ seconds: [Double]) -> String {
     "[" + seconds.map { String(format: "%.3f", $0) }.joined(separator: ", ") + "]"
 }
 
-/// `RetryMiddleware` against the fixture's `/flaky` route; delays are measured on both ends.
+/// `RetryMiddleware` against the fixture's `/flaky` route, over every transport; delays are measured on
+/// both ends.
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(1)))
     struct RetryLoopbackTests {
@@ -59,13 +60,15 @@ extension SerialLoopback {
             plain = ApiSession(hostProvider: server.hosts)
         }
 
+        /// A session over `transport` whose retries are logged and whose attempts are timed.
         private func makeSession(
+            _ transport: TestTransport,
             _ policy: RetryPolicy = RetryPolicy(),
             hosts: DictionaryHostProvider? = nil
         ) -> ApiSession {
             let log = log
             let retry = RetryMiddleware(policy: policy) { log.record($0) }
-            return ApiSession(hostProvider: hosts ?? server.hosts, middlewares: [retry, clock])
+            return transport.makeSession(hostProvider: hosts ?? server.hosts, middlewares: [retry, clock])
         }
 
         /// The seconds between the server's arrivals of the `/flaky` requests for `key`.
@@ -74,9 +77,10 @@ extension SerialLoopback {
             return zip(times, times.dropFirst()).map { $1 - $0 }
         }
 
-        @Test func retryAfterSecondsAreWaitedOnTheWire() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func retryAfterSecondsAreWaitedOnTheWire(transport: TestTransport) async throws {
             let key = UUID().uuidString
-            let result = try await makeSession().perform(FlakyCall(key: key, failures: 2, retryAfter: "1"))
+            let result = try await makeSession(transport).perform(FlakyCall(key: key, failures: 2, retryAfter: "1"))
             #expect(result == FlakyAttempts(attempts: 3))
             #expect(log.current.map(\.delay) == [1, 1])
             #expect(log.current.map(\.reason) == [.status(503), .status(503)])
@@ -92,10 +96,11 @@ extension SerialLoopback {
         }
 
         /// The server sends a date at least 1 s ahead (rounded up to a whole second), so the gap is 1–2 s.
-        @Test func retryAfterDateIsWaitedOnTheWire() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func retryAfterDateIsWaitedOnTheWire(transport: TestTransport) async throws {
             let key = UUID().uuidString
             let call = FlakyCall(key: key, failures: 1, status: 429, retryAfter: "1", retryAfterDate: true)
-            let result = try await makeSession().perform(call)
+            let result = try await makeSession(transport).perform(call)
             #expect(result == FlakyAttempts(attempts: 2))
             let retry = try #require(log.current.first)
             #expect(log.current.count == 1)
@@ -113,10 +118,11 @@ extension SerialLoopback {
             )
         }
 
-        @Test func backoffWithoutRetryAfterIsWaitedOnTheWire() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func backoffWithoutRetryAfterIsWaitedOnTheWire(transport: TestTransport) async throws {
             let key = UUID().uuidString
             let policy = RetryPolicy(initialDelay: 0.4)
-            let result = try await makeSession(policy).perform(FlakyCall(key: key, failures: 2))
+            let result = try await makeSession(transport, policy).perform(FlakyCall(key: key, failures: 2))
             #expect(result == FlakyAttempts(attempts: 3))
             let delays = log.current.map(\.delay)
             try #require(delays.count == 2)
@@ -139,10 +145,12 @@ extension SerialLoopback {
             )
         }
 
-        @Test func postOn503IsNotRetried() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func postOn503IsNotRetried(transport: TestTransport) async throws {
             let key = UUID().uuidString
+            let session = makeSession(transport)
             let error = await #expect(throws: ApiError.self) {
-                try await makeSession().perform(FlakyCall(key: key, failures: 1, retryAfter: "1", httpMethod: .post))
+                try await session.perform(FlakyCall(key: key, failures: 1, retryAfter: "1", httpMethod: .post))
             }
             guard case .unacceptableStatus(let failure) = error else {
                 Issue.record("expected unacceptableStatus, got \(String(describing: error))")
@@ -154,20 +162,23 @@ extension SerialLoopback {
             #expect(log.current.isEmpty)
         }
 
-        @Test func retryAfterBeyondTheCapIsNotWaited() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func retryAfterBeyondTheCapIsNotWaited(transport: TestTransport) async throws {
             let key = UUID().uuidString
+            let session = makeSession(transport)
             let start = ContinuousClock.now
             let error = await #expect(throws: ApiError.self) {
-                try await makeSession().perform(FlakyCall(key: key, failures: 1, status: 429, retryAfter: "120"))
+                try await session.perform(FlakyCall(key: key, failures: 1, status: 429, retryAfter: "120"))
             }
             #expect(ContinuousClock.now - start < .seconds(2))
             #expect(error?.statusCode == 429)
             #expect(try await plain.perform(FlakyLog(key: key)).times.count == 1)
         }
 
-        @Test func cancellingDuringTheBackoffEndsAtOnce() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func cancellingDuringTheBackoffEndsAtOnce(transport: TestTransport) async throws {
             let key = UUID().uuidString
-            let session = makeSession()
+            let session = makeSession(transport)
             let task = Task { try await session.perform(FlakyCall(key: key, failures: 5, retryAfter: "10")) }
             let deadline = ContinuousClock.now + .seconds(5)
             while log.current.isEmpty && ContinuousClock.now < deadline {
@@ -188,10 +199,11 @@ extension SerialLoopback {
         /// A body cut short after its head (`Content-Length: 1000`, 100 bytes, then the connection
         /// closes) is a lost connection, which the default policy retries for a `GET`: three requests
         /// reach the server.
-        @Test func aGetWhoseBodyIsCutShortIsRetriedByTheDefaultPolicy() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func aGetWhoseBodyIsCutShortIsRetriedByTheDefaultPolicy(transport: TestTransport) async throws {
             let tag = "close-mid-body-get-\(UUID().uuidString)"
             let error = await #expect(throws: ApiError.self) {
-                try await makeSession().perform(
+                try await makeSession(transport).perform(
                     TransportCall<Data>(url: server.baseURL + "/fault/close-mid-body", headers: ["X-Test-Tag": tag])
                 )
             }
@@ -201,19 +213,20 @@ extension SerialLoopback {
                 return
             }
             #expect(failure.kind == .connectionLost)
-            #if canImport(FoundationNetworking)
+            if transport.reportsFoundationNetworkingCodes {
                 #expect(failure.code == -1)  // "transfer closed with 900 bytes remaining to read"
-            #endif
+            }
             #expect(try server.count(tag: tag) == 3)
             #expect(clock.starts.current.count == 3)
             #expect(log.current.map(\.reason) == [.failure(lost), .failure(lost)])
         }
 
         /// The same fault after a `POST` is not retried: the server may have acted on the request.
-        @Test func aPostWhoseBodyIsCutShortIsNotRetried() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func aPostWhoseBodyIsCutShortIsNotRetried(transport: TestTransport) async throws {
             let tag = "close-mid-body-post-\(UUID().uuidString)"
             let error = await #expect(throws: ApiError.self) {
-                try await makeSession().perform(
+                try await makeSession(transport).perform(
                     TransportCall<Data>(
                         url: server.baseURL + "/fault/close-mid-body",
                         httpMethod: .post,
@@ -232,9 +245,10 @@ extension SerialLoopback {
 
         /// Nothing listens on port 1, so the connection is refused: the POST never reached a server and
         /// is retried.
-        @Test func postIsRetriedWhenTheConnectionIsRefused() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func postIsRetriedWhenTheConnectionIsRefused(transport: TestTransport) async throws {
             let policy = RetryPolicy(initialDelay: 0.05, jitter: .none)
-            let session = makeSession(policy, hosts: ["fixture": "http://127.0.0.1:1"])
+            let session = makeSession(transport, policy, hosts: ["fixture": "http://127.0.0.1:1"])
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(FlakyCall(key: "refused", failures: 0, httpMethod: .post))
             }

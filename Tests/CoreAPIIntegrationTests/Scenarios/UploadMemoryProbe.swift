@@ -6,26 +6,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Peak memory of a large multipart upload, measured in a child process so the figure is not mixed
-/// with the rest of the test run: the child is this test binary running only ``UploadMemoryProbe``.
-extension SerialLoopback {
-    @Suite(.timeLimit(.minutes(3)), .enabled(if: UploadMemoryProbe.canMeasure))
-    struct UploadMemoryTests {
-        @Test func aLargeUploadDoesNotGrowPeakMemoryByTheFileSize() async throws {
-            let server = try FixtureServer.shared()
-            let small = try UploadMemoryProbe.run(fileSize: 1 << 20, baseURL: server.baseURL)
-            let large = try UploadMemoryProbe.run(fileSize: 256 << 20, baseURL: server.baseURL)
-            #expect(small.uploadedFileBytes == 1 << 20)
-            #expect(large.uploadedFileBytes == 256 << 20)
-            let growth = large.peakKilobytes - small.peakKilobytes
-            // The file is 262,144 KiB; streaming in 1 MiB chunks keeps the growth to a few MiB.
-            #expect(growth < 32 * 1024, "peak grew by \(growth) KiB: \(small.peakKilobytes) → \(large.peakKilobytes)")
-        }
-    }
-}
-
 /// Uploads one file through ``ApiSession`` and prints the process's peak resident memory. It runs only in
-/// the child process that ``UploadMemoryTests`` starts, which sets the environment variables it reads.
+/// the child process that ``UploadMemoryTests`` starts, which sets the environment variables it reads, the
+/// transport's (``StressChild/transportVariable``) included.
 @Suite struct UploadMemoryProbe {
     static let sizeVariable = "COREAPI_UPLOAD_PROBE_BYTES"
     static let urlVariable = "COREAPI_UPLOAD_PROBE_URL"
@@ -39,14 +22,15 @@ extension SerialLoopback {
         var uploadedFileBytes: Int
     }
 
-    /// Runs the probe in a child process and returns what it printed.
-    static func run(fileSize: Int, baseURL: String) throws -> Result {
+    /// Runs the probe over `transport` in a child process and returns what it printed.
+    static func run(fileSize: Int, baseURL: String, over transport: TestTransport) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--testing-library", "swift-testing", "--filter", "UploadMemoryProbe"]
         var environment = ProcessInfo.processInfo.environment
         environment[sizeVariable] = String(fileSize)
         environment[urlVariable] = baseURL
+        environment[StressChild.transportVariable] = transport.rawValue
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -82,7 +66,8 @@ extension SerialLoopback {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.makeFile(named: "upload.bin", size: size)
-        let session = ApiSession(hostProvider: DictionaryHostProvider(["fixture": baseURL]))
+        let transport = try StressChild.transport()
+        let session = transport.makeSession(hostProvider: DictionaryHostProvider(["fixture": baseURL]))
         let receipt = try await session.perform(
             MultipartUpload<Upload, UploadReceipt>(
                 path: "/upload",

@@ -3,12 +3,14 @@ import Foundation
 import Testing
 
 /// Cancelling a task just as its response completes must never hang (Linux's built-in async
-/// `URLSession.data(for:)` deadlocks there) and must end either with the response or as cancelled.
+/// `URLSession.data(for:)` deadlocks there) and must end either with the response or as cancelled,
+/// over every transport.
 @Suite(.timeLimit(.minutes(2)))
 struct CancellationStressTests {
-    @Test func cancelAtCompletionNeverHangs() async throws {
+    @Test(arguments: TestTransport.allCases)
+    func cancelAtCompletionNeverHangs(transport: TestTransport) async throws {
         let server = try FixtureServer.shared()
-        let session = ApiSession(hostProvider: server.hosts)
+        let session = transport.makeSession(hostProvider: server.hosts)
         // Measure how long a request takes here, then spread the cancels over twice that.
         var durations: [Duration] = []
         for _ in 0..<50 {

@@ -40,7 +40,7 @@ final class FixtureServer: Sendable {
     }
 
     private init() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fixture_server.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -109,7 +109,3 @@ final class FixtureServer: Sendable {
         return object?["count"] as? Int ?? -1
     }
 }
-
-/// Loopback suites whose tests run one at a time: the timing checks of `LoopbackTests` must not share
-/// the machine's cores with the large uploads of `UploadTests` and `UploadMemoryTests`.
-@Suite(.serialized) enum SerialLoopback {}

@@ -7,16 +7,18 @@ import Testing
 #endif
 
 /// Form and multipart bodies against the loopback fixture, which parses multipart bodies with an
-/// independent parser (Python's `email` package).
+/// independent parser (Python's `email` package), over every transport.
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(2)))
     struct UploadTests {
         let server: FixtureServer
-        let session: ApiSession
 
         init() throws {
             server = try FixtureServer.shared()
-            session = ApiSession(hostProvider: server.hosts)
+        }
+
+        func makeSession(_ transport: TestTransport) -> ApiSession {
+            transport.makeSession(hostProvider: server.hosts)
         }
 
         struct Profile: Encodable, Sendable {
@@ -29,14 +31,18 @@ extension SerialLoopback {
             var empty: CoreAPI.Attachment
         }
 
-        @Test func formBodyFollowsTheWhatwgSerializer() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func formBodyFollowsTheWhatwgSerializer(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let echo = try await session.perform(FormPost(title: "a b*c~d+é", tags: ["x y", "z"], starred: true))
             #expect(echo.method == "POST")
             #expect(echo.body == "starred=true&tags%5B%5D=x+y&tags%5B%5D=z&title=a+b*c%7Ed%2B%C3%A9")
             #expect(echo.headers["content-type"] == "application/x-www-form-urlencoded; charset=utf-8")
         }
 
-        @Test func multipartFieldsAndFilesReachAnIndependentParser() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func multipartFieldsAndFilesReachAnIndependentParser(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let avatarFile = try scratch.makeFile(named: "me.png", size: 70_000)
@@ -104,7 +110,9 @@ extension SerialLoopback {
             }
         }
 
-        @Test func quotesBackslashesAndNonASCIIInNamesSurviveTheRoundTrip() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func quotesBackslashesAndNonASCIIInNamesSurviveTheRoundTrip(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let names = Names(
                 fields: [#"say "hi""#: "1", #"back\slash"#: "2", "semi;colon": "3", "café": "4"],
                 file: CoreAPI.Attachment(data: Data("x".utf8), filename: #"résumé "final"\v2.pdf"#)
@@ -126,7 +134,8 @@ extension SerialLoopback {
         /// An upload that hits the idle timeout is retried with the same body and a matching
         /// `Content-Length`: each attempt writes its own temporary file, since on Linux the file of an
         /// upload that was ended is cut to zero bytes.
-        @Test func aRetriedUploadSendsTheSameBodyAgain() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func aRetriedUploadSendsTheSameBodyAgain(transport: TestTransport) async throws {
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let file = try scratch.makeFile(named: "retry.bin", size: 64 * 1024 * 1024)
@@ -134,7 +143,7 @@ extension SerialLoopback {
             defer { bodyFiles.remove() }
             let configuration = ApiSession.makeDefaultConfiguration()
             configuration.timeoutIntervalForRequest = 1
-            let session = ApiSession(
+            let session = transport.makeSession(
                 hostProvider: server.hosts,
                 configuration: configuration,
                 middlewares: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: 0.1, jitter: .none))]
@@ -155,7 +164,9 @@ extension SerialLoopback {
             #expect(try await bodyFiles.contents(settlingTo: 0).isEmpty)
         }
 
-        @Test func aHundredMegabyteFileIsStreamedFromATemporaryFile() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func aHundredMegabyteFileIsStreamedFromATemporaryFile(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let size = 100 * 1024 * 1024
@@ -186,7 +197,9 @@ extension SerialLoopback {
             #expect(zip(uploads, uploads.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
         }
 
-        @Test func theTemporaryFileIsRemovedWhenTheServerRejectsTheUpload() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func theTemporaryFileIsRemovedWhenTheServerRejectsTheUpload(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let file = try scratch.makeFile(named: "data.bin", size: 3 * 1024 * 1024)
@@ -205,14 +218,15 @@ extension SerialLoopback {
             #expect(try bodyFiles.contents().isEmpty)
         }
 
-        @Test func theTemporaryFileIsRemovedWhenTheUploadIsCancelled() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func theTemporaryFileIsRemovedWhenTheUploadIsCancelled(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let file = try scratch.makeFile(named: "data.bin", size: 64 * 1024 * 1024)
             let bodyFiles = try ScratchDirectory()
             defer { bodyFiles.remove() }
             let started = AsyncStream<Void>.makeStream()
-            let session = self.session
             let upload = Task {
                 try await session.perform(
                     MultipartUpload<LargeUpload, UploadReceipt>(
@@ -233,13 +247,14 @@ extension SerialLoopback {
 
         /// On Linux, cancelling an upload from a file while FoundationNetworking reads its next chunk
         /// crashed the process in about 1 of 15 cancels; 40 cancels at random moments would catch that.
-        @Test func cancellingUploadsAtRandomMomentsEndsEveryOneCleanly() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func cancellingUploadsAtRandomMomentsEndsEveryOneCleanly(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let file = try scratch.makeFile(named: "data.bin", size: 48 * 1024 * 1024)
             let bodyFiles = try ScratchDirectory()
             defer { bodyFiles.remove() }
-            let session = self.session
             var outcomes: [String: Int] = [:]
             for _ in 0..<40 {
                 let upload = Task {
@@ -267,14 +282,15 @@ extension SerialLoopback {
             #expect(try await bodyFiles.contents(settlingTo: 0).isEmpty)
         }
 
-        @Test func aCancelledTaskLeavesNoBodyFileAndSendsNothing() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func aCancelledTaskLeavesNoBodyFileAndSendsNothing(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let file = try scratch.makeFile(named: "data.bin", size: 64 * 1024 * 1024)
             let bodyFiles = try ScratchDirectory()
             defer { bodyFiles.remove() }
             let tag = "cancel-encoding-\(UUID().uuidString)"
-            let session = self.session
             let gate = AsyncStream<Void>.makeStream()
             let upload = Task {
                 // Starts only once cancelled, so the body file is written by a cancelled task.
@@ -296,7 +312,9 @@ extension SerialLoopback {
             #expect(try server.count(tag: tag) == 0)
         }
 
-        @Test func anUnreadableAttachmentFailsBeforeAnythingIsSent() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func anUnreadableAttachmentFailsBeforeAnythingIsSent(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let missing = URL(fileURLWithPath: "/nonexistent/coreapi/\(UUID().uuidString).bin")
             let tag = "unreadable-\(UUID().uuidString)"
             let error = await #expect(throws: ApiError.self) {
@@ -313,7 +331,9 @@ extension SerialLoopback {
             #expect(try server.count(tag: tag) == 0)
         }
 
-        @Test func multipartOnGetFailsBeforeAnythingIsSent() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func multipartOnGetFailsBeforeAnythingIsSent(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let tag = "multipart-get-\(UUID().uuidString)"
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(
@@ -332,67 +352,5 @@ extension SerialLoopback {
             }
             #expect(try server.count(tag: tag) == 0)
         }
-    }
-}
-
-/// Progress values collected from the delegate queue.
-final class ProgressLog: Sendable {
-    private let storage = LockedList<TransferProgress>()
-
-    func append(_ value: TransferProgress) {
-        storage.append(value)
-    }
-
-    var values: [TransferProgress] { storage.values }
-}
-
-/// A list guarded by a lock, for values reported from other threads.
-final class LockedList<Element: Sendable>: @unchecked Sendable {  // `items` is only touched under `lock`
-    private let lock = NSLock()
-    private var items: [Element] = []
-
-    func append(_ element: Element) {
-        lock.withLock { items.append(element) }
-    }
-
-    var values: [Element] { lock.withLock { items } }
-}
-
-/// SHA-256 digests computed by an independent implementation (Python's `hashlib`).
-enum Digest {
-    static func sha256(of file: URL) throws -> String {
-        try run(input: FileHandle(forReadingFrom: file))
-    }
-
-    static func sha256(of data: Data) throws -> String {
-        let pipe = Pipe()
-        let writer = pipe.fileHandleForWriting
-        let digest = Result {
-            try run(
-                input: pipe.fileHandleForReading,
-                whileRunning: {
-                    try writer.write(contentsOf: data)
-                    try writer.close()
-                }
-            )
-        }
-        return try digest.get()
-    }
-
-    private static func run(input: FileHandle, whileRunning feed: () throws -> Void = {}) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            "import hashlib, sys\nh = hashlib.sha256()\nfor c in iter(lambda: sys.stdin.buffer.read(1 << 20), b''): h.update(c)\nprint(h.hexdigest())",
-        ]
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        try feed()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

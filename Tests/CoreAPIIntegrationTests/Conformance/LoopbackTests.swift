@@ -8,19 +8,23 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Real HTTP against the loopback fixture server.
+/// Real HTTP against the loopback fixture server, over every transport.
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(1)))
     struct LoopbackTests {
         let server: FixtureServer
-        let session: ApiSession
 
         init() throws {
             server = try FixtureServer.shared()
-            session = ApiSession(hostProvider: server.hosts)
         }
 
-        @Test func queryParametersReachTheServerEscaped() async throws {
+        func makeSession(_ transport: TestTransport) -> ApiSession {
+            transport.makeSession(hostProvider: server.hosts)
+        }
+
+        @Test(arguments: TestTransport.allCases)
+        func queryParametersReachTheServerEscaped(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let echo = try await session.perform(
                 EchoSearch(query: "a+b & c=d?/#% é", page: 2, tags: ["x", "y"], exact: nil)
             )
@@ -30,29 +34,36 @@ extension SerialLoopback {
             #expect(echo.bodySize == 0)
         }
 
-        @Test func jsonBodyReachesTheServer() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func jsonBodyReachesTheServer(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let echo = try await session.perform(EchoCreate(name: "Lamp", price: 12.5, note: nil))
             #expect(echo.method == "POST")
             #expect(echo.body == #"{"name":"Lamp","price":12.5}"#)
             #expect(echo.headers["content-type"] == "application/json")
         }
 
-        @Test func formBodyReachesTheServer() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func formBodyReachesTheServer(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let echo = try await session.perform(EchoForm(title: "a b&c", count: 3))
             #expect(echo.method == "PUT")
             #expect(echo.body == "count=3&title=a%20b%26c")
             #expect(echo.headers["content-type"] == "application/x-www-form-urlencoded; charset=utf-8")
         }
 
-        @Test(arguments: [400, 404, 409, 500, 503])
-        func errorStatusGoesThroughTheFamilyProcess(code: Int) async throws {
+        @Test(arguments: TestTransport.allCases, [400, 404, 409, 500, 503])
+        func errorStatusGoesThroughTheFamilyProcess(transport: TestTransport, code: Int) async throws {
+            let session = makeSession(transport)
             let error = await #expect(throws: FixtureServiceError.self) {
                 try await session.perform(StatusCall(code: code))
             }
             #expect(error == FixtureServiceError(status: code, message: "status \(code) from fixture"))
         }
 
-        @Test func unacceptableStatusKeepsCodeHeadersAndBody() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func unacceptableStatusKeepsCodeHeadersAndBody(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(RawGet(path: "/status/418"))
             }
@@ -65,28 +76,40 @@ extension SerialLoopback {
             #expect(String(decoding: failure.body, as: UTF8.self).contains("status 418 from fixture"))
         }
 
-        @Test func perMethodAcceptableStatusCodes() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func perMethodAcceptableStatusCodes(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let data = try await session.perform(RawGet(path: "/status/404", acceptableStatusCodes: [200, 404]))
             #expect(String(decoding: data, as: UTF8.self).contains("\"code\": 404"))
         }
 
-        @Test(arguments: [
-            ("/text/latin1", "café crème, naïve"),
-            ("/text/cp1251", "Привет, мир"),
-            ("/text/plain", "plain ✓"),
-        ])
-        func textIsDecodedWithTheResponseCharset(path: String, expected: String) async throws {
-            let text = try await session.perform(TextCall(path: path))
-            #expect(text == expected)
+        @Test(
+            arguments: TestTransport.allCases,
+            [
+                ("/text/latin1", "café crème, naïve"),
+                ("/text/cp1251", "Привет, мир"),
+                ("/text/plain", "plain ✓"),
+            ]
+        )
+        func textIsDecodedWithTheResponseCharset(
+            transport: TestTransport,
+            sample: (path: String, expected: String)
+        ) async throws {
+            let text = try await makeSession(transport).perform(TextCall(path: sample.path))
+            #expect(text == sample.expected)
         }
 
-        @Test func gzipBodyIsInflated() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func gzipBodyIsInflated(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let payload = try await session.perform(GzipCall())
             #expect(payload.compressed)
             #expect(payload.items == Array(0..<100))
         }
 
-        @Test func emptyAndHeadResponses() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func emptyAndHeadResponses(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             struct Empty: FixtureMethod {
                 typealias Response = EmptyResponse
                 var path: String
@@ -101,7 +124,9 @@ extension SerialLoopback {
         }
 
         /// Linux truncates `URLRequest.timeoutInterval` to whole seconds; CoreAPI's own timer keeps 0.5 s.
-        @Test func perRequestTimeoutEndsAsTimeoutAtItsDeadline() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func perRequestTimeoutEndsAsTimeoutAtItsDeadline(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let start = ContinuousClock.now
             await #expect(throws: ApiError.timeout) {
                 try await session.perform(DelayCall(milliseconds: 3000, timeout: 0.5))
@@ -111,12 +136,16 @@ extension SerialLoopback {
             #expect(elapsed < .milliseconds(1500))
         }
 
-        @Test func requestFasterThanItsTimeoutSucceeds() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func requestFasterThanItsTimeoutSucceeds(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let data = try await session.perform(DelayCall(milliseconds: 300, timeout: 1.2))
             #expect(String(decoding: data, as: UTF8.self) == #"{"delayed": 300}"#)
         }
 
-        @Test func basicChallengeEndsAsUnauthorized() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func basicChallengeEndsAsUnauthorized(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let start = ContinuousClock.now
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(RawGet(path: "/basic-auth", timeout: 5))
@@ -130,7 +159,9 @@ extension SerialLoopback {
             #expect(ContinuousClock.now - start < .seconds(2))
         }
 
-        @Test func unknownHostKeySendsNothing() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func unknownHostKeySendsNothing(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             struct Elsewhere: FixtureMethod {
                 typealias Response = Data
                 var hostProviderKey: String { "missing" }
@@ -148,7 +179,9 @@ extension SerialLoopback {
             #expect(try server.count(tag: tag) == 0)
         }
 
-        @Test func invalidHeaderSendsNothing() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func invalidHeaderSendsNothing(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             struct BadHeader: FixtureMethod {
                 typealias Response = Data
                 var path: String { "/fast" }
@@ -163,7 +196,9 @@ extension SerialLoopback {
             #expect(try server.count(tag: tag) == 0)
         }
 
-        @Test func swiftTaskCancellationCancelsTheRequest() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func swiftTaskCancellationCancelsTheRequest(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let start = ContinuousClock.now
             let task = Task { try await session.perform(DelayCall(milliseconds: 5000)) }
             try await Task.sleep(for: .milliseconds(200))
@@ -172,8 +207,9 @@ extension SerialLoopback {
             #expect(ContinuousClock.now - start < .seconds(3))
         }
 
-        @Test func cancelAllRequestsEndsTwentyInFlight() async throws {
-            let session = ApiSession(hostProvider: server.hosts)
+        @Test(arguments: TestTransport.allCases)
+        func cancelAllRequestsEndsTwentyInFlight(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let start = ContinuousClock.now
             let results = await withTaskGroup(of: (any Error)?.self) { group in
                 for _ in 0..<20 {
@@ -200,7 +236,9 @@ extension SerialLoopback {
             #expect(ContinuousClock.now - start < .seconds(3))
         }
 
-        @Test func completionHandlerDeliversOnTheGivenQueue() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func completionHandlerDeliversOnTheGivenQueue(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let queue = DispatchQueue(label: "completion-test")
             let key = DispatchSpecificKey<Int>()
             queue.setSpecific(key: key, value: 7)
@@ -213,7 +251,9 @@ extension SerialLoopback {
             #expect(try String(decoding: result.get(), as: UTF8.self) == #"{"ok":true}"#)
         }
 
-        @Test func completionHandleCancels() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func completionHandleCancels(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let result = await withCheckedContinuation { continuation in
                 let handle = session.perform(DelayCall(milliseconds: 5000)) { continuation.resume(returning: $0) }
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { handle.cancel() }
@@ -221,7 +261,9 @@ extension SerialLoopback {
             #expect(throws: ApiError.cancelled) { try result.get() }
         }
 
-        @Test func defaultSessionNeitherKeepsNorSendsCookies() async throws {
+        @Test(arguments: TestTransport.allCases)
+        func defaultSessionNeitherKeepsNorSendsCookies(transport: TestTransport) async throws {
+            let session = makeSession(transport)
             let jar = "/echo/cookie-jar/\(UUID().uuidString)"
             _ = try await session.perform(SetCookie(name: "jar", value: "kept", cookiePath: jar))
             let echo = try await session.perform(EchoAt(path: jar))
@@ -229,25 +271,9 @@ extension SerialLoopback {
             #expect(echo.headers["cookie"] == nil)
         }
 
-        @Test func cookiesAreOptIn() async throws {
-            let jar = "/echo/cookie-jar/\(UUID().uuidString)"
-            let configuration = ApiSession.makeDefaultConfiguration()
-            configuration.httpCookieStorage = HTTPCookieStorage.shared
-            configuration.httpCookieAcceptPolicy = .always
-            configuration.httpShouldSetCookies = true
-            let session = ApiSession(hostProvider: server.hosts, configuration: configuration)
-            defer {
-                for cookie in HTTPCookieStorage.shared.cookies ?? [] where cookie.path == jar {
-                    HTTPCookieStorage.shared.deleteCookie(cookie)
-                }
-            }
-            _ = try await session.perform(SetCookie(name: "jar", value: "kept", cookiePath: jar))
-            let echo = try await session.perform(EchoAt(path: jar))
-            #expect(echo.headers["cookie"] == "jar=kept")
-        }
-
-        @Test func connectionRefusedIsATransportError() async throws {
-            let session = ApiSession(hostProvider: DictionaryHostProvider(["fixture": "http://127.0.0.1:1"]))
+        @Test(arguments: TestTransport.allCases)
+        func connectionRefusedIsATransportError(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: DictionaryHostProvider(["fixture": "http://127.0.0.1:1"]))
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(RawGet(path: "/fast"))
             }

@@ -9,7 +9,9 @@ import Testing
 #endif
 
 extension SerialLoopback {
-    /// The session's timeout timer holds its delegate; the delegate must still go with the session.
+    /// The session's timeout timer holds its delegate; the delegate must still go with the session. The
+    /// delegate is URLSessionTransport's, made for a session from its configuration: other transports
+    /// have none.
     @Suite(.timeLimit(.minutes(1)))
     struct SessionReleaseTests {
         /// One call arms the timer; then the session is dropped, invalidated first or not.

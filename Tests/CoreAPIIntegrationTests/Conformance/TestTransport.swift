@@ -1,0 +1,166 @@
+import CoreAPI
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if AsyncHTTPClient
+    import CoreAPIAsyncHTTPClient
+#endif
+
+/// The transports the loopback tests run against: a test of how a call behaves on the wire takes one as
+/// its argument (`@Test(arguments: TestTransport.allCases)`) and makes its sessions with
+/// ``makeSession(hostProvider:configuration:headers:middlewares:policy:)``, so every transport is held to
+/// the same assertions, those of the ``Transport`` contract.
+///
+/// Where a transport is documented to behave differently, the difference is one of the properties under
+/// "Documented differences" below, and the test asserts each transport's own behaviour from it. Every
+/// difference is there and nowhere else.
+enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// ``URLSessionTransport``, the default, made by the session from its configuration.
+    case urlSession
+    #if AsyncHTTPClient
+        /// `AsyncHTTPClientTransport`, the one ``sharedAsyncHTTPClientTransport`` of the process.
+        case asyncHTTPClient
+    #endif
+
+    var testDescription: String {
+        switch self {
+        case .urlSession: return "URLSession"
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: return "AsyncHTTPClient"
+        #endif
+        }
+    }
+
+    /// A session over this transport.
+    ///
+    /// Over URLSession this is exactly the session the tests made before they ran on every transport:
+    /// `ApiSession(hostProvider:headers:middlewares:policy:)`, or with `configuration` when one is given,
+    /// so URLSession's behaviour under test is unchanged. Another transport is shared by its sessions and
+    /// takes only the idle timeout (`timeoutIntervalForRequest`) of `configuration`: the rest of it
+    /// (cookies, connections per host) configures URLSession alone.
+    /// - Parameters:
+    ///   - hostProvider: The hosts, usually the fixture's.
+    ///   - configuration: URLSession's configuration, when a test needs one of its own.
+    ///   - headers: Header fields for every request.
+    ///   - middlewares: The session's middlewares.
+    ///   - policy: Redirect rules, limits and secret header names.
+    func makeSession(
+        hostProvider: any HostProvider,
+        configuration: URLSessionConfiguration? = nil,
+        headers: Headers = Headers(),
+        middlewares: [any Middleware] = [],
+        policy: TransportPolicy = TransportPolicy()
+    ) -> ApiSession {
+        switch self {
+        case .urlSession:
+            guard let configuration else {
+                return ApiSession(
+                    hostProvider: hostProvider,
+                    headers: headers,
+                    middlewares: middlewares,
+                    policy: policy
+                )
+            }
+            return ApiSession(
+                hostProvider: hostProvider,
+                configuration: configuration,
+                headers: headers,
+                middlewares: middlewares,
+                policy: policy
+            )
+        #if AsyncHTTPClient
+            case .asyncHTTPClient:
+                return ApiSession(
+                    hostProvider: hostProvider,
+                    transport: Self.sharedAsyncHTTPClientTransport,
+                    headers: headers,
+                    middlewares: middlewares,
+                    policy: policy,
+                    defaultTimeout: configuration?.timeoutIntervalForRequest ?? 60
+                )
+        #endif
+        }
+    }
+
+    #if AsyncHTTPClient
+        /// The one AsyncHTTPClient transport of the test process, shared by all its sessions as an
+        /// application shares one `HTTPClient`.
+        ///
+        /// It is never shut down, on purpose: `shutdown()` is for an owner that goes on running without
+        /// the client, while here the test process ends once its tests have, and its event loops and
+        /// connections end with it. A transport per test would have to be shut down by a test that cannot
+        /// know when the engine is done with the calls it cancelled, and would leave event loop threads
+        /// behind for the rest of the run if it were not. The concurrency stress scenarios hold a thousand
+        /// requests at the fixture at once, so its client must open that many connections to one host.
+        static let sharedAsyncHTTPClientTransport = AsyncHTTPClientTransport()
+    #endif
+
+    // MARK: - Documented differences
+
+    /// Whether URLSession is FoundationNetworking here (Linux), not Apple's.
+    private static let urlSessionIsFoundationNetworking: Bool = {
+        #if canImport(FoundationNetworking)
+            return true
+        #else
+            return false
+        #endif
+    }()
+
+    /// Whether a transport failure carries the `URLError` code FoundationNetworking reports for the fault
+    /// (the `linuxCode` column of ``SerialLoopback/TransportPolicyTests/transportFaults``). Only URLSession
+    /// on Linux does. Apple's URLSession reports codes of its own, and other engines no `URLError` at all:
+    /// for them a test checks the kind of the failure, which the ``Transport`` contract fixes, alone.
+    var reportsFoundationNetworkingCodes: Bool {
+        switch self {
+        case .urlSession: return Self.urlSessionIsFoundationNetworking
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: return false
+        #endif
+        }
+    }
+
+    /// Whether the engine reads a redirect's whole body, reporting none of its bytes, before the `3xx`
+    /// reaches the transport. FoundationNetworking does (Docs/PlatformBehaviour.md), and cannot be stopped
+    /// early, so on Linux a redirect whose body trickles in takes the whole trickle, and an idle timeout
+    /// shorter than the trickle ends the call. Apple's URLSession and AsyncHTTPClient hand the `3xx` over at
+    /// once; the transport keeps its first 64 KiB and the session follows it.
+    var readsRedirectBodiesWhole: Bool {
+        switch self {
+        case .urlSession: return Self.urlSessionIsFoundationNetworking
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: return false
+        #endif
+        }
+    }
+
+    /// Whether the engine stops inflating a compressed body once the size limit has refused it.
+    /// FoundationNetworking cannot be stopped: it inflates in its work queue, where the cancel waits its
+    /// turn, so the rest of a gzip bomb is inflated after the call has ended with
+    /// ``ApiError/responseTooLarge(limit:)`` (Docs/PlatformBehaviour.md). Apple's URLSession stops with the
+    /// task it cancels, and AsyncHTTPClient with the request the transport cancels.
+    var stopsInflatingAtTheLimit: Bool {
+        switch self {
+        case .urlSession: return !Self.urlSessionIsFoundationNetworking
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: return true
+        #endif
+        }
+    }
+
+    /// Whether a response waits for one work queue the engine shares across the process.
+    /// FoundationNetworking makes, reads and cancels every task of the process on one queue, so while
+    /// another session reads a large body, a response — a Basic `401` challenge included — arrives only
+    /// when that queue gets to it (Docs/PlatformBehaviour.md): the most a test can ask is that it arrives
+    /// no later than a plain request started with it. With other engines it arrives at once.
+    var waitsForASharedWorkQueue: Bool {
+        switch self {
+        case .urlSession: return Self.urlSessionIsFoundationNetworking
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: return false
+        #endif
+        }
+    }
+}
