@@ -17,7 +17,7 @@
     /// ```swift
     /// let transport = AsyncHTTPClientTransport()
     /// let session = ApiSession(hostProvider: hosts, transport: transport)
-    /// // ...
+    /// let user = try await session.perform(GetUser(id: 42))
     /// try await transport.shutdown()
     /// ```
     ///
