@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -9,13 +9,49 @@ let package = Package(
         .library(name: "CoreAPIJSON", targets: ["CoreAPIJSON"]),
         .library(name: "CoreAPIText", targets: ["CoreAPIText"]),
         .library(name: "CoreAPITesting", targets: ["CoreAPITesting"]),
+        .library(name: "CoreAPIAsyncHTTPClient", targets: ["CoreAPIAsyncHTTPClient"]),
         .executable(name: "CoreAPIExample", targets: ["CoreAPIExample"]),
+    ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "Builds CoreAPIAsyncHTTPClient, a transport over AsyncHTTPClient and SwiftNIO."
+        ),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        // Used only by CoreAPIAsyncHTTPClient, and only with the AsyncHTTPClient trait: without it they are
+        // neither resolved nor fetched.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
     ],
     targets: [
         .target(name: "CoreAPI"),
         .target(name: "CoreAPIJSON", dependencies: ["CoreAPI"]),
         .target(name: "CoreAPIText", dependencies: ["CoreAPI"]),
         .target(name: "CoreAPITesting", dependencies: ["CoreAPI"]),
+        .target(
+            name: "CoreAPIAsyncHTTPClient",
+            dependencies: [
+                "CoreAPI",
+                .target(name: "CoreAPIZlib", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "AsyncHTTPClient",
+                    package: "async-http-client",
+                    condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
+            ]
+        ),
+        // The system's zlib, with which CoreAPIAsyncHTTPClient decodes gzip and deflate bodies.
+        .systemLibrary(
+            name: "CoreAPIZlib",
+            providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"]), .brew(["zlib"])]
+        ),
         .executableTarget(
             name: "CoreAPIExample",
             dependencies: ["CoreAPI", "CoreAPIJSON", "CoreAPIText"],
@@ -26,14 +62,17 @@ let package = Package(
         .testTarget(name: "CoreAPITextTests", dependencies: ["CoreAPIText", "CoreAPITesting"]),
         .testTarget(
             name: "CoreAPIIntegrationTests",
-            dependencies: ["CoreAPI", "CoreAPIJSON", "CoreAPIText", "CoreAPITesting"],
+            dependencies: [
+                "CoreAPI", "CoreAPIJSON", "CoreAPIText", "CoreAPITesting",
+                .target(name: "CoreAPIAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
             exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

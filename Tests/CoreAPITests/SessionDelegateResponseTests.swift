@@ -91,7 +91,7 @@ struct SessionDelegateResponseTests {
         ("10", Int64(10)), ("0", 0), ("10, 10", 10), ("99999999999999999999999", .max), ("abc", nil), ("", nil),
     ])
     func theDeclaredLengthIsReadFromContentLength(value: String, expected: Int64?) {
-        #expect(SessionDelegate.declaredLength(of: response(200, ["Content-Length": value])) == expected)
+        #expect(ResponseHead.declaredLength(of: response(200, ["Content-Length": value])) == expected)
     }
 
     /// Feeds `head` and then `chunks` to a delegate the way URLSession does, and returns how the task

@@ -10,7 +10,7 @@ extension SessionDelegate {
     struct TaskOutcome: Sendable {
         var response: HTTPURLResponse?
         var data = Data()
-        /// For a redirect response, the most body bytes kept (see `SessionDelegate.redirectBodyLimit`).
+        /// For a redirect response, the most body bytes kept (see `ResponseHead.redirectBodyLimit`).
         var redirectBodyLimit: Int?
         var error: ApiError?
 

@@ -22,9 +22,9 @@ import Foundation
 /// is cancelled afterwards; whatever FoundationNetworking reports for it later is ignored, so a busy
 /// work queue never holds a call. Redirects are refused, so the `3xx` is the task's response: Linux
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so the
-/// session follows hops itself. Of a redirect's body only the first ``redirectBodyLimit`` bytes are kept;
-/// the task ends as soon as more arrives. (FoundationNetworking itself reads a redirect's whole body
-/// before it tells the delegate anything, and reports none of its bytes while it does.)
+/// session follows hops itself. Of a redirect's body only the first ``ResponseHead/redirectBodyLimit``
+/// bytes are kept; the task ends as soon as more arrives. (FoundationNetworking itself reads a redirect's
+/// whole body before it tells the delegate anything, and reports none of its bytes while it does.)
 ///
 /// A response head is checked before its body is read (see ``headFailure(of:method:)``), and the
 /// errors tasks end with are named from what the transport knows (see ``failure(for:afterHead:url:)``).
@@ -322,15 +322,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return (nil, true)
             }
             let limit = state.options.maximumResponseSize
-            if let head, Self.isRedirect(head) {
+            if let head, ResponseHead.isRedirect(head) {
                 // The session follows it: only the start of its body is kept, and the size limit is not
                 // reached by a body that is not read.
-                state.redirectBodyLimit = Int(min(Int64(Self.redirectBodyLimit), max(limit, 0)))
+                state.redirectBodyLimit = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
                 return (state.progress, false)
             }
             // Content-Length counts encoded bytes, so it decides early only for an identity body.
-            let declared = head.flatMap(Self.declaredLength) ?? expected
-            let tooLarge = max(expected, declared) > limit && Self.isIdentityEncoded(head)
+            let declared = head.flatMap(ResponseHead.declaredLength) ?? expected
+            let tooLarge = max(expected, declared) > limit && ResponseHead.isIdentityEncoded(head)
             if tooLarge {
                 state.failure = .responseTooLarge(limit: limit)
             }
@@ -344,12 +344,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let progress {
             progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
         }
-    }
-
-    /// Whether `response` has no `Content-Encoding` other than `identity`.
-    private static func isIdentityEncoded(_ response: HTTPURLResponse?) -> Bool {
-        let encoding = response?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
-        return encoding == "identity" || encoding.isEmpty
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

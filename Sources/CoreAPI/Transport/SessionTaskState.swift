@@ -25,7 +25,7 @@ extension SessionDelegate {
         var expectedLength: Int64?
         var response: HTTPURLResponse?
         var data = Data()
-        /// For a redirect response, the most body bytes kept (see `SessionDelegate.redirectBodyLimit`).
+        /// For a redirect response, the most body bytes kept (see `ResponseHead.redirectBodyLimit`).
         var redirectBodyLimit: Int?
         let idleTimeout: UInt64
         var lastActivity: UInt64

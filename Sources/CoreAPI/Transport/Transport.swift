@@ -3,8 +3,9 @@
 /// A transport is the only part of CoreAPI that touches the network. Everything above it — building
 /// and validating the request, the middleware chain, redirects, secrets, the call's deadline and
 /// cancellation, status validation and parsing — is done once by the session, the same for every
-/// transport. CoreAPI ships ``URLSessionTransport`` (the default), and `CoreAPITesting` a stub
-/// transport for unit tests.
+/// transport. CoreAPI ships ``URLSessionTransport`` (the default), `CoreAPITesting` a stub transport
+/// for unit tests, and `CoreAPIAsyncHTTPClient`, with the package's `AsyncHTTPClient` trait, a
+/// transport over AsyncHTTPClient.
 ///
 /// A conforming type:
 /// - sends `request.request` with its body from memory or, when ``EncodedRequest/bodyFile`` is set,

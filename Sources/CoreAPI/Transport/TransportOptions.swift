@@ -34,10 +34,10 @@ public struct TransportOptions: Sendable {
     }
 
     /// Idle timeouts above this many seconds (or infinite ones) are no timeout at all.
-    static let longestIdleTimeout: TimeInterval = 1_000_000
+    package static let longestIdleTimeout: TimeInterval = 1_000_000
 
     /// ``idleTimeout`` in nanoseconds, or `.max` for none.
-    var idleTimeoutNanoseconds: UInt64 {
+    package var idleTimeoutNanoseconds: UInt64 {
         idleTimeout > 0 && idleTimeout < Self.longestIdleTimeout ? UInt64(idleTimeout * 1_000_000_000) : .max
     }
 }

@@ -53,8 +53,11 @@ struct CodeSamplesTests {
 
     @Test func everyDocumentedSampleIsCompiled() throws {
         let folder = Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests/CodeSamples")
-        let compiled = try ["CodeSamples.swift", "CodeSamplesUploads.swift", "CodeSamplesMiddleware.swift"].map {
-            name in
+        let files = [
+            "CodeSamples.swift", "CodeSamplesUploads.swift", "CodeSamplesMiddleware.swift",
+            "CodeSamplesAsyncHTTPClient.swift",
+        ]
+        let compiled = try files.map { name in
             Self.normalized(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
         }.joined(separator: "\n")
         var count = 0

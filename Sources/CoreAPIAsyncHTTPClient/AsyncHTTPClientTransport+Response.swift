@@ -1,0 +1,129 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import CoreAPI
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// How the transport reads a response: the head is checked before the body, and the body is
+    /// decoded and counted as it arrives.
+    extension AsyncHTTPClientTransport {
+        /// Thrown out of the body loop once a redirect's body has filled what is kept of it.
+        private struct RedirectBodyKept: Error {}
+
+        /// Checks the head of `response`, then reads its body.
+        ///
+        /// A redirect keeps at most ``ResponseHead/redirectBodyLimit`` bytes of its body and stops
+        /// there; any other body fails with ``ApiError/responseTooLarge(limit:)`` as soon as its decoded
+        /// bytes pass the limit — or at once when an identity body declares a larger `Content-Length`.
+        /// Stopping drops the response body, which makes AsyncHTTPClient close the connection.
+        func read(
+            _ response: HTTPClientResponse,
+            url: URL,
+            method: String,
+            exchange: Exchange,
+            options: TransportOptions
+        ) async throws -> RawResponse {
+            let head = try Self.head(of: response, url: url)
+            exchange.receivedHead()
+            if response.history.count > 1 {
+                // The client followed a redirect, which only the session may do.
+                let first = response.history[0]
+                let target = response.history[1].request.url
+                throw ApiError.redirect(
+                    .init(
+                        reason: .tooManyRedirects(limit: 0),
+                        statusCode: Int(first.responseHead.status.code),
+                        target: URL(string: target)
+                    )
+                )
+            }
+            if let failure = ResponseHead.headFailure(
+                of: head,
+                method: method,
+                decodedCodings: ContentDecoder.codings
+            ) {
+                throw failure
+            }
+            let limit = options.maximumResponseSize
+            let hasBody = method.uppercased() != "HEAD" && head.statusCode != 204 && head.statusCode != 304
+            let declared = ResponseHead.declaredLength(of: head)
+            var kept: Int?
+            if ResponseHead.isRedirect(head) {
+                // The session follows it: only the start of its body is kept, and the size limit is not
+                // reached by a body that is not read.
+                kept = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
+            } else if hasBody, let declared, declared > limit, ResponseHead.isIdentityEncoded(head) {
+                // Content-Length counts encoded bytes, so it decides early only for an identity body.
+                throw ApiError.responseTooLarge(limit: limit)
+            }
+            exchange.received(0, of: nil)
+            let decoder =
+                hasBody ? ContentDecoder(contentEncoding: head.value(forHTTPHeaderField: "Content-Encoding")) : nil
+            var data = Data()
+            let collect = { (piece: UnsafeRawBufferPointer) throws in
+                if let kept, data.count + piece.count > kept {
+                    data.append(contentsOf: piece.prefix(kept - data.count))
+                    throw RedirectBodyKept()
+                }
+                if Int64(data.count) + Int64(piece.count) > limit {
+                    // Counted on decoded bytes as they arrive; nothing more is read or inflated.
+                    throw ApiError.responseTooLarge(limit: limit)
+                }
+                data.append(contentsOf: piece)
+            }
+            do {
+                for try await buffer in response.body {
+                    exchange.touch()
+                    try Task.checkCancellation()
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        if let decoder {
+                            try decoder.decode(bytes, into: collect)
+                        } else {
+                            try collect(bytes)
+                        }
+                    }
+                    let completed = Int64(data.count)
+                    // Content-Length counts encoded bytes; a decoded body may be longer.
+                    exchange.received(completed, of: declared.map { max($0, completed) })
+                }
+                try decoder?.finish()
+            } catch is RedirectBodyKept {
+                // The rest of the redirect's body is not read.
+            }
+            // A body cut short by a cancel is no body.
+            try Task.checkCancellation()
+            return RawResponse(response: head, data: data)
+        }
+
+        /// The `HTTPURLResponse` for the head of `response`; repeated fields are joined with `", "`
+        /// under the spelling of their first occurrence, as FoundationNetworking joins them.
+        /// - Throws: ``ApiError/TransportFailure/Kind/badResponse`` when `HTTPURLResponse` refuses it.
+        static func head(of response: HTTPClientResponse, url: URL) throws(ApiError) -> HTTPURLResponse {
+            var fields: [String: String] = [:]
+            var spellings: [String: String] = [:]
+            for (name, value) in response.headers {
+                let lowercased = name.lowercased()
+                let key = spellings[lowercased] ?? name
+                spellings[lowercased] = key
+                fields[key] = fields[key].map { $0 + ", " + value } ?? value
+            }
+            let version = "HTTP/\(response.version.major).\(response.version.minor)"
+            guard
+                let head = HTTPURLResponse(
+                    url: url,
+                    statusCode: Int(response.status.code),
+                    httpVersion: version,
+                    headerFields: fields
+                )
+            else {
+                throw ApiError.transport(.init(kind: .badResponse))
+            }
+            return head
+        }
+    }
+#endif

@@ -1,0 +1,236 @@
+#if AsyncHTTPClient
+    public import AsyncHTTPClient
+    public import CoreAPI
+    import Dispatch
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+    public import NIOSSL
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// A ``Transport`` over AsyncHTTPClient (SwiftNIO), for servers and other places where
+    /// `URLSession` is not wanted; build with the package's `AsyncHTTPClient` trait to get it.
+    ///
+    /// ```swift
+    /// let transport = AsyncHTTPClientTransport()
+    /// let session = ApiSession(hostProvider: hosts, transport: transport)
+    /// let user = try await session.perform(GetUser(id: 42))
+    /// try await transport.shutdown()
+    /// ```
+    ///
+    /// It keeps the whole ``Transport`` contract: the session follows redirects (the client must not),
+    /// bodies are decoded here — `gzip`, `x-gzip` and `deflate`, several stacked too — and counted
+    /// against the size limit while they inflate, so a small body that inflates to gigabytes stops at
+    /// the limit; the idle timeout and the deadline cover the whole exchange, body included; a body file
+    /// is streamed from disk in chunks; and every failure is an ``ApiError``.
+    ///
+    /// Every `https` request carries the transport's TLS configuration, which always validates the
+    /// server's certificate chain and host name.
+    ///
+    /// **Who shuts the client down.** A transport made with ``init(tlsConfiguration:)`` owns its
+    /// `HTTPClient`: ``shutdown()`` shuts it down, and so does releasing the transport. A client passed
+    /// to ``init(client:tlsConfiguration:)`` — `HTTPClient.shared` included — stays its creator's and is
+    /// never shut down by the transport.
+    public final class AsyncHTTPClientTransport: Transport {
+        /// The client requests are sent with.
+        public let client: HTTPClient
+
+        /// Whether the transport made ``client`` and shuts it down.
+        private let ownsClient: Bool
+        /// The TLS configuration of every `https` request.
+        private let tlsConfiguration: TLSConfiguration
+        /// Whether ``shutdown()`` was called.
+        private let isShutDown = LockedValue(false)
+
+        /// The content codings bodies are decoded from, lower-cased; a response with another one fails
+        /// with ``ApiError/TransportFailure/Kind/badResponse`` before its body is read.
+        public static let decodedContentCodings: Set<String> = ContentDecoder.codings
+
+        /// The `Accept-Encoding` sent with a request that has none: the codings the transport decodes.
+        static let acceptEncoding = "gzip, deflate"
+
+        /// Creates a transport over a client of its own, made with ``makeClientConfiguration()`` on
+        /// AsyncHTTPClient's shared event loop group; ``shutdown()`` shuts it down.
+        /// - Parameter tlsConfiguration: The TLS configuration of `https` requests, for trust roots or a
+        ///   client certificate of your own; its `certificateVerification` must be `.fullVerification`.
+        public convenience init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration()) {
+            var configuration = Self.makeClientConfiguration()
+            configuration.tlsConfiguration = tlsConfiguration
+            self.init(
+                client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
+                ownsClient: true,
+                tlsConfiguration: tlsConfiguration
+            )
+        }
+
+        /// Creates a transport over `client`, which stays yours: the transport never shuts it down.
+        ///
+        /// Make the client with ``makeClientConfiguration()``, or at least with
+        /// `redirectConfiguration: .disallow` and `decompression: .disabled`. AsyncHTTPClient 1.37 sets
+        /// both per client only and does not let the transport read a client's configuration, so they
+        /// cannot be checked here:
+        /// - a client that follows redirects (`HTTPClient.shared` does) bypasses the session's
+        ///   ``TransportPolicy``; a response reached through a redirect the client followed is refused
+        ///   with ``ApiError/redirect(_:)`` (``ApiError/RedirectFailure/Reason/tooManyRedirects(limit:)``
+        ///   with a limit of 0), though the request has reached the redirect's target by then;
+        /// - a client that decompresses (`HTTPClient.shared` does) leaves `Content-Encoding` in the head,
+        ///   so a compressed body fails with ``ApiError/TransportFailure/Kind/badResponse``;
+        /// - a client that retries failed connections (the default) holds a refused connection until its
+        ///   connect timeout before failing with ``ApiError/TransportFailure/Kind/cannotConnect``.
+        /// - Parameters:
+        ///   - client: The client requests are sent with.
+        ///   - tlsConfiguration: The TLS configuration of `https` requests, which replaces the client's;
+        ///     its `certificateVerification` must be `.fullVerification`.
+        public convenience init(client: HTTPClient, tlsConfiguration: TLSConfiguration = .makeClientConfiguration()) {
+            self.init(client: client, ownsClient: false, tlsConfiguration: tlsConfiguration)
+        }
+
+        private init(client: HTTPClient, ownsClient: Bool, tlsConfiguration: TLSConfiguration) {
+            guard case .fullVerification = tlsConfiguration.certificateVerification else {
+                preconditionFailure("AsyncHTTPClientTransport validates TLS certificates: use .fullVerification")
+            }
+            self.client = client
+            self.ownsClient = ownsClient
+            self.tlsConfiguration = tlsConfiguration
+        }
+
+        deinit {
+            // An HTTPClient released before it is shut down leaks its connections (and traps in debug
+            // builds). No exchange is in flight: each one holds the transport while it runs.
+            if ownsClient && !isShutDown.current {
+                client.shutdown(queue: .global()) { _ in }
+            }
+        }
+
+        /// The configuration of the client ``init(tlsConfiguration:)`` makes, for a client of your own
+        /// to pass to ``init(client:tlsConfiguration:)``: redirects are not followed (the session follows
+        /// them), bodies are not decompressed by the client (the transport decodes them), and a refused
+        /// connection fails at once instead of being retried until the connect timeout.
+        public static func makeClientConfiguration() -> HTTPClient.Configuration {
+            var configuration = HTTPClient.Configuration(
+                tlsConfiguration: .makeClientConfiguration(),
+                redirectConfiguration: .disallow,
+                decompression: .disabled
+            )
+            configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.networkFrameworkWaitForConnectivity = false
+            return configuration
+        }
+
+        /// Shuts down the client the transport made: exchanges still in flight end with
+        /// ``ApiError/cancelled``, and later ones fail with ``ApiError/InvalidRequestReason/sessionInvalidated``.
+        /// A client passed to ``init(client:tlsConfiguration:)`` is left running, though the transport
+        /// sends nothing more. Calling it again does nothing.
+        /// - Throws: The error AsyncHTTPClient reports for its shutdown.
+        public func shutdown() async throws {
+            let first = isShutDown.withLock { isShutDown in
+                defer { isShutDown = true }
+                return !isShutDown
+            }
+            guard first, ownsClient else { return }
+            try await client.shutdown()
+        }
+
+        /// Sends `request` and reads its response, ending the exchange when the calling task is
+        /// cancelled, when nothing moves for the idle timeout, or when the deadline passes.
+        /// - Parameters:
+        ///   - request: The request, with its body in memory or in a file to stream from.
+        ///   - options: The limits, timeouts and progress handler of this exchange.
+        /// - Returns: The response as it is, a `3xx` included, with its body decoded.
+        /// - Throws: ``ApiError``.
+        public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+            if isShutDown.current {
+                throw ApiError.invalidRequest(.sessionInvalidated)
+            }
+            if Task.isCancelled {
+                throw ApiError.cancelled
+            }
+            let exchange = Exchange(options: options)
+            defer { exchange.end() }
+            do {
+                return try await withThrowingTaskGroup(of: RawResponse?.self) { group in
+                    group.addTask {
+                        try await self.exchange(request, exchange: exchange, options: options)
+                    }
+                    if exchange.hasClock {
+                        group.addTask {
+                            try await exchange.watch()
+                            return nil
+                        }
+                    }
+                    defer { group.cancelAll() }
+                    while let result = try await group.next() {
+                        if let result {
+                            return result
+                        }
+                    }
+                    throw CancellationError()  // not reached: the watchdog only ends by throwing
+                }
+            } catch {
+                if exchange.isTimedOut {
+                    throw ApiError.timeout
+                }
+                if Task.isCancelled {
+                    throw ApiError.cancelled
+                }
+                throw Self.failure(for: error, afterHead: exchange.hasHead)
+            }
+        }
+
+        /// How many times a request is sent again after its connection turned out closed before it
+        /// reached the server (see ``isStale(_:method:sentBody:)``).
+        static let maximumStaleRetries = 2
+
+        /// Sends `request` with the client and reads the response; a request that met a connection the
+        /// server had closed is sent again, up to ``maximumStaleRetries`` times.
+        ///
+        /// Each attempt has a body of its own, closed when the attempt ends: AsyncHTTPClient may still ask
+        /// for a chunk of a failed attempt's body, and nothing is read from the file after that.
+        private func exchange(
+            _ request: EncodedRequest,
+            exchange: Exchange,
+            options: TransportOptions
+        ) async throws -> RawResponse {
+            guard let url = request.request.url else {
+                throw ApiError.invalidRequest(.invalidURL("the request has no URL"))
+            }
+            let method = request.request.httpMethod ?? "GET"
+            var headers = HTTPHeaders()
+            for (name, value) in request.request.allHTTPHeaderFields ?? [:] {
+                headers.add(name: name, value: value)
+            }
+            if !headers.contains(name: "Accept-Encoding") {
+                headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)
+            }
+            let deadline =
+                options.deadline == .distantFuture
+                ? NIODeadline.distantFuture : NIODeadline.uptimeNanoseconds(options.deadline.uptimeNanoseconds)
+            var retries = 0
+            while true {
+                let body = try RequestBody.make(for: request, exchange: exchange, eventLoops: client.eventLoopGroup)
+                defer { body?.close() }
+                var outgoing = HTTPClientRequest(url: url.absoluteString)
+                outgoing.method = HTTPMethod(rawValue: method)
+                outgoing.headers = headers
+                if let body {
+                    outgoing.body = .stream(body.chunks, length: .known(body.length))
+                }
+                if url.scheme?.lowercased() == "https" {
+                    outgoing.tlsConfiguration = tlsConfiguration
+                }
+                do {
+                    let response = try await client.execute(outgoing, deadline: deadline)
+                    return try await read(response, url: url, method: method, exchange: exchange, options: options)
+                } catch
+                    where retries < Self.maximumStaleRetries && !exchange.hasHead && !Task.isCancelled
+                    && Self.isStale(error, method: method, sentBody: body?.hasHandedOverBytes ?? false)
+                {
+                    retries += 1
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,166 @@
+#if AsyncHTTPClient
+    import CoreAPI
+    import Foundation
+    import NIOCore
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// A request body as AsyncHTTPClient pulls it: from memory or streamed from a file, in chunks of
+    /// ``chunkSize`` bytes, each one noted as activity and reported as upload progress.
+    ///
+    /// A file is opened when the body is made and read one chunk at a time, so memory stays flat
+    /// whatever its size. Once ``close()`` has returned nothing more is read: AsyncHTTPClient pulls the
+    /// body from a task of its own, which may still ask for a chunk after the exchange has ended, and
+    /// the session may then remove the file.
+    final class RequestBody: Sendable {
+        /// The most bytes read and handed over at once.
+        static let chunkSize = 64 * 1024
+
+        /// How many bytes are handed over between two waits for the event loops.
+        ///
+        /// AsyncHTTPClient asks for the next chunk as soon as it has passed the last one to the
+        /// connection's event loop, and learns only later, from that loop, that the socket is full: a
+        /// fast reader gets far ahead of the socket, and the chunks wait in the loop's queue (a 1 GiB
+        /// upload over loopback held about 100 MiB at its peak). A task submitted to every loop of the
+        /// group runs after the writes queued before it, so waiting for it bounds what is queued to about
+        /// this many bytes.
+        static let barrierInterval = 1024 * 1024
+
+        /// The body as AsyncHTTPClient iterates it.
+        struct Chunks: AsyncSequence, Sendable {
+            typealias Element = ByteBuffer
+
+            let body: RequestBody
+
+            /// Hands out the next chunk, first waiting for the event loops once ``barrierInterval``
+            /// bytes were handed out since the last wait.
+            struct AsyncIterator: AsyncIteratorProtocol {
+                let body: RequestBody
+                private var sinceBarrier = 0
+
+                init(body: RequestBody) {
+                    self.body = body
+                }
+
+                mutating func next() async throws -> ByteBuffer? {
+                    if sinceBarrier >= RequestBody.barrierInterval {
+                        sinceBarrier = 0
+                        try await body.waitForEventLoops()
+                    }
+                    let chunk = try body.next()
+                    sinceBarrier += chunk?.readableBytes ?? 0
+                    return chunk
+                }
+            }
+
+            func makeAsyncIterator() -> AsyncIterator {
+                AsyncIterator(body: body)
+            }
+        }
+
+        private enum Source {
+            case memory(Data)
+            case file(FileHandle, path: String)
+        }
+
+        private struct State {
+            var source: Source?
+            var sent: Int64 = 0
+        }
+
+        /// The body length in bytes.
+        let length: Int64
+        private let exchange: Exchange
+        /// The client's event loops, one of which writes the body.
+        private let eventLoops: any EventLoopGroup
+        /// The source, `nil` once closed; reads hold the lock, so ``close()`` waits for one in progress.
+        private let state: LockedValue<State>
+
+        /// The body of `request`, or `nil` when it has none.
+        /// - Throws: ``ApiError/InvalidRequestReason/unreadableFile(path:)`` when the body file cannot be
+        ///   opened.
+        static func make(
+            for request: EncodedRequest,
+            exchange: Exchange,
+            eventLoops: any EventLoopGroup
+        ) throws(ApiError) -> RequestBody? {
+            if let file = request.bodyFile {
+                guard let handle = try? FileHandle(forReadingFrom: file.url) else {
+                    throw ApiError.invalidRequest(.unreadableFile(path: file.url.path))
+                }
+                return RequestBody(
+                    .file(handle, path: file.url.path),
+                    length: file.length,
+                    exchange: exchange,
+                    eventLoops: eventLoops
+                )
+            }
+            guard let data = request.request.httpBody, !data.isEmpty else { return nil }
+            return RequestBody(.memory(data), length: Int64(data.count), exchange: exchange, eventLoops: eventLoops)
+        }
+
+        private init(_ source: Source, length: Int64, exchange: Exchange, eventLoops: any EventLoopGroup) {
+            self.length = length
+            self.exchange = exchange
+            self.eventLoops = eventLoops
+            state = LockedValue(State(source: source))
+        }
+
+        deinit {
+            close()
+        }
+
+        /// Whether any byte of the body was handed to the client.
+        var hasHandedOverBytes: Bool {
+            state.withLock { $0.sent > 0 }
+        }
+
+        /// The body as an async sequence of chunks.
+        var chunks: Chunks { Chunks(body: self) }
+
+        /// Stops reading: later requests for a chunk fail, and a file is closed.
+        func close() {
+            let source = state.withLock { $0.source.take() }
+            if case .file(let handle, _) = source {
+                try? handle.close()
+            }
+        }
+
+        /// Returns once every event loop of the client has run the tasks queued on it before.
+        private func waitForEventLoops() async throws {
+            for loop in eventLoops.makeIterator() {
+                try await loop.submit {}.get()
+            }
+        }
+
+        /// The next chunk, or `nil` after the last one.
+        /// - Throws: `CancellationError` once closed; ``ApiError/InvalidRequestReason/unreadableFile(path:)``
+        ///   when the file cannot be read or is shorter than the body length.
+        private func next() throws -> ByteBuffer? {
+            let (chunk, sent) = try state.withLock { state throws -> (ByteBuffer?, Int64) in
+                guard let source = state.source else { throw CancellationError() }
+                let count = Int(min(Int64(Self.chunkSize), length - state.sent))
+                guard count > 0 else { return (nil, state.sent) }
+                let chunk: ByteBuffer
+                switch source {
+                case .memory(let data):
+                    let start = data.startIndex + Int(state.sent)
+                    chunk = ByteBuffer(bytes: data[start..<start + count])
+                case .file(let handle, let path):
+                    guard let data = try? handle.read(upToCount: count), !data.isEmpty else {
+                        throw ApiError.invalidRequest(.unreadableFile(path: path))
+                    }
+                    chunk = ByteBuffer(bytes: data)
+                }
+                state.sent += Int64(chunk.readableBytes)
+                return (chunk, state.sent)
+            }
+            if chunk != nil {
+                exchange.sent(sent, of: length)
+            }
+            return chunk
+        }
+    }
+#endif
