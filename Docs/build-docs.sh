@@ -25,3 +25,21 @@ for module in CoreAPI CoreAPIJSON CoreAPIText CoreAPITesting; do
         --warnings-as-errors >/dev/null
     echo "docs: $module built"
 done
+
+# CoreAPIAsyncHTTPClient has content only with the AsyncHTTPClient trait: its symbol graph comes from the
+# trait's own scratch path (.build-ahc, shared with the trait's build and tests).
+module=CoreAPIAsyncHTTPClient
+swift package --traits AsyncHTTPClient --scratch-path .build-ahc dump-symbol-graph --minimum-access-level public \
+    >/dev/null
+trait_graphs="$(swift build --traits AsyncHTTPClient --scratch-path .build-ahc --show-bin-path)/../symbolgraph"
+dir="$graphs/$module"
+mkdir -p "$dir"
+cp "$trait_graphs/$module.symbols.json" "$dir/"
+cp "$trait_graphs/$module"@*.symbols.json "$dir/" 2>/dev/null || true
+docc convert "Sources/$module/$module.docc" \
+    --additional-symbol-graph-dir "$dir" \
+    --fallback-display-name "$module" \
+    --fallback-bundle-identifier "org.coreapi.$module" \
+    --output-path "$out/$module.doccarchive" \
+    --warnings-as-errors >/dev/null
+echo "docs: $module built"

@@ -66,6 +66,25 @@
             )
         }
 
+        /// Creates a transport over a client of its own that judges servers and presents a client
+        /// certificate as `trust` says; ``shutdown()`` shuts the client down.
+        /// - Parameter trust: Which servers are trusted, and the client certificate for mutual TLS.
+        /// - Throws: ``TLSTrustError`` for what the transport cannot enforce (public-key pins) or read
+        ///   (see ``CoreAPI/TLSTrust/makeTLSConfiguration()``).
+        public convenience init(trust: TLSTrust) throws(TLSTrustError) {
+            self.init(tlsConfiguration: try trust.makeTLSConfiguration())
+        }
+
+        /// Creates a transport over `client`, which stays yours, that judges servers and presents a
+        /// client certificate as `trust` says; see ``init(client:tlsConfiguration:)`` for the client.
+        /// - Parameters:
+        ///   - client: The client requests are sent with.
+        ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
+        /// - Throws: ``TLSTrustError`` for what the transport cannot enforce (public-key pins) or read.
+        public convenience init(client: HTTPClient, trust: TLSTrust) throws(TLSTrustError) {
+            self.init(client: client, tlsConfiguration: try trust.makeTLSConfiguration())
+        }
+
         /// Creates a transport over `client`, which stays yours: the transport never shuts it down.
         ///
         /// Make the client with ``makeClientConfiguration()``, or at least with

@@ -46,3 +46,114 @@ extension ApiError {
         if case .transport(let failure) = self { failure.code } else { nil }
     }
 }
+
+#if AsyncHTTPClient
+    import CoreAPIAsyncHTTPClient
+
+    /// The trust options over the AsyncHTTPClient transport, which enforces them on Linux.
+    @Suite(.timeLimit(.minutes(1)))
+    struct AsyncHTTPClientTLSTrustTests {
+        let certificates: TestCertificates
+
+        init() throws {
+            certificates = try TestCertificates.shared()
+        }
+
+        private func authority(_ name: String) throws -> TLSCertificate {
+            try TLSCertificate(pem: String(decoding: try certificates.contents("\(name).pem"), as: UTF8.self))
+        }
+
+        private var identity: TLSClientIdentity {
+            get throws {
+                TLSClientIdentity(
+                    pkcs12: try certificates.contents("client.p12"),
+                    passphrase: TestCertificates.passphrase
+                )
+            }
+        }
+
+        /// Performs `TLSHello` over a new transport with `trust` against `server`.
+        private func hello(_ trust: TLSTrust, at server: TLSFixtureServer) async throws -> TLSEcho {
+            let transport = try AsyncHTTPClientTransport(trust: trust)
+            let session = ApiSession(
+                hostProvider: DictionaryHostProvider(["tls": server.baseURL]),
+                transport: transport
+            )
+            do {
+                let echo = try await session.perform(TLSHello())
+                try await transport.shutdown()
+                return echo
+            } catch {
+                try await transport.shutdown()
+                throw error
+            }
+        }
+
+        private func startServer(_ name: String = "server", requireClient: Bool = false) throws -> TLSFixtureServer {
+            try TLSFixtureServer(
+                certificate: certificates.path("\(name).pem"),
+                key: certificates.path("\(name).key"),
+                clientAuthority: requireClient ? certificates.path("ca.pem") : nil
+            )
+        }
+
+        @Test func aServerOfATrustedAuthorityIsAccepted() async throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let echo = try await hello(TLSTrust(server: .certificates([try authority("ca")])), at: server)
+            #expect(echo == TLSEcho(path: "/hello", client: nil))
+        }
+
+        @Test(arguments: ["system", "other-ca", "wrong-host"])
+        func aServerOutsideTheTrustIsATLSFailure(case name: String) async throws {
+            let server = try startServer(name == "wrong-host" ? "wrong-host" : "server")
+            defer { server.stop() }
+            let trust =
+                name == "system"
+                ? TLSTrust.system
+                : TLSTrust(server: .certificates([try authority(name == "other-ca" ? "other-ca" : "ca")]))
+            let error = await #expect(throws: ApiError.self) { try await hello(trust, at: server) }
+            #expect(error == .transport(.init(kind: .tls, code: error?.transportCode)))
+        }
+
+        @Test func theClientCertificateIsPresentedWhenTheServerAsks() async throws {
+            let server = try startServer(requireClient: true)
+            defer { server.stop() }
+            let trust = TLSTrust(server: .certificates([try authority("ca")]), clientIdentity: try identity)
+            let echo = try await hello(trust, at: server)
+            #expect(echo == TLSEcho(path: "/hello", client: "coreapi-client"))
+        }
+
+        @Test func withoutAClientCertificateAServerThatAsksRefusesTheCall() async throws {
+            let server = try startServer(requireClient: true)
+            defer { server.stop() }
+            let error = await #expect(throws: ApiError.self) {
+                try await hello(TLSTrust(server: .certificates([try authority("ca")])), at: server)
+            }
+            #expect(error?.category == "transport")
+        }
+
+        @Test func publicKeyPinsAndUnreadableIdentitiesAreRefusedWhenTheTransportIsMade() throws {
+            #expect(
+                throws: TLSTrustError.unsupported(
+                    transport: "AsyncHTTPClientTransport",
+                    feature: "public-key pinning (its TLS configuration takes trusted roots, not a chain check)"
+                )
+            ) {
+                try AsyncHTTPClientTransport(trust: TLSTrust(server: .publicKeys([try authority("ca")])))
+            }
+            let wrongPassphrase = TLSClientIdentity(
+                pkcs12: try certificates.contents("client.p12"),
+                passphrase: "wrong"
+            )
+            #expect(throws: TLSTrustError.invalidClientIdentity("the PKCS #12 archive could not be opened")) {
+                try AsyncHTTPClientTransport(trust: TLSTrust(clientIdentity: wrongPassphrase))
+            }
+            #expect(throws: TLSTrustError.invalidCertificate("certificate 1 is not a DER X.509 certificate")) {
+                try AsyncHTTPClientTransport(
+                    trust: TLSTrust(server: .certificates([TLSCertificate(der: Data([1, 2]))]))
+                )
+            }
+        }
+    }
+#endif
