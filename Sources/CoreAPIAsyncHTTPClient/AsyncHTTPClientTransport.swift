@@ -54,11 +54,18 @@
 
         /// Creates a transport over a client of its own, made with ``makeClientConfiguration()`` on
         /// AsyncHTTPClient's shared event loop group; ``shutdown()`` shuts it down.
-        /// - Parameter tlsConfiguration: The TLS configuration of `https` requests, for trust roots or a
-        ///   client certificate of your own; its `certificateVerification` must be `.fullVerification`.
-        public convenience init(tlsConfiguration: TLSConfiguration = .makeClientConfiguration()) {
+        /// - Parameters:
+        ///   - tlsConfiguration: The TLS configuration of `https` requests, for trust roots or a client
+        ///     certificate of your own; its `certificateVerification` must be `.fullVerification`.
+        ///   - maximumConnectionsPerHost: How many HTTP/1.1 connections the client keeps open to one
+        ///     host at most (AsyncHTTPClient's default is 8); more calls in flight wait for one of them.
+        public convenience init(
+            tlsConfiguration: TLSConfiguration = .makeClientConfiguration(),
+            maximumConnectionsPerHost: Int = 8
+        ) {
             var configuration = Self.makeClientConfiguration()
             configuration.tlsConfiguration = tlsConfiguration
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maximumConnectionsPerHost, 1)
             self.init(
                 client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
                 ownsClient: true,
@@ -68,11 +75,17 @@
 
         /// Creates a transport over a client of its own that judges servers and presents a client
         /// certificate as `trust` says; ``shutdown()`` shuts the client down.
-        /// - Parameter trust: Which servers are trusted, and the client certificate for mutual TLS.
+        /// - Parameters:
+        ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
+        ///   - maximumConnectionsPerHost: How many HTTP/1.1 connections the client keeps open to one
+        ///     host at most.
         /// - Throws: ``TLSTrustError`` for what the transport cannot enforce (public-key pins) or read
         ///   (see ``CoreAPI/TLSTrust/makeTLSConfiguration()``).
-        public convenience init(trust: TLSTrust) throws(TLSTrustError) {
-            self.init(tlsConfiguration: try trust.makeTLSConfiguration())
+        public convenience init(trust: TLSTrust, maximumConnectionsPerHost: Int = 8) throws(TLSTrustError) {
+            self.init(
+                tlsConfiguration: try trust.makeTLSConfiguration(),
+                maximumConnectionsPerHost: maximumConnectionsPerHost
+            )
         }
 
         /// Creates a transport over `client`, which stays yours, that judges servers and presents a
@@ -128,12 +141,18 @@
         /// to pass to ``init(client:tlsConfiguration:)``: redirects are not followed (the session follows
         /// them), bodies are not decompressed by the client (the transport decodes them), and a refused
         /// connection fails at once instead of being retried until the connect timeout.
+        ///
+        /// AsyncHTTPClient's connect timeout also bounds how long a request waits for a connection of
+        /// the pool (8 per host): with more calls in flight, the rest would fail after 10 s though
+        /// nothing is wrong. Here it is a day: the call's idle timeout and deadline, which the transport
+        /// enforces from the moment the call starts, bound the wait and the connect alike.
         public static func makeClientConfiguration() -> HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration(
                 tlsConfiguration: .makeClientConfiguration(),
                 redirectConfiguration: .disallow,
                 decompression: .disabled
             )
+            configuration.timeout.connect = .hours(24)
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.networkFrameworkWaitForConnectivity = false
             return configuration

@@ -94,8 +94,9 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         /// connections end with it. A transport per test would have to be shut down by a test that cannot
         /// know when the engine is done with the calls it cancelled, and would leave event loop threads
         /// behind for the rest of the run if it were not. The concurrency stress scenarios hold a thousand
-        /// requests at the fixture at once, so its client must open that many connections to one host.
-        static let sharedAsyncHTTPClientTransport = AsyncHTTPClientTransport()
+        /// requests at the fixture at once, so, like their URLSession sessions, it opens up to a thousand
+        /// connections to one host.
+        static let sharedAsyncHTTPClientTransport = AsyncHTTPClientTransport(maximumConnectionsPerHost: 1000)
     #endif
 
     // MARK: - Documented differences
