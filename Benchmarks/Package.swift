@@ -13,7 +13,9 @@ let package = Package(
     name: "CoreAPIBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "CoreAPI", path: ".."),
+        .package(name: "CoreAPI", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -23,6 +25,11 @@ let package = Package(
             dependencies: [
                 .product(name: "CoreAPI", package: "CoreAPI"),
                 .product(name: "CoreAPIJSON", package: "CoreAPI"),
+                .product(name: "CoreAPIAsyncHTTPClient", package: "CoreAPI"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(name: "BenchSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),

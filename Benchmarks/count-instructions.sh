@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Counts the instructions each loopback client executes per request (GET /user + JSON decode), with
-# valgrind's callgrind, and checks CoreAPI's bounds on them:
-#   CoreAPI / URLSession with the same configuration              <= 1.05
-#   CoreAPI default session / URLSession .default                  <= 0.75
+# valgrind's callgrind, one at a time and with 8 in flight, and checks CoreAPI's bounds on them.
+# Targets, reported without failing the run (CoreAPI does not meet them yet; see Docs/Performance.md):
+#   CoreAPI over each transport / that transport raw with the same configuration  <= 1.03
+#   (URLSession .default, URLSession with CoreAPI's configuration, AsyncHTTPClient; both modes)
+# Enforced, one at a time:
+#   CoreAPI / URLSession with the same configuration                               <= 1.05
+#   CoreAPI default session / URLSession .default                                   <= 0.75
+# and reports CoreAPI over AsyncHTTPClient / URLSession .default, whose 0.40 bound is on CPU time.
 # Unlike CPU time, which moves by 2-3x on a shared virtual machine, these counts repeat to within about
 # 2 % from run to run: threads interleave differently under valgrind each time, and each process seeds
 # Swift's hashing at random, which decides how often the transport's header dictionaries collide (with
 # SWIFT_DETERMINISTIC_HASHING=1 the spread of the default session's counts fell from 16,000 to 4,000
 # instructions per request, but one fixed seed would favour some clients over others for good). So each
-# client is counted in five rounds, interleaved, and the ratios are taken between the medians. Per request =
+# client is counted in three rounds, interleaved, and the ratios are taken between the medians. Per request =
 # (count for 400 requests - count for 100) / 300, so start-up and warm-up cancel out. Only the client
 # process is counted: the server runs in a child that callgrind does not follow. It also reports raw
 # URLSession with CoreAPI's default configuration against `.default`: the lowest ratio CoreAPI's default
@@ -27,12 +32,17 @@ fi
 swift build -c release --package-path "$here" --product InstructionCount
 swift build -c release --package-path "$here" --product BenchServer
 bin="$(swift build -c release --package-path "$here" --show-bin-path)"
+# valgrind 3.19 gives up on the debug information of a binary with SwiftNIO and BoringSSL in it ("Possibly
+# corrupted debuginfo file"), so it runs a copy without it, beside BenchServer, which the client starts
+# from its own folder. Instruction counts do not depend on debug information.
+counted="$bin/InstructionCount-counted"
+objcopy --strip-debug "$bin/InstructionCount" "$counted"
 
-# Instructions of one run of `InstructionCount <client> <requests>`.
+# Instructions of one run of `InstructionCount <client> <requests> <in flight>`.
 count() {
     local log
     log="$(mktemp)"
-    if ! valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin/InstructionCount" "$1" "$2" >"$log" 2>&1; then
+    if ! valgrind --tool=callgrind --callgrind-out-file=/dev/null "$counted" "$1" "$2" "$3" >"$log" 2>&1; then
         cat "$log" >&2
         rm -f "$log"
         return 1
@@ -41,13 +51,22 @@ count() {
     rm -f "$log"
 }
 
-rounds=5
+rounds=3
+rounds_in_flight=3
 results=""
 for round in $(seq "$rounds"); do
-    for client in coreapi-same urlsession-same coreapi-default urlsession-default urlsession-lean; do
-        few="$(count "$client" 100)"
-        many="$(count "$client" 400)"
-        results="$results$client $few $many
+    for client in coreapi-same urlsession-same coreapi-default urlsession-default urlsession-lean coreapi-ahc ahc; do
+        few="$(count "$client" 100 1)"
+        many="$(count "$client" 400 1)"
+        results="${results}sequential $client $few $many
+"
+    done
+done
+for round in $(seq "$rounds_in_flight"); do
+    for client in coreapi-same urlsession-same coreapi-default urlsession-lean coreapi-ahc ahc; do
+        few="$(count "$client" 100 8)"
+        many="$(count "$client" 400 8)"
+        results="${results}concurrent8 $client $few $many
 "
     done
 done
@@ -57,24 +76,44 @@ import statistics
 import sys
 rounds = {}
 for line in sys.stdin:
-    client, few, many = line.split()
-    rounds.setdefault(client, []).append((int(many) - int(few)) / 300)
-per_request = {client: statistics.median(counts) for client, counts in rounds.items()}
-for client, counts in rounds.items():
+    mode, client, few, many = line.split()
+    rounds.setdefault((mode, client), []).append((int(many) - int(few)) / 300)
+per_request = {key: statistics.median(counts) for key, counts in rounds.items()}
+for (mode, client), counts in rounds.items():
     each = ", ".join(f"{count:,.0f}" for count in counts)
-    print(f"{client:20} {per_request[client]:10,.0f} instructions per request (median of {each})")
-checks = [
-    ("CoreAPI / URLSession, same configuration", "coreapi-same", "urlsession-same", 1.05),
-    ("CoreAPI default session / URLSession .default", "coreapi-default", "urlsession-default", 0.75),
+    print(f"{mode:12} {client:20} {per_request[(mode, client)]:10,.0f} instructions per request (median of {each})")
+# (label, mode, CoreAPI client, baseline client, bound, enforced)
+checks = []
+for mode in ("sequential", "concurrent8"):
+    checks += [
+        (f"{mode}: CoreAPI / URLSession, same configuration", mode, "coreapi-same", "urlsession-same", 1.03, False),
+        (f"{mode}: CoreAPI default session / URLSession, same configuration", mode, "coreapi-default",
+         "urlsession-lean", 1.03, False),
+        (f"{mode}: CoreAPI / AsyncHTTPClient, same configuration", mode, "coreapi-ahc", "ahc", 1.03, False),
+    ]
+checks += [
+    ("sequential: CoreAPI / URLSession, same configuration (guard)", "sequential", "coreapi-same",
+     "urlsession-same", 1.05, True),
+    ("sequential: CoreAPI default session / URLSession .default (guard)", "sequential", "coreapi-default",
+     "urlsession-default", 0.75, True),
+    # The 0.40 bound is on CPU (check-thresholds.sh), where the kernel time of FoundationNetworking'"'"'s
+    # thread hops counts; callgrind counts user-space instructions only, so this ratio is reported.
+    ("sequential: CoreAPI over AsyncHTTPClient / URLSession .default", "sequential", "coreapi-ahc",
+     "urlsession-default", 0.40, False),
 ]
-floor = per_request["urlsession-lean"] / per_request["urlsession-default"]
-label = "URLSession, CoreAPI default configuration / .default"
-print(f"{label:48} {floor:6.3f}  (transport floor, not checked)")
+floor = per_request[("sequential", "urlsession-lean")] / per_request[("sequential", "urlsession-default")]
+label = "sequential: URLSession, CoreAPI configuration / .default"
+print(f"{label:70} {floor:6.3f}  (transport floor, not checked)")
 failed = False
-for label, coreapi, baseline, bound in checks:
-    ratio = per_request[coreapi] / per_request[baseline]
-    verdict = "PASS" if ratio <= bound else "FAIL"
-    failed |= verdict == "FAIL"
-    print(f"{label:48} {ratio:6.3f}  (bound {bound:.2f})  {verdict}")
+for label, mode, coreapi, baseline, bound, enforced in checks:
+    ratio = per_request[(mode, coreapi)] / per_request[(mode, baseline)]
+    if ratio <= bound:
+        verdict = "PASS"
+    elif enforced:
+        verdict = "FAIL"
+        failed = True
+    else:
+        verdict = "ABOVE TARGET (not enforced)"
+    print(f"{label:70} {ratio:6.3f}  (bound {bound:.2f})  {verdict}")
 sys.exit(1 if failed else 0)
 '

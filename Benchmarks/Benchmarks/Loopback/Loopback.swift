@@ -63,6 +63,12 @@ let benchmarks: @Sendable () -> Void = {
         // CoreAPI's default session against raw URLSession with the same lean configuration: what CoreAPI
         // itself costs on top of the floor, measured in the same iterations rather than across two pairs.
         ("default session over transport floor", .coreAPIDefaultSession, .urlSessionLean),
+        // CoreAPI over its AsyncHTTPClient transport against raw AsyncHTTPClient with the same client
+        // configuration: what CoreAPI costs on that transport.
+        ("AsyncHTTPClient transport", .coreAPIAsyncHTTPClient, .asyncHTTPClient),
+        // CoreAPI over AsyncHTTPClient against raw URLSession `.default`: what a Linux server gains by
+        // picking the AsyncHTTPClient transport.
+        ("AsyncHTTPClient transport over URLSession default", .coreAPIAsyncHTTPClient, .urlSessionDefault),
     ]
     for (label, inFlight) in [("sequential", 1), ("concurrent8", 8)] {
         for kind in ClientKind.allCases where kind != .urlSessionLean {

@@ -1,10 +1,11 @@
 // Performs loopback requests with one client, for counting the instructions they take under valgrind's
 // callgrind (see `count-instructions.sh`).
 //
-// Usage: InstructionCount <client> <requests>
-//   client:   coreapi-same, urlsession-same, coreapi-default, urlsession-default or urlsession-lean
-//             (see `ClientKind`)
-//   requests: how many `GET /user` + decode to perform after 50 warm-up requests
+// Usage: InstructionCount <client> <requests> [<in flight>]
+//   client:    coreapi-same, urlsession-same, coreapi-default, urlsession-default, urlsession-lean,
+//              coreapi-ahc or ahc (see `ClientKind`)
+//   requests:  how many `GET /user` + decode to perform after 50 warm-up requests
+//   in flight: how many of them run at a time, 1 by default
 //
 // The server runs in a process of its own, which callgrind does not follow, so only the client's
 // instructions are counted. The requests run in a detached task while the main thread waits on a
@@ -19,13 +20,36 @@ import Synchronization
 let warmUpRequests = 50
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3,
+guard arguments.count == 3 || arguments.count == 4,
     let kind = ClientKind.allCases.first(where: { $0.argument == arguments[1] }),
-    let requests = Int(arguments[2]), requests >= 0
+    let requests = Int(arguments[2]), requests >= 0,
+    let inFlight = arguments.count == 4 ? Int(arguments[3]) : 1, inFlight >= 1
 else {
     let clients = ClientKind.allCases.map(\.argument).joined(separator: ", ")
-    FileHandle.standardError.write(Data("usage: InstructionCount <client> <requests>; clients: \(clients)\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: InstructionCount <client> <requests> [<in flight>]; clients: \(clients)\n".utf8)
+    )
     exit(2)
+}
+
+/// Performs `count` fetches with `client`, at most `inFlight` at a time, checking each answer.
+func fetch(_ count: Int, inFlight: Int, with client: any LoopbackClient) async throws {
+    try await withThrowingTaskGroup(of: TinyUser.self) { group in
+        var started = 0
+        while started < min(inFlight, count) {
+            group.addTask { try await client.fetch() }
+            started += 1
+        }
+        while let user = try await group.next() {
+            guard user == TinyUser.expected else {
+                throw BenchServerError(description: "unexpected answer")
+            }
+            if started < count {
+                group.addTask { try await client.fetch() }
+                started += 1
+            }
+        }
+    }
 }
 
 /// The failure that ended the run, if any.
@@ -38,10 +62,14 @@ Task.detached {
         defer { server.stop() }
         let client = kind.makeClient(baseURL: server.baseURL)
         defer { client.shutdown() }
-        for _ in 0..<(warmUpRequests + requests) {
-            guard try await client.fetch() == TinyUser.expected else {
-                throw BenchServerError(description: "unexpected answer")
+        if inFlight == 1 {
+            for _ in 0..<(warmUpRequests + requests) {
+                guard try await client.fetch() == TinyUser.expected else {
+                    throw BenchServerError(description: "unexpected answer")
+                }
             }
+        } else {
+            try await fetch(warmUpRequests + requests, inFlight: inFlight, with: client)
         }
     } catch {
         failure.withLock { $0 = String(describing: error) }
