@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Plots CPU per loopback request, CoreAPI next to raw URLSession, from a threshold-script summary.
+"""Plots CPU per loopback request, CoreAPI next to the raw client of each pair (URLSession or
+AsyncHTTPClient), from a threshold-script summary.
 
 Usage: plot_cpu.py [results/latest.json] [output.png]
 
@@ -30,14 +31,18 @@ def main():
         "concurrent8: default session": "8 in flight\nCoreAPI default vs .default",
         "sequential: default session over transport floor": "sequential\nCoreAPI default vs\nURLSession, lean",
         "concurrent8: default session over transport floor": "8 in flight\nCoreAPI default vs\nURLSession, lean",
+        "sequential: AsyncHTTPClient transport": "sequential\nCoreAPI vs\nAsyncHTTPClient",
+        "concurrent8: AsyncHTTPClient transport": "8 in flight\nCoreAPI vs\nAsyncHTTPClient",
+        "sequential: AsyncHTTPClient transport over URLSession default": "sequential\nCoreAPI on AHC vs\nURLSession .default",
+        "concurrent8: AsyncHTTPClient transport over URLSession default": "8 in flight\nCoreAPI on AHC vs\nURLSession .default",
     }
     names = [name for name in labels if name in pairs]
     core = [pairs[name]["coreapi_cpu_us"] for name in names]
     raw = [pairs[name]["urlsession_cpu_us"] for name in names]
     positions = range(len(names))
     width = 0.38
-    figure, axes = plt.subplots(figsize=(11, 5), dpi=110)
-    axes.bar([p - width / 2 for p in positions], raw, width, label="URLSession.data(for:) + JSONDecoder", color="#8da0cb")
+    figure, axes = plt.subplots(figsize=(15, 5), dpi=110)
+    axes.bar([p - width / 2 for p in positions], raw, width, label="the raw client of the pair + JSONDecoder", color="#8da0cb")
     bars = axes.bar([p + width / 2 for p in positions], core, width, label="CoreAPI perform", color="#fc8d62")
     for bar, name in zip(bars, names):
         axes.annotate("×%.3f" % pairs[name]["ratio"], (bar.get_x() + bar.get_width() / 2, bar.get_height()),
