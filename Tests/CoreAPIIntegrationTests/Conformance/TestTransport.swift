@@ -164,4 +164,17 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         #endif
         }
     }
+
+    /// Whether the engine's parser reads a head with repeated `Content-Length` fields that agree
+    /// (`10, 10`), and a length no `Int64` holds as a body to read to the end. libcurl does both
+    /// (RFC 9110 lets a recipient accept agreeing lengths); SwiftNIO's parser refuses either head, so
+    /// AsyncHTTPClient reports ``ApiError/TransportFailure/Kind/badResponse`` — never a guessed body.
+    var acceptsRepeatedOrHugeContentLength: Bool {
+        switch self {
+        case .urlSession: return true
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: return false
+        #endif
+        }
+    }
 }
