@@ -16,18 +16,18 @@
 
     /// How the transport names the errors AsyncHTTPClient and SwiftNIO report.
     extension AsyncHTTPClientTransport {
-        /// The ``ApiError`` for an error an exchange ended with, other than a timeout or a cancel of the
+        /// The `ApiError` for an error an exchange ended with, other than a timeout or a cancel of the
         /// calling task, which the caller names itself.
         ///
         /// - A connection that could not be made (refused, unreachable, or not made within the client's
-        ///   connect timeout) is ``ApiError/TransportFailure/Kind/cannotConnect``; a name that did not
-        ///   resolve is ``ApiError/TransportFailure/Kind/dns``.
-        /// - A TLS failure is ``ApiError/TransportFailure/Kind/tls`` before the response head, and
-        ///   ``ApiError/TransportFailure/Kind/connectionLost`` after it, like any other end of the
+        ///   connect timeout) is `cannotConnect`; a name that did not
+        ///   resolve is `dns`.
+        /// - A TLS failure is `tls` before the response head, and
+        ///   `connectionLost` after it, like any other end of the
         ///   connection once the head has arrived: the body was cut short (a `Content-Length` body or a
         ///   chunked one without its last chunk).
-        /// - A head or body that cannot be parsed is ``ApiError/TransportFailure/Kind/badResponse``.
-        /// - Anything else is ``ApiError/TransportFailure/Kind/other``.
+        /// - A head or body that cannot be parsed is `badResponse`.
+        /// - Anything else is `other`.
         /// - Parameters:
         ///   - error: The error the exchange ended with.
         ///   - afterHead: Whether the response head had arrived.

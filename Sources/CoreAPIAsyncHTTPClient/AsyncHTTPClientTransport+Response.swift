@@ -17,8 +17,8 @@
 
         /// Checks the head of `response`, then reads its body.
         ///
-        /// A redirect keeps at most ``ResponseHead/redirectBodyLimit`` bytes of its body and stops
-        /// there; any other body fails with ``ApiError/responseTooLarge(limit:)`` as soon as its decoded
+        /// A redirect keeps at most `redirectBodyLimit` bytes of its body and stops
+        /// there; any other body fails with `responseTooLarge(limit:)` as soon as its decoded
         /// bytes pass the limit — or at once when an identity body declares a larger `Content-Length`.
         /// Stopping drops the response body, which makes AsyncHTTPClient close the connection.
         func read(
@@ -102,7 +102,7 @@
 
         /// The `HTTPURLResponse` for the head of `response`; repeated fields are joined with `", "`
         /// under the spelling of their first occurrence, as FoundationNetworking joins them.
-        /// - Throws: ``ApiError/TransportFailure/Kind/badResponse`` when `HTTPURLResponse` refuses it.
+        /// - Throws: `badResponse` when `HTTPURLResponse` refuses it.
         static func head(of response: HTTPClientResponse, url: URL) throws(ApiError) -> HTTPURLResponse {
             var fields: [String: String] = [:]
             var spellings: [String: String] = [:]

@@ -11,7 +11,7 @@
         import FoundationNetworking
     #endif
 
-    /// A ``Transport`` over AsyncHTTPClient (SwiftNIO), for servers and other places where
+    /// A `Transport` over AsyncHTTPClient (SwiftNIO), for servers and other places where
     /// `URLSession` is not wanted; build with the package's `AsyncHTTPClient` trait to get it.
     ///
     /// ```swift
@@ -21,39 +21,39 @@
     /// try await transport.shutdown()
     /// ```
     ///
-    /// It keeps the whole ``Transport`` contract: the session follows redirects (the client must not),
+    /// It keeps the whole `Transport` contract: the session follows redirects (the client must not),
     /// bodies are decoded here — `gzip`, `x-gzip` and `deflate`, several stacked too — and counted
     /// against the size limit while they inflate, so a small body that inflates to gigabytes stops at
     /// the limit; the idle timeout and the deadline cover the whole exchange, body included; a body file
-    /// is streamed from disk in chunks; and every failure is an ``ApiError``.
+    /// is streamed from disk in chunks; and every failure is an `ApiError`.
     ///
     /// Every `https` request carries the transport's TLS configuration, which always validates the
     /// server's certificate chain and host name.
     ///
-    /// **Who shuts the client down.** A transport made with ``init(tlsConfiguration:)`` owns its
-    /// `HTTPClient`: ``shutdown()`` shuts it down, and so does releasing the transport. A client passed
-    /// to ``init(client:tlsConfiguration:)`` — `HTTPClient.shared` included — stays its creator's and is
+    /// **Who shuts the client down.** A transport made with `init(tlsConfiguration:)` owns its
+    /// `HTTPClient`: `shutdown()` shuts it down, and so does releasing the transport. A client passed
+    /// to `init(client:tlsConfiguration:)` — `HTTPClient.shared` included — stays its creator's and is
     /// never shut down by the transport.
     public final class AsyncHTTPClientTransport: Transport {
         /// The client requests are sent with.
         public let client: HTTPClient
 
-        /// Whether the transport made ``client`` and shuts it down.
+        /// Whether the transport made `client` and shuts it down.
         private let ownsClient: Bool
         /// The TLS configuration of every `https` request.
         private let tlsConfiguration: TLSConfiguration
-        /// Whether ``shutdown()`` was called.
+        /// Whether `shutdown()` was called.
         private let isShutDown = LockedValue(false)
 
         /// The content codings bodies are decoded from, lower-cased; a response with another one fails
-        /// with ``ApiError/TransportFailure/Kind/badResponse`` before its body is read.
+        /// with `badResponse` before its body is read.
         public static let decodedContentCodings: Set<String> = ContentDecoder.codings
 
         /// The `Accept-Encoding` sent with a request that has none: the codings the transport decodes.
         static let acceptEncoding = "gzip, deflate"
 
-        /// Creates a transport over a client of its own, made with ``makeClientConfiguration()`` on
-        /// AsyncHTTPClient's shared event loop group; ``shutdown()`` shuts it down.
+        /// Creates a transport over a client of its own, made with `makeClientConfiguration()` on
+        /// AsyncHTTPClient's shared event loop group; `shutdown()` shuts it down.
         /// - Parameters:
         ///   - tlsConfiguration: The TLS configuration of `https` requests, for trust roots or a client
         ///     certificate of your own; its `certificateVerification` must be `.fullVerification`.
@@ -74,13 +74,13 @@
         }
 
         /// Creates a transport over a client of its own that judges servers and presents a client
-        /// certificate as `trust` says; ``shutdown()`` shuts the client down.
+        /// certificate as `trust` says; `shutdown()` shuts the client down.
         /// - Parameters:
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
         ///   - maximumConnectionsPerHost: How many HTTP/1.1 connections the client keeps open to one
         ///     host at most.
-        /// - Throws: ``TLSTrustError`` for what the transport cannot enforce (public-key pins) or read
-        ///   (see ``CoreAPI/TLSTrust/makeTLSConfiguration()``).
+        /// - Throws: `TLSTrustError` for what the transport cannot enforce (public-key pins) or read
+        ///   (see `makeTLSConfiguration()`).
         public convenience init(trust: TLSTrust, maximumConnectionsPerHost: Int = 8) throws(TLSTrustError) {
             self.init(
                 tlsConfiguration: try trust.makeTLSConfiguration(),
@@ -89,29 +89,29 @@
         }
 
         /// Creates a transport over `client`, which stays yours, that judges servers and presents a
-        /// client certificate as `trust` says; see ``init(client:tlsConfiguration:)`` for the client.
+        /// client certificate as `trust` says; see `init(client:tlsConfiguration:)` for the client.
         /// - Parameters:
         ///   - client: The client requests are sent with.
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
-        /// - Throws: ``TLSTrustError`` for what the transport cannot enforce (public-key pins) or read.
+        /// - Throws: `TLSTrustError` for what the transport cannot enforce (public-key pins) or read.
         public convenience init(client: HTTPClient, trust: TLSTrust) throws(TLSTrustError) {
             self.init(client: client, tlsConfiguration: try trust.makeTLSConfiguration())
         }
 
         /// Creates a transport over `client`, which stays yours: the transport never shuts it down.
         ///
-        /// Make the client with ``makeClientConfiguration()``, or at least with
+        /// Make the client with `makeClientConfiguration()`, or at least with
         /// `redirectConfiguration: .disallow` and `decompression: .disabled`. AsyncHTTPClient 1.37 sets
         /// both per client only and does not let the transport read a client's configuration, so they
         /// cannot be checked here:
         /// - a client that follows redirects (`HTTPClient.shared` does) bypasses the session's
-        ///   ``TransportPolicy``; a response reached through a redirect the client followed is refused
-        ///   with ``ApiError/redirect(_:)`` (``ApiError/RedirectFailure/Reason/tooManyRedirects(limit:)``
+        ///   `TransportPolicy`; a response reached through a redirect the client followed is refused
+        ///   with `redirect(_:)` (`tooManyRedirects(limit:)`
         ///   with a limit of 0), though the request has reached the redirect's target by then;
         /// - a client that decompresses (`HTTPClient.shared` does) leaves `Content-Encoding` in the head,
-        ///   so a compressed body fails with ``ApiError/TransportFailure/Kind/badResponse``;
+        ///   so a compressed body fails with `badResponse`;
         /// - a client that retries failed connections (the default) holds a refused connection until its
-        ///   connect timeout before failing with ``ApiError/TransportFailure/Kind/cannotConnect``.
+        ///   connect timeout before failing with `cannotConnect`.
         /// - Parameters:
         ///   - client: The client requests are sent with.
         ///   - tlsConfiguration: The TLS configuration of `https` requests, which replaces the client's;
@@ -137,8 +137,8 @@
             }
         }
 
-        /// The configuration of the client ``init(tlsConfiguration:)`` makes, for a client of your own
-        /// to pass to ``init(client:tlsConfiguration:)``: redirects are not followed (the session follows
+        /// The configuration of the client `init(tlsConfiguration:)` makes, for a client of your own
+        /// to pass to `init(client:tlsConfiguration:)`: redirects are not followed (the session follows
         /// them), bodies are not decompressed by the client (the transport decodes them), and a refused
         /// connection fails at once instead of being retried until the connect timeout.
         ///
@@ -159,8 +159,8 @@
         }
 
         /// Shuts down the client the transport made: exchanges still in flight end with
-        /// ``ApiError/cancelled``, and later ones fail with ``ApiError/InvalidRequestReason/sessionInvalidated``.
-        /// A client passed to ``init(client:tlsConfiguration:)`` is left running, though the transport
+        /// `cancelled`, and later ones fail with `sessionInvalidated`.
+        /// A client passed to `init(client:tlsConfiguration:)` is left running, though the transport
         /// sends nothing more. Calling it again does nothing.
         /// - Throws: The error AsyncHTTPClient reports for its shutdown.
         public func shutdown() async throws {
@@ -178,7 +178,7 @@
         ///   - request: The request, with its body in memory or in a file to stream from.
         ///   - options: The limits, timeouts and progress handler of this exchange.
         /// - Returns: The response as it is, a `3xx` included, with its body decoded.
-        /// - Throws: ``ApiError``.
+        /// - Throws: `ApiError`.
         public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
             if isShutDown.current {
                 throw ApiError.invalidRequest(.sessionInvalidated)
@@ -219,11 +219,11 @@
         }
 
         /// How many times a request is sent again after its connection turned out closed before it
-        /// reached the server (see ``isStale(_:method:sentBody:)``).
+        /// reached the server (see `isStale(_:method:sentBody:)`).
         static let maximumStaleRetries = 2
 
         /// Sends `request` with the client and reads the response; a request that met a connection the
-        /// server had closed is sent again, up to ``maximumStaleRetries`` times.
+        /// server had closed is sent again, up to `maximumStaleRetries` times.
         ///
         /// Each attempt has a body of its own, closed when the attempt ends: AsyncHTTPClient may still ask
         /// for a chunk of a failed attempt's body, and nothing is read from the file after that.

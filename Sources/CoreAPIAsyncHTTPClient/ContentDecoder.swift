@@ -1,10 +1,10 @@
 #if AsyncHTTPClient
     import CoreAPI
 
-    /// Decodes the content codings of a body as it arrives: one ``Inflater`` per `gzip`, `x-gzip` or
+    /// Decodes the content codings of a body as it arrives: one `Inflater` per `gzip`, `x-gzip` or
     /// `deflate` layer, the last coding applied decoded first (RFC 9110 §8.4).
     ///
-    /// Output goes to the consumer piece by piece, at most ``Inflater/outputSize`` bytes at a time, and
+    /// Output goes to the consumer piece by piece, at most `outputSize` bytes at a time, and
     /// a consumer that throws ends the decoding at once.
     struct ContentDecoder {
         /// The codings decoded, lower-cased; `identity` changes nothing.
@@ -14,8 +14,8 @@
         private let layers: [Inflater]
 
         /// A decoder for a `Content-Encoding` field value, or `nil` when it names no coding to undo.
-        /// The value must have passed ``ResponseHead/headFailure(of:method:decodedCodings:)`` with
-        /// ``codings``: other codings are not decoded.
+        /// The value must have passed `headFailure(of:method:decodedCodings:)` with
+        /// `codings`: other codings are not decoded.
         init?(contentEncoding value: String?) {
             guard let value else { return nil }
             let codings = ResponseHead.elements(of: value).map { $0.lowercased() }.filter { $0 != "identity" }
@@ -24,13 +24,13 @@
         }
 
         /// Decodes `input`, handing the decoded bytes to `emit` piece by piece.
-        /// - Throws: ``ApiError/TransportFailure/Kind/badResponse`` for bytes the codings cannot
+        /// - Throws: `badResponse` for bytes the codings cannot
         ///   decode, or what `emit` throws.
         func decode(_ input: UnsafeRawBufferPointer, into emit: (UnsafeRawBufferPointer) throws -> Void) throws {
             try decode(input, layer: 0, into: emit)
         }
 
-        /// Throws ``ApiError/TransportFailure/Kind/badResponse`` when the body ended before one of its
+        /// Throws `badResponse` when the body ended before one of its
         /// compressed streams did.
         func finish() throws(ApiError) {
             for layer in layers {

@@ -2,11 +2,11 @@
     import CoreAPI
     import Dispatch
 
-    /// What one exchange of an ``AsyncHTTPClientTransport`` shares between the task that sends it, its
+    /// What one exchange of an `AsyncHTTPClientTransport` shares between the task that sends it, its
     /// watchdog and AsyncHTTPClient's task that pulls the request body: when a byte last moved, whether
     /// the exchange timed out or ended, and its progress reports.
     final class Exchange: Sendable {
-        /// Thrown by ``watch()`` when the idle timeout or the deadline passes.
+        /// Thrown by `watch()` when the idle timeout or the deadline passes.
         struct TimedOut: Error {}
 
         private struct State {
@@ -17,7 +17,7 @@
             var hasHead = false
             /// The most body bytes reported sent: a request sent again reports only beyond them.
             var uploadReported: Int64 = -1
-            /// Whether ``Exchange/end()`` was called: nothing is reported or read any more.
+            /// Whether `end()` was called: nothing is reported or read any more.
             var isEnded = false
         }
 
@@ -40,7 +40,7 @@
         /// Whether the exchange has an idle timeout or a deadline to watch.
         var hasClock: Bool { idleTimeout != .max || deadline != .max }
 
-        /// Whether ``watch()`` found the exchange idle for too long or past its deadline.
+        /// Whether `watch()` found the exchange idle for too long or past its deadline.
         var isTimedOut: Bool { state.withLock { $0.isTimedOut } }
 
         /// Whether the response head arrived.
@@ -92,7 +92,7 @@
             }
         }
 
-        /// Returns when the idle timeout or the deadline has passed, throwing ``TimedOut``; throws
+        /// Returns when the idle timeout or the deadline has passed, throwing `TimedOut`; throws
         /// `CancellationError` when cancelled first.
         func watch() async throws {
             while true {

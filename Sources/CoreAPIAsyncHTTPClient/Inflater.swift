@@ -4,7 +4,7 @@
 
     /// One `gzip` or `deflate` layer of a body, inflated with zlib as the body arrives.
     ///
-    /// Each call to zlib writes at most ``outputSize`` bytes, which are handed on before the next call: a
+    /// Each call to zlib writes at most `outputSize` bytes, which are handed on before the next call: a
     /// consumer that throws (the size limit was passed) stops the inflation there, so a small body that
     /// inflates to gigabytes costs no more than the bytes the consumer accepted plus one output buffer.
     ///
@@ -48,7 +48,7 @@
         }
 
         /// Inflates `input`, handing each piece of output to `emit` as soon as it is written.
-        /// - Throws: ``ApiError/TransportFailure/Kind/badResponse`` when the bytes are not what the coding
+        /// - Throws: `badResponse` when the bytes are not what the coding
         ///   says, or what `emit` throws.
         func inflate(_ input: UnsafeRawBufferPointer, into emit: (UnsafeRawBufferPointer) throws -> Void) throws {
             guard !isFinished, !input.isEmpty else { return }
@@ -75,7 +75,7 @@
             try run(input, emit)
         }
 
-        /// Throws ``ApiError/TransportFailure/Kind/badResponse`` when the body ended before the compressed
+        /// Throws `badResponse` when the body ended before the compressed
         /// stream did; an empty body is fine.
         func finish() throws(ApiError) {
             if hasInput && !isFinished {

@@ -8,10 +8,10 @@
     #endif
 
     /// A request body as AsyncHTTPClient pulls it: from memory or streamed from a file, in chunks of
-    /// ``chunkSize`` bytes, each one noted as activity and reported as upload progress.
+    /// `chunkSize` bytes, each one noted as activity and reported as upload progress.
     ///
     /// A file is opened when the body is made and read one chunk at a time, so memory stays flat
-    /// whatever its size. Once ``close()`` has returned nothing more is read: AsyncHTTPClient pulls the
+    /// whatever its size. Once `close()` has returned nothing more is read: AsyncHTTPClient pulls the
     /// body from a task of its own, which may still ask for a chunk after the exchange has ended, and
     /// the session may then remove the file.
     final class RequestBody: Sendable {
@@ -34,7 +34,7 @@
 
             let body: RequestBody
 
-            /// Hands out the next chunk, first waiting for the event loops once ``barrierInterval``
+            /// Hands out the next chunk, first waiting for the event loops once `barrierInterval`
             /// bytes were handed out since the last wait.
             struct AsyncIterator: AsyncIteratorProtocol {
                 let body: RequestBody
@@ -75,11 +75,11 @@
         private let exchange: Exchange
         /// The client's event loops, one of which writes the body.
         private let eventLoops: any EventLoopGroup
-        /// The source, `nil` once closed; reads hold the lock, so ``close()`` waits for one in progress.
+        /// The source, `nil` once closed; reads hold the lock, so `close()` waits for one in progress.
         private let state: LockedValue<State>
 
         /// The body of `request`, or `nil` when it has none.
-        /// - Throws: ``ApiError/InvalidRequestReason/unreadableFile(path:)`` when the body file cannot be
+        /// - Throws: `unreadableFile(path:)` when the body file cannot be
         ///   opened.
         static func make(
             for request: EncodedRequest,
@@ -136,7 +136,7 @@
         }
 
         /// The next chunk, or `nil` after the last one.
-        /// - Throws: `CancellationError` once closed; ``ApiError/InvalidRequestReason/unreadableFile(path:)``
+        /// - Throws: `CancellationError` once closed; `unreadableFile(path:)`
         ///   when the file cannot be read or is shorter than the body length.
         private func next() throws -> ByteBuffer? {
             let (chunk, sent) = try state.withLock { state throws -> (ByteBuffer?, Int64) in

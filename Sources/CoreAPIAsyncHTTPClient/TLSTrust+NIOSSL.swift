@@ -2,19 +2,19 @@
     public import CoreAPI
     public import NIOSSL
 
-    /// How the AsyncHTTPClient transport applies a ``TLSTrust``: as a SwiftNIO SSL configuration.
+    /// How the AsyncHTTPClient transport applies a `TLSTrust`: as a SwiftNIO SSL configuration.
     extension TLSTrust {
         /// The TLS configuration that enforces this trust: full verification of the chain and the host
         /// name always; the given certificates as the only trusted roots for
-        /// ``TLSTrust/Server/certificates(_:)``; the client identity's chain and key.
+        /// `certificates(_:)`; the client identity's chain and key.
         ///
         /// SwiftNIO SSL verifies a chain up to a trusted root, so a pinned certificate must be the root
         /// of the chain the server shows — a private CA, or a self-signed server certificate — not a
         /// leaf issued by another CA.
-        /// - Throws: ``TLSTrustError/unsupported(transport:feature:)`` for
-        ///   ``TLSTrust/Server/publicKeys(_:)``: the transport cannot see the server's chain (the
+        /// - Throws: `unsupported(transport:feature:)` for
+        ///   `publicKeys(_:)`: the transport cannot see the server's chain (the
         ///   client's TLS configuration takes roots, not a verification hook);
-        ///   ``TLSTrustError/invalidCertificate(_:)`` or ``TLSTrustError/invalidClientIdentity(_:)``
+        ///   `invalidCertificate(_:)` or `invalidClientIdentity(_:)`
         ///   when one cannot be read.
         public func makeTLSConfiguration() throws(TLSTrustError) -> TLSConfiguration {
             var configuration = TLSConfiguration.makeClientConfiguration()
