@@ -16,7 +16,7 @@ private final class SilentTask: URLSessionDataTask, @unchecked Sendable {  // no
 @Suite(.timeLimit(.minutes(1)))
 struct SessionDelegateTests {
     /// Registers a silent task with `idleTimeout`, cancels it when `cancel` says so, and returns how the
-    /// call ended and after how long, or `nil` when it had not ended after 5 s.
+    /// call ended and after how long, or `nil` when it had not ended after 10 s.
     private func end(
         idleTimeout: TimeInterval,
         cancel: Bool
@@ -31,7 +31,7 @@ struct SessionDelegateTests {
         if cancel {
             delegate.cancel(task)
         }
-        while ended.current == nil, ContinuousClock.now - start < .seconds(5) {
+        while ended.current == nil, ContinuousClock.now - start < .seconds(10) {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(delegate.taskCount == 0)
@@ -51,7 +51,6 @@ struct SessionDelegateTests {
         #expect(outcome.error == row.error)
         #expect(outcome.response == nil)
         #expect(elapsed >= .milliseconds(row.after))
-        // Well before the 5 s a silent task was once given; a loaded machine runs the timer late.
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < promptly)  // a silent task would never end by itself
     }
 }

@@ -26,11 +26,20 @@ public struct MinimumDurationMiddleware: Middleware {
     /// The shortest time a call takes, in seconds; never negative.
     public let seconds: TimeInterval
 
+    /// Waits out the rest of the minimum; throws only when the call is cancelled.
+    private let wait: @Sendable (TimeInterval) async throws -> Void
+
     /// Creates the middleware.
     /// - Parameter seconds: The shortest time a call takes. Zero, a negative value, NaN or infinity
     ///   means no minimum.
     public init(seconds: TimeInterval) {
+        self.init(seconds: seconds, wait: { try await RetryMiddleware.sleep(seconds: $0) })
+    }
+
+    /// Creates the middleware with the wait it uses, so a test can see each wait it asks for.
+    package init(seconds: TimeInterval, wait: @escaping @Sendable (TimeInterval) async throws -> Void) {
         self.seconds = seconds.isFinite && seconds > 0 ? seconds : 0
+        self.wait = wait
     }
 
     /// Sends `request` through `next`, then waits out the rest of the minimum.
@@ -60,7 +69,7 @@ public struct MinimumDurationMiddleware: Middleware {
         }
         if elapsed < seconds {
             do {
-                try await RetryMiddleware.sleep(seconds: seconds - elapsed)
+                try await wait(seconds - elapsed)
             } catch {
                 // The only error a sleep throws is CancellationError.
                 throw ApiError.cancelled

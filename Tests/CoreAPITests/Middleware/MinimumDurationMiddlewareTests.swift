@@ -36,26 +36,47 @@ private struct Stopwatch: Middleware {
     }
 }
 
-/// `MinimumDurationMiddleware` against the stub server, with real waits.
+/// Records each wait the middleware asks for, then waits for real.
+private final class Waits: Sendable {
+    let requested = LockedValue<[TimeInterval]>([])
+
+    func wait(_ seconds: TimeInterval) async throws {
+        requested.withLock { $0.append(seconds) }
+        try await Task.sleep(for: .seconds(seconds))
+    }
+}
+
+/// `MinimumDurationMiddleware` against the stub transport, with real waits.
+///
+/// How long a call took on the clock proves the minimum; the waits the middleware asked for prove that it
+/// waited once and no longer than the rest of the minimum, which a clock on a busy machine cannot.
 @Suite(.timeLimit(.minutes(1)))
 struct MinimumDurationMiddlewareTests {
     let server = StubTransport()
+    private let waits = Waits()
 
     private func makeSession(_ seconds: TimeInterval, inner: [any Middleware] = []) -> ApiSession {
-        server.makeSession(
+        let waits = waits
+        return server.makeSession(
             hosts: ["api": "https://api.test"],
-            middlewares: [MinimumDurationMiddleware(seconds: seconds)] + inner
+            middlewares: [MinimumDurationMiddleware(seconds: seconds, wait: { try await waits.wait($0) })] + inner
         )
+    }
+
+    /// At most one wait, for no more than the minimum (none when the call itself took that long).
+    private func expectOneWaitAtMost(_ seconds: TimeInterval) {
+        let requested = waits.requested.current
+        #expect(requested.count <= 1)
+        #expect(requested.allSatisfy { $0 > 0 && $0 <= seconds })
     }
 
     @Test func fastSuccessWaitsForTheMinimum() async throws {
         server.on("/x", reply: .text("ok"))
         let start = ContinuousClock.now
         let data = try await makeSession(0.4).perform(Call())
-        let elapsed = ContinuousClock.now - start
         #expect(data == Data("ok".utf8))
-        #expect(elapsed >= .milliseconds(400))
-        #expect(elapsed < .seconds(3))  // no second wait; two busy cores may resume late
+        #expect(ContinuousClock.now - start >= .milliseconds(400))
+        expectOneWaitAtMost(0.4)
     }
 
     @Test(arguments: [
@@ -66,70 +87,48 @@ struct MinimumDurationMiddlewareTests {
         server.on("/x", reply: reply)
         let start = ContinuousClock.now
         let error = await #expect(throws: ApiError.self) { try await makeSession(0.4).perform(Call()) }
-        let elapsed = ContinuousClock.now - start
         #expect(error?.category == category)
-        #expect(elapsed >= .milliseconds(400))
-        #expect(elapsed < .seconds(3))  // no second wait; two busy cores may resume late
+        #expect(ContinuousClock.now - start >= .milliseconds(400))
+        expectOneWaitAtMost(0.4)
     }
 
-    /// A call slower than the minimum returns as soon as the rest of the chain does: a stopwatch before
-    /// the middleware and one after it differ by far less than the 2 s minimum another wait would add.
+    /// A call slower than the minimum returns as soon as the rest of the chain does, without a wait.
     @Test func slowCallReturnsAtOnce() async throws {
-        server.on("/x", reply: StubResponse.text("late").delayed(by: 2.5))
-        let outside = Stopwatch()
+        server.on("/x", reply: StubResponse.text("late").delayed(by: 1.5))
         let inside = Stopwatch()
-        let session = server.makeSession(
-            hosts: ["api": "https://api.test"],
-            middlewares: [outside, MinimumDurationMiddleware(seconds: 2), inside]
-        )
-        let data = try await session.perform(Call())
+        let data = try await makeSession(1, inner: [inside]).perform(Call())
         #expect(data == Data("late".utf8))
-        let outer = try #require(outside.durations.current.first)
         let inner = try #require(inside.durations.current.first)
-        #expect(inner >= .milliseconds(2500))
-        #expect(outer - inner < .seconds(1))
+        #expect(inner >= .milliseconds(1500))
+        #expect(waits.requested.current.isEmpty)
     }
 
     @Test func cancellingDuringTheWaitEndsAtOnce() async throws {
         server.on("/x", reply: .text("ok"))
-        let stopwatch = Stopwatch()
-        let session = makeSession(10, inner: [stopwatch])
+        let session = makeSession(60)
         let task = Task { try await session.perform(Call()) }
-        try await waitUntil { !stopwatch.durations.current.isEmpty }
+        try await waitUntil { !waits.requested.current.isEmpty }
         try await Task.sleep(for: .milliseconds(100))
         let start = ContinuousClock.now
         task.cancel()
         await #expect(throws: ApiError.cancelled) { try await task.value }
-        // Far below the 10 s wait it skips, with room for a loaded machine.
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)  // not the rest of the 60 s minimum
     }
 
     @Test func cancelledCallIsNotHeldBack() async throws {
-        server.on("/x", reply: StubResponse.text("late").delayed(by: 5))
-        let session = makeSession(3)
+        server.on("/x", reply: StubResponse.text("late").delayed(by: 60))
+        let session = makeSession(30)
         let task = Task { try await session.perform(Call()) }
         try await waitUntil { server.requests.count == 1 }
         let start = ContinuousClock.now
         task.cancel()
         await #expect(throws: ApiError.cancelled) { try await task.value }
-        // Held back, it would end after the 3 s minimum at the earliest.
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < promptly)  // not the 30 s minimum
+        #expect(waits.requested.current.isEmpty)
     }
 
     @Test(arguments: [(-1.0, 0.0), (.nan, 0), (.infinity, 0), (-.infinity, 0), (0, 0), (1.5, 1.5)])
     func oddSecondsMeanNoMinimum(seconds: TimeInterval, expected: TimeInterval) {
         #expect(MinimumDurationMiddleware(seconds: seconds).seconds == expected)
-    }
-}
-
-/// Polls `condition` every 10 ms for up to 5 s.
-private func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within 5 s")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

@@ -1,0 +1,20 @@
+import Testing
+
+/// The most a call that must end "at once" may take in these tests.
+///
+/// The behaviour each such test rules out waits 30 s or longer, so this bound tells the two apart with
+/// room to spare, also when the unit tests share two cores with the loopback suites and every task
+/// resumes seconds late.
+let promptly: Duration = .seconds(5)
+
+/// Polls `condition` every 10 ms for up to 5 s, and records an issue when it is still false then.
+func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within 5 s")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
