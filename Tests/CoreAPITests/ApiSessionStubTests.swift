@@ -62,7 +62,7 @@ struct ApiSessionStubTests {
         #expect(request.headers["x-client"] == "method")
         #expect(request.headers["accept"] == "application/json")
         #expect(request.headers["authorization"] == "Bearer SECRET-TOKEN")
-        #expect(request.bodyText == "text=hi%20there")
+        #expect(request.bodyText == #"{"text":"hi there"}"#)  // JSON: a POST's default
     }
 
     @Test func unknownHostKeySendsNothing() async throws {

@@ -2,22 +2,21 @@ public import Foundation
 
 /// One API call, declared as a value.
 ///
-/// A method names its host key, HTTP method, parameters encoding and headers, and says where it goes
-/// through ``urlInfo(from:)``. It is itself `Encodable`: what its `encode(to:)` writes is what is sent
-/// as parameters, so a custom `encode(to:)` keeps a property (such as a token) out of them. Its
-/// `Response` decides how the reply is turned into a value.
+/// A method names its host key, its ``path``, its HTTP method and headers; everything else has a
+/// default. It is itself `Encodable`: what its `encode(to:)` writes is what is sent as parameters —
+/// in the query of `GET`, `HEAD` and `DELETE`, as a JSON body otherwise — so a property used only in the
+/// path is marked ``Excluded``. Its `Response` decides how the reply is turned into a value.
 ///
 /// ```swift
 /// struct GetUser: ApiMethod {
-///     typealias Response = User
-///     let id: Int
+///     typealias Response = Data
+///     @Excluded var id: Int
 ///     var hostProviderKey: String { "api" }
-///     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
-///         .components(host: try hostProvider.host(for: hostProviderKey), path: "/users/\(id)")
-///     }
-///     func encode(to encoder: any Encoder) throws {}
+///     var path: String { "/users/\(id)" }
 /// }
 /// ```
+///
+/// A method whose URL is not a host plus a path implements ``urlInfo(from:)`` instead.
 public protocol ApiMethod: Encodable, Sendable {
     /// The type the reply becomes.
     associatedtype Response: ApiResponse
@@ -26,8 +25,12 @@ public protocol ApiMethod: Encodable, Sendable {
     var hostProviderKey: String { get }
     /// The HTTP method; `GET` by default.
     var httpMethod: HTTPMethod { get }
-    /// How the parameters are encoded; ``QueryParametersEncoder`` by default (query for `GET`, `HEAD`
-    /// and `DELETE`, form body otherwise).
+    /// The path below the host, such as `/users/7`; empty (the host itself) by default. The default
+    /// ``urlInfo(from:)`` uses it. Declare it as a computed property: a stored one would also be sent as
+    /// a parameter.
+    var path: String { get }
+    /// How the parameters are encoded: by default, ``QueryParametersEncoder`` (the URL query) for
+    /// `GET`, `HEAD` and `DELETE` and ``JsonParametersEncoder`` (a JSON body) for every other method.
     var parametersEncoding: any ParametersEncoding { get }
     /// Header fields of this method; empty by default. They override the session's for the same names.
     var headers: Headers { get }
@@ -36,6 +39,12 @@ public protocol ApiMethod: Encodable, Sendable {
     var timeout: TimeInterval? { get }
     /// The status codes accepted as success; `200..<300` by default.
     var acceptableStatusCodes: AcceptableStatusCodes { get }
+    /// The errors this method fails with for statuses of its own, in place of the generic status error;
+    /// none by default. See ``StatusErrors``.
+    var statusErrors: StatusErrors { get }
+    /// Messages for statuses this method does not accept, carried by its status errors and shown in
+    /// their descriptions; they win over the session's ``ApiSession/statusMessages``. None by default.
+    var statusMessages: [HTTPStatus: String] { get }
     /// The largest response body this method accepts, in bytes; `nil` (the default) means the session's
     /// ``TransportPolicy/maximumResponseSize``.
     var maximumResponseSize: Int64? { get }
@@ -48,7 +57,7 @@ public protocol ApiMethod: Encodable, Sendable {
     /// frequent or too sensitive to log.
     var isLoggingEnabled: Bool { get }
 
-    /// Where the request goes, usually `.components(host: try hostProvider.host(for: hostProviderKey), path: …)`.
+    /// Where the request goes; by default ``path`` below the host of ``hostProviderKey``.
     /// - Throws: the host provider's error for an unknown key; the request is then not sent.
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo
 }
@@ -56,14 +65,23 @@ public protocol ApiMethod: Encodable, Sendable {
 extension ApiMethod {
     /// `GET`.
     public var httpMethod: HTTPMethod { .get }
-    /// ``QueryParametersEncoder`` with default strategies.
-    public var parametersEncoding: any ParametersEncoding { QueryParametersEncoder() }
+    /// Empty: the host itself.
+    public var path: String { "" }
+    /// ``QueryParametersEncoder`` for `GET`, `HEAD` and `DELETE`, ``JsonParametersEncoder`` otherwise,
+    /// each with default strategies.
+    public var parametersEncoding: any ParametersEncoding {
+        httpMethod.prefersQueryParameters ? QueryParametersEncoder() : JsonParametersEncoder()
+    }
     /// No headers.
     public var headers: Headers { Headers() }
     /// `nil`: the session's timeout.
     public var timeout: TimeInterval? { nil }
     /// `200..<300`.
     public var acceptableStatusCodes: AcceptableStatusCodes { .successful }
+    /// None.
+    public var statusErrors: StatusErrors { StatusErrors() }
+    /// None.
+    public var statusMessages: [HTTPStatus: String] { [:] }
     /// `nil`: the session's limit.
     public var maximumResponseSize: Int64? { nil }
     /// `nil`: the session's deadline.
@@ -72,4 +90,10 @@ extension ApiMethod {
     public var middlewares: [any Middleware] { [] }
     /// `true`.
     public var isLoggingEnabled: Bool { true }
+
+    /// ``path`` below the host the provider gives for ``hostProviderKey``.
+    /// - Throws: The host provider's error for an unknown key.
+    public func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .components(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 }

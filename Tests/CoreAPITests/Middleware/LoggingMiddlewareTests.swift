@@ -112,7 +112,7 @@ struct LoggingMiddlewareTests {
         #expect(data == Data(#"{"id":7}"#.utf8))
         #expect(
             capture.messages == [
-                "--> POST https://api.test/notes (CreateNote, 32-byte body)",
+                "--> POST https://api.test/notes (CreateNote, 42-byte body)",
                 "<-- 201 POST https://api.test/notes (CreateNote, N ms, 8-byte body)",
             ]
         )
