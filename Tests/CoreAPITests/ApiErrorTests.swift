@@ -115,7 +115,10 @@ private struct Unrelated: Error {}
         (.transport(.init(kind: .other)), "Transport failure: other"),
         (.timeout, "The request timed out"),
         (.cancelled, "The request was cancelled"),
-        (.unacceptableStatus(.init(statusCode: 500)), "Unacceptable status: HTTP 500, 0 body bytes"),
+        (
+            .unacceptableStatus(.init(statusCode: 500)),
+            "Unacceptable status: HTTP 500 Internal Server Error, 0 body bytes"
+        ),
         (.mapping(.init(typeName: "User", statusCode: 200)), "Mapping failed: could not make User (HTTP 200)"),
         (.mapping(.init(typeName: "User", cause: Boom())), "Mapping failed: could not make User: boom at $.user.id"),
     ])
@@ -134,7 +137,7 @@ private struct Unrelated: Error {}
             url: url
         )
         let error = ApiError.unauthorized(failure)
-        #expect(error.description == "Unauthorized: HTTP 401 for /me, 11 body bytes")
+        #expect(error.description == "Unauthorized: HTTP 401 Unauthorized for /me, 11 body bytes")
         #expect(!error.description.contains("SECRET"))
         #expect(!String(describing: error).contains("SECRET"))
     }

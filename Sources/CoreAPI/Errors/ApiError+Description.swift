@@ -54,10 +54,12 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
 }
 
 extension ApiError.StatusFailure: CustomStringConvertible {
-    /// The status code, URL path and body size; secret header values are never included.
+    /// The configured ``message`` when there is one, then the status with its reason phrase, the URL
+    /// path and the body size; secret header values are never included.
     public var description: String {
         let path = url.map { " for \($0.path)" } ?? ""
-        return "HTTP \(statusCode)\(path), \(body.count) body bytes"
+        let facts = "HTTP \(status)\(path), \(body.count) body bytes"
+        return message.map { "\($0) (\(facts))" } ?? facts
     }
 }
 

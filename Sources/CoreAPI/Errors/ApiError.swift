@@ -127,14 +127,27 @@ public enum ApiError: Error, Sendable, Equatable {
         public var body: Data
         /// The URL of the response, without its query.
         public var url: URL?
+        /// The message configured for this status, by the method's ``ApiMethod/statusMessages`` or the
+        /// session's ``ApiSession/statusMessages``; `nil` when neither names the status.
+        public var message: String?
 
         /// Creates a status failure; `body` is capped at ``maximumBodySize`` bytes.
-        public init(statusCode: Int, headers: Headers = Headers(), body: Data = Data(), url: URL? = nil) {
+        public init(
+            statusCode: Int,
+            headers: Headers = Headers(),
+            body: Data = Data(),
+            url: URL? = nil,
+            message: String? = nil
+        ) {
             self.statusCode = statusCode
             self.headers = headers
             self.body = body.count > Self.maximumBodySize ? Data(body.prefix(Self.maximumBodySize)) : body
             self.url = url.map(Self.withoutQuery)
+            self.message = message
         }
+
+        /// The status, with its name.
+        public var status: HTTPStatus { HTTPStatus(statusCode) }
 
         /// `url` without its query, fragment and credentials, which may carry secrets.
         static func withoutQuery(_ url: URL) -> URL {

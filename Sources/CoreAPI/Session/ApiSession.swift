@@ -34,6 +34,10 @@ public final class ApiSession: Sendable {
 
     /// The engine requests are sent with.
     public let transport: any Transport
+
+    /// Messages for statuses a method does not accept, carried by its status errors and shown in their
+    /// descriptions; a method's own ``ApiMethod/statusMessages`` win for the same status.
+    public let statusMessages: [HTTPStatus: String]
     /// The transport this session made itself, invalidated with it.
     private let ownTransport: URLSessionTransport?
 
@@ -49,19 +53,22 @@ public final class ApiSession: Sendable {
     ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
     ///   - middlewares: The chain every request goes through, outermost first.
     ///   - policy: Redirect rules, limits and secret header names.
+    ///   - statusMessages: Messages for statuses a method does not accept.
     public convenience init(
         hostProvider: any HostProvider,
         configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
-        policy: TransportPolicy = TransportPolicy()
+        policy: TransportPolicy = TransportPolicy(),
+        statusMessages: [HTTPStatus: String] = [:]
     ) {
         self.init(
             hostProvider: hostProvider,
             owning: URLSessionTransport(configuration: configuration),
             headers: headers,
             middlewares: middlewares,
-            policy: policy
+            policy: policy,
+            statusMessages: statusMessages
         )
     }
 
@@ -74,6 +81,7 @@ public final class ApiSession: Sendable {
     ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
     ///   - middlewares: The chain every request goes through, outermost first.
     ///   - policy: Redirect rules, limits and secret header names.
+    ///   - statusMessages: Messages for statuses a method does not accept.
     /// - Throws: ``TLSTrustError`` when the transport cannot enforce `trust` on this platform (see
     ///   ``URLSessionTransport/init(configuration:trust:)``).
     public convenience init(
@@ -82,14 +90,16 @@ public final class ApiSession: Sendable {
         trust: TLSTrust,
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
-        policy: TransportPolicy = TransportPolicy()
+        policy: TransportPolicy = TransportPolicy(),
+        statusMessages: [HTTPStatus: String] = [:]
     ) throws(TLSTrustError) {
         self.init(
             hostProvider: hostProvider,
             owning: try URLSessionTransport(configuration: configuration, trust: trust),
             headers: headers,
             middlewares: middlewares,
-            policy: policy
+            policy: policy,
+            statusMessages: statusMessages
         )
     }
 
@@ -100,7 +110,8 @@ public final class ApiSession: Sendable {
         owning transport: URLSessionTransport,
         headers: Headers,
         middlewares: [any Middleware],
-        policy: TransportPolicy
+        policy: TransportPolicy,
+        statusMessages: [HTTPStatus: String]
     ) {
         let configuration = transport.configuration
         // Set explicitly on each request so they are visible everywhere, URLProtocol stubs included
@@ -117,6 +128,7 @@ public final class ApiSession: Sendable {
             headers: Headers(additional.sorted { $0.name < $1.name }).merging(headers),
             middlewares: middlewares,
             policy: policy,
+            statusMessages: statusMessages,
             defaultTimeout: configured > 0 ? configured : 60
         )
     }
@@ -131,6 +143,7 @@ public final class ApiSession: Sendable {
     ///   - headers: Header fields for every request.
     ///   - middlewares: The chain every request goes through, outermost first.
     ///   - policy: Redirect rules, limits and secret header names.
+    ///   - statusMessages: Messages for statuses a method does not accept.
     ///   - defaultTimeout: The idle timeout, in seconds, of methods that set none.
     public convenience init(
         hostProvider: any HostProvider,
@@ -138,6 +151,7 @@ public final class ApiSession: Sendable {
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
         policy: TransportPolicy = TransportPolicy(),
+        statusMessages: [HTTPStatus: String] = [:],
         defaultTimeout: TimeInterval = 60
     ) {
         self.init(
@@ -147,6 +161,7 @@ public final class ApiSession: Sendable {
             headers: headers,
             middlewares: middlewares,
             policy: policy,
+            statusMessages: statusMessages,
             defaultTimeout: defaultTimeout
         )
     }
@@ -160,8 +175,10 @@ public final class ApiSession: Sendable {
         headers: Headers,
         middlewares: [any Middleware],
         policy: TransportPolicy,
+        statusMessages: [HTTPStatus: String] = [:],
         defaultTimeout: TimeInterval
     ) {
+        self.statusMessages = statusMessages
         self.hostProvider = hostProvider
         self.transport = transport
         self.ownTransport = ownsTransport ? transport as? URLSessionTransport : nil
@@ -374,12 +391,14 @@ public final class ApiSession: Sendable {
         } catch is CancellationError {
             outcome = .failure(.cancelled)
         }
-        return try Self.process(outcome, for: method).get()
+        return try process(outcome, for: method).get()
     }
 
-    /// The response type's ``ApiResponse/process(response:data:error:)`` with the method's acceptable
-    /// status codes in effect.
-    private static func process<M: ApiMethod>(
+    /// The outcome of an exchange as the caller gets it: the method's own error for a status it lists in
+    /// ``ApiMethod/statusErrors``; otherwise what the response type's
+    /// ``ApiResponse/process(response:data:error:)`` decides with the method's acceptable status codes in
+    /// effect, a status error carrying the configured message.
+    private func process<M: ApiMethod>(
         _ outcome: Result<RawResponse, ApiError>,
         for method: M
     ) -> Result<M.Response, any Error> {
@@ -389,12 +408,43 @@ public final class ApiSession: Sendable {
         case .failure(let failure): (response, data, error) = (nil, nil, failure)
         }
         let codes = method.acceptableStatusCodes
-        guard codes != AcceptableStatusCodes.current else {
+        if let response, !codes.contains(response.statusCode) {
+            let errors = method.statusErrors
+            if !errors.isEmpty,
+                let specific = errors.error(for: ApiError.StatusFailure(response: response, body: data ?? Data()))
+            {
+                return .failure(specific)
+            }
+        }
+        let result: Result<M.Response, any Error>
+        if codes == AcceptableStatusCodes.current {
             // Already in effect (usually the default, 2xx): no task-local value to bind.
-            return M.Response.process(response: response, data: data, error: error)
+            result = M.Response.process(response: response, data: data, error: error)
+        } else {
+            result = AcceptableStatusCodes.$current.withValue(codes) {
+                M.Response.process(response: response, data: data, error: error)
+            }
         }
-        return AcceptableStatusCodes.$current.withValue(codes) {
-            M.Response.process(response: response, data: data, error: error)
+        guard case .failure(let failure as ApiError) = result else { return result }
+        return .failure(withStatusMessage(failure, for: method))
+    }
+
+    /// `error` with the message configured for its status when it is a status error that has none.
+    private func withStatusMessage<M: ApiMethod>(_ error: ApiError, for method: M) -> ApiError {
+        switch error {
+        case .unacceptableStatus(var failure) where failure.message == nil:
+            failure.message = statusMessage(for: failure.status, method: method)
+            return .unacceptableStatus(failure)
+        case .unauthorized(var failure) where failure.message == nil:
+            failure.message = statusMessage(for: failure.status, method: method)
+            return .unauthorized(failure)
+        default:
+            return error
         }
+    }
+
+    /// The method's message for `status`, else the session's.
+    private func statusMessage<M: ApiMethod>(for status: HTTPStatus, method: M) -> String? {
+        method.statusMessages[status] ?? statusMessages[status]
     }
 }
