@@ -1,0 +1,82 @@
+import CoreAPI
+import CoreAPITesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+private struct ListItems: ApiMethod {
+    typealias Response = WithMetadata<Data>
+    var hostProviderKey: String { "api" }
+    var path: String { "/items" }
+    var acceptableStatusCodes: AcceptableStatusCodes { [200, 203] }
+}
+
+private struct PingWithMetadata: ApiMethod {
+    typealias Response = WithMetadata<EmptyResponse>
+    var hostProviderKey: String { "api" }
+    var path: String { "/ping" }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct WithMetadataTests {
+    let transport = StubTransport()
+
+    private var session: ApiSession {
+        transport.makeSession(hosts: ["api": "https://api.test"])
+    }
+
+    @Test func theValueComesWithStatusHeadersAndURL() async throws {
+        transport.on(
+            "/items",
+            reply: StubResponse(
+                statusCode: 203,
+                headers: ["ETag": #""v7""#, "Link": #"</items?page=2>; rel="next""#],
+                body: Data("[1,2]".utf8)
+            )
+        )
+        let page = try await session.perform(ListItems())
+        #expect(page.value == Data("[1,2]".utf8))
+        #expect(page.count == 5)  // a member of the value, reached directly
+        #expect(page.status == .nonAuthoritativeInformation)
+        #expect(page.headers["etag"] == #""v7""#)
+        #expect(page.headers["Link"] == #"</items?page=2>; rel="next""#)
+        #expect(page.url?.absoluteString == "https://api.test/items")
+    }
+
+    @Test func theWrappedTypesPolicyStillDecides() async throws {
+        transport.on("/items", reply: .status(404))
+        let error = await #expect(throws: ApiError.self) { try await session.perform(ListItems()) }
+        #expect(error?.statusCode == 404)
+        transport.on("/ping", reply: .status(204))
+        let ping = try await session.perform(PingWithMetadata())
+        #expect(ping.status == .noContent)
+        #expect(ping.value.statusCode == 204)
+    }
+
+    @Test func parsingAddsTheMetadataOfTheResponse() throws {
+        let response = try #require(
+            HTTPURLResponse(
+                url: URL(string: "https://api.test/x")!,
+                statusCode: 201,
+                httpVersion: "HTTP/1.1",
+                headerFields: ["Location": "/x/1"]
+            )
+        )
+        let made = WithMetadata<Data>.makeResponse(response: response, data: Data("a".utf8))
+        #expect(
+            made
+                == WithMetadata(
+                    value: Data("a".utf8),
+                    status: .created,
+                    headers: ["Location": "/x/1"],
+                    url: response.url
+                )
+        )
+        let decoded = try WithMetadata<Data>.decodeResponse(response: response, data: Data())
+        #expect(decoded.status == .created)
+        #expect(decoded.value.isEmpty)
+    }
+}
