@@ -21,7 +21,8 @@ public import Foundation
 /// ```
 ///
 /// A failure becomes `ApiError.mapping` whose cause is a ``TextDecodingError``.
-/// `String` adopts the protocol, so a method can return the body text as is.
+/// `String` adopts the protocol, so a method can return the body text as is, and so do `Int`, `Double`,
+/// `Decimal`, `Bool` and `UUID` for a body that is one such value.
 public protocol TextApiResponse: ApiResponse {
     /// Creates a value from the decoded body text, or `nil` when the text is not acceptable.
     /// - Parameter text: The whole body, decoded; a leading byte order mark is already removed.
@@ -47,14 +48,6 @@ extension TextApiResponse {
     /// ``decodeResponse(response:data:)``, which keeps the reason.
     public static func makeResponse(response: HTTPURLResponse, data: Data) -> Self? {
         try? decodeResponse(response: response, data: data)
-    }
-}
-
-/// The body text, decoded with the response's charset.
-extension String: TextApiResponse {
-    /// The text itself; never `nil`.
-    public init?(text: String) {
-        self = text
     }
 }
 
