@@ -162,24 +162,6 @@ extension JSONValue: Codable {
             }
         }
     }
-
-    /// Any key of an object.
-    private struct AnyKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-
-        init(_ string: String) {
-            stringValue = string
-        }
-
-        init?(stringValue: String) {
-            self.stringValue = stringValue
-        }
-
-        init?(intValue: Int) {
-            return nil
-        }
-    }
 }
 
 extension JSONValue: JsonApiResponse {}

@@ -27,15 +27,27 @@ public import Foundation
 public protocol JsonApiResponse: ApiResponse, Decodable {
     /// The decoder for this type; a shared default `JSONDecoder` unless overridden.
     static var decoder: JSONDecoder { get }
+    /// Where the model sits in the body; ``JSONEnvelope/none`` (the whole body) unless overridden.
+    static var envelope: JSONEnvelope { get }
 }
 
 extension JsonApiResponse {
     /// A shared `JSONDecoder` with default strategies.
     public static var decoder: JSONDecoder { JSONDefaults.decoder }
 
-    /// Decodes the body with ``decoder``, throwing the `DecodingError` on failure.
+    /// ``JSONEnvelope/none``: the whole body is the model.
+    public static var envelope: JSONEnvelope { .none }
+
+    /// `nil`: any media type; list `application/json` to refuse others with a typed error.
+    public static var acceptableContentTypes: [String]? { nil }
+
+    /// Decodes the body with ``decoder``, from inside the ``envelope`` when there is one.
+    /// - Throws: The `DecodingError`, or a ``JSONEnvelopeError`` when the envelope cannot be opened.
     public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
-        try decoder.decode(Self.self, from: data)
+        if case .none = envelope.rule {
+            return try decoder.decode(Self.self, from: data)
+        }
+        return try decoder.decode(EnvelopeReader<Self>.self, from: data).model
     }
 
     /// Decodes the body with ``decoder``, or `nil` on failure; prefer ``decodeResponse(response:data:)``,
@@ -47,8 +59,11 @@ extension JsonApiResponse {
 
 /// A JSON array of models decodes as an array response.
 extension Array: ApiResponse where Element: JsonApiResponse {}
-/// A JSON array of models decodes as an array response.
-extension Array: JsonApiResponse where Element: JsonApiResponse {}
+/// A JSON array of models decodes as an array response, with the element type's decoder.
+extension Array: JsonApiResponse where Element: JsonApiResponse {
+    /// The element type's ``JsonApiResponse/decoder``, so its key and date strategies apply.
+    public static var decoder: JSONDecoder { Element.decoder }
+}
 
 enum JSONDefaults {
     static let decoder = JSONDecoder()

@@ -30,6 +30,9 @@ public protocol TextApiResponse: ApiResponse {
 }
 
 extension TextApiResponse {
+    /// `nil`: any media type.
+    public static var acceptableContentTypes: [String]? { nil }
+
     /// Decodes the body with ``Charset/init(response:)`` and passes the text to ``init(text:)``.
     /// - Throws: ``TextDecodingError/invalidBytes(charset:)`` when the body is not valid in the charset,
     ///   ``TextDecodingError/rejectedText`` when ``init(text:)`` returns `nil`.

@@ -17,6 +17,8 @@ extension ApiError: CustomStringConvertible {
             return "Unauthorized: \(failure)"
         case .unacceptableStatus(let failure):
             return "Unacceptable status: \(failure)"
+        case .unacceptableContentType(let failure):
+            return "Unacceptable content type: \(failure)"
         case .mapping(let failure):
             return "Mapping failed: \(failure)"
         case .redirect(let failure):
@@ -60,6 +62,15 @@ extension ApiError.StatusFailure: CustomStringConvertible {
         let path = url.map { " for \($0.path)" } ?? ""
         let facts = "HTTP \(status)\(path), \(body.count) body bytes"
         return message.map { "\($0) (\(facts))" } ?? facts
+    }
+}
+
+extension ApiError.ContentTypeFailure: CustomStringConvertible {
+    /// The media type received, the ones accepted, the status and the body size.
+    public var description: String {
+        let received = contentType.map { "\($0.debugDescription)" } ?? "none"
+        return
+            "\(received), expected \(acceptable.joined(separator: " or ")) (HTTP \(statusCode), \(body.count) body bytes)"
     }
 }
 

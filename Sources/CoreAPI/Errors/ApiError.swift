@@ -8,6 +8,7 @@ public import Foundation
 /// - ``cancelled``: the request was cancelled (task cancellation, a handle, or ``ApiSession/cancelAllRequests()``).
 /// - ``unauthorized(_:)``: the server answered `401 Unauthorized`.
 /// - ``unacceptableStatus(_:)``: another status the method does not accept.
+/// - ``unacceptableContentType(_:)``: the body's media type is not one the `Response` accepts.
 /// - ``mapping(_:)``: the response arrived but could not be turned into the method's `Response`.
 /// - ``redirect(_:)``: a redirect was refused by the session's ``TransportPolicy``.
 /// - ``responseTooLarge(limit:)``: the response body exceeded the size limit.
@@ -26,6 +27,9 @@ public enum ApiError: Error, Sendable, Equatable {
     case unauthorized(StatusFailure)
     /// The server answered with a status code the method does not accept.
     case unacceptableStatus(StatusFailure)
+    /// The body's media type is not one the method's `Response` accepts (see
+    /// ``ApiResponse/acceptableContentTypes``).
+    case unacceptableContentType(ContentTypeFailure)
     /// The response could not be mapped to the method's `Response`.
     case mapping(MappingFailure)
     /// A redirect was refused: too many hops, a scheme other than `http`/`https`, or a downgrade from
@@ -160,6 +164,27 @@ public enum ApiError: Error, Sendable, Equatable {
         }
     }
 
+    /// A response whose body has a media type the expected type does not accept.
+    public struct ContentTypeFailure: Sendable, Equatable {
+        /// The response's `Content-Type`, or `nil` when it had none.
+        public var contentType: String?
+        /// The media types the response type accepts.
+        public var acceptable: [String]
+        /// The HTTP status code.
+        public var statusCode: Int
+        /// The response body, at most ``StatusFailure/maximumBodySize`` bytes.
+        public var body: Data
+
+        /// Creates a content-type failure; `body` is capped at ``StatusFailure/maximumBodySize`` bytes.
+        public init(contentType: String?, acceptable: [String], statusCode: Int, body: Data = Data()) {
+            self.contentType = contentType
+            self.acceptable = acceptable
+            self.statusCode = statusCode
+            let limit = StatusFailure.maximumBodySize
+            self.body = body.count > limit ? Data(body.prefix(limit)) : body
+        }
+    }
+
     /// A response that could not be mapped to the expected type.
     public struct MappingFailure: Sendable, Equatable {
         /// The type that was expected.
@@ -194,6 +219,7 @@ extension ApiError {
         case .cancelled: "cancelled"
         case .unauthorized: "unauthorized"
         case .unacceptableStatus: "unacceptableStatus"
+        case .unacceptableContentType: "unacceptableContentType"
         case .mapping: "mapping"
         case .redirect: "redirect"
         case .responseTooLarge: "responseTooLarge"
@@ -204,6 +230,7 @@ extension ApiError {
     public var statusCode: Int? {
         switch self {
         case .unauthorized(let failure), .unacceptableStatus(let failure): failure.statusCode
+        case .unacceptableContentType(let failure): failure.statusCode
         case .mapping(let failure): failure.statusCode
         default: nil
         }

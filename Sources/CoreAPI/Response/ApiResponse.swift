@@ -28,6 +28,11 @@ public protocol ApiResponse: Sendable {
     /// Parses a response, throwing the reason when it cannot. The default calls
     /// ``makeResponse(response:data:)`` and throws a mapping error without a cause on `nil`.
     static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self
+
+    /// The media types a body of this type may have, such as `application/json`, `application/*`,
+    /// `*/*` or `application/*+json`; `nil` (the default) accepts any. Parameters such as `charset` are
+    /// ignored, and an empty body is not checked.
+    static var acceptableContentTypes: [String]? { get }
 }
 
 extension ApiResponse {
@@ -36,6 +41,9 @@ extension ApiResponse {
     {
         standardProcess(response: response, data: data, error: error)
     }
+
+    /// `nil`: any media type.
+    public static var acceptableContentTypes: [String]? { nil }
 
     /// Calls ``makeResponse(response:data:)``; `nil` becomes ``ApiError/mapping(_:)`` without a cause.
     public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
@@ -50,7 +58,9 @@ extension ApiResponse {
     /// 2. a status the current method does not accept (see ``AcceptableStatusCodes/current``) fails as
     ///    ``ApiError/unauthorized(_:)`` for 401 and ``ApiError/unacceptableStatus(_:)`` otherwise, with the
     ///    headers and the capped body;
-    /// 3. otherwise ``decodeResponse(response:data:)`` runs, and its error becomes ``ApiError/mapping(_:)``
+    /// 3. a non-empty body whose media type is not in ``acceptableContentTypes`` fails as
+    ///    ``ApiError/unacceptableContentType(_:)``, with the capped body;
+    /// 4. otherwise ``decodeResponse(response:data:)`` runs, and its error becomes ``ApiError/mapping(_:)``
     ///    carrying the cause.
     public static func standardProcess(
         response: HTTPURLResponse?,
@@ -66,6 +76,21 @@ extension ApiResponse {
         let body = data ?? Data()
         if let failure = ApiError(unacceptable: response, body: body) {
             return .failure(failure)
+        }
+        if let acceptable = acceptableContentTypes, !body.isEmpty {
+            let received = response.value(forHTTPHeaderField: "Content-Type")
+            guard MediaType.matches(received, anyOf: acceptable) else {
+                return .failure(
+                    ApiError.unacceptableContentType(
+                        .init(
+                            contentType: received,
+                            acceptable: acceptable,
+                            statusCode: response.statusCode,
+                            body: body
+                        )
+                    )
+                )
+            }
         }
         do {
             return .success(try decodeResponse(response: response, data: body))
