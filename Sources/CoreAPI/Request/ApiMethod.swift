@@ -20,6 +20,8 @@ public import Foundation
 public protocol ApiMethod: Encodable, Sendable {
     /// The type the reply becomes.
     associatedtype Response: ApiResponse
+    /// What the call returns: ``Response`` unless ``finalize(_:)`` turns it into something else.
+    associatedtype Output: Sendable = Response
 
     /// The key the ``HostProvider`` maps to a host.
     var hostProviderKey: String { get }
@@ -34,6 +36,8 @@ public protocol ApiMethod: Encodable, Sendable {
     var parametersEncoding: any ParametersEncoding { get }
     /// Header fields of this method; empty by default. They override the session's for the same names.
     var headers: Headers { get }
+    /// A body sent as it is, bytes or a file; `nil` by default. When set, the parameters go in the query.
+    var body: RequestBody? { get }
     /// The idle timeout in seconds: the longest wait for the response to start or for more of its body.
     /// `nil`, zero or a negative value means the session's; `.infinity` means none.
     var timeout: TimeInterval? { get }
@@ -60,6 +64,15 @@ public protocol ApiMethod: Encodable, Sendable {
     /// Where the request goes; by default ``path`` below the host of ``hostProviderKey``.
     /// - Throws: the host provider's error for an unknown key; the request is then not sent.
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo
+
+    /// Turns the parsed response into what the call returns: unwrap a field, convert a transfer model
+    /// into a domain model, load what it refers to. Runs after a successful parse, before the call returns.
+    /// - Throws: Any error, which the call throws as it is.
+    func finalize(_ response: Response) async throws -> Output
+
+    /// Runs after ``finalize(_:)`` succeeded and before the call returns, to store or index the result;
+    /// does nothing by default. It cannot change or fail the result.
+    func postProcess(_ output: Output) async
 }
 
 extension ApiMethod {
@@ -74,6 +87,8 @@ extension ApiMethod {
     }
     /// No headers.
     public var headers: Headers { Headers() }
+    /// `nil`: the parameters encoding decides the body.
+    public var body: RequestBody? { nil }
     /// `nil`: the session's timeout.
     public var timeout: TimeInterval? { nil }
     /// `200..<300`.
@@ -90,6 +105,14 @@ extension ApiMethod {
     public var middlewares: [any Middleware] { [] }
     /// `true`.
     public var isLoggingEnabled: Bool { true }
+
+    /// The response itself, when the method returns its ``Response``.
+    public func finalize(_ response: Response) async throws -> Output where Output == Response {
+        response
+    }
+
+    /// Nothing.
+    public func postProcess(_ output: Output) async {}
 
     /// ``path`` below the host the provider gives for ``hostProviderKey``.
     /// - Throws: The host provider's error for an unknown key.

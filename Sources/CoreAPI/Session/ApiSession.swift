@@ -223,6 +223,11 @@ public final class ApiSession: Sendable {
     /// to a temporary file for each attempt.
     func makeEncodedRequest<M: ApiMethod>(for method: M) throws -> EncodedRequest {
         let request = try makeRequestWithoutParameters(for: method)
+        if let body = method.body {
+            var query = method.parametersEncoding as? QueryParametersEncoder ?? QueryParametersEncoder()
+            query.destination = .queryString
+            return try body.encoded(in: query.encode(method, in: request))
+        }
         if let multipart = method.parametersEncoding as? MultipartFormDataEncoder {
             return try multipart.encodeDeferringBody(method, in: request)
         }
@@ -270,7 +275,7 @@ public final class ApiSession: Sendable {
     public func perform<M: ApiMethod>(
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> M.Response {
+    ) async throws -> M.Output {
         if Task.isCancelled {
             throw ApiError.cancelled
         }
@@ -311,14 +316,14 @@ public final class ApiSession: Sendable {
         _ method: M,
         queue: DispatchQueue? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        completion: @escaping @Sendable (Result<M.Response, any Error>) -> Void
+        completion: @escaping @Sendable (Result<M.Output, any Error>) -> Void
     ) -> RequestHandle {
         let call = Call()
         let id = calls.open(call)
         let chain = middlewareChain(for: method)
         let task = Task {
             defer { calls.close(id) }
-            let result: Result<M.Response, any Error>
+            let result: Result<M.Output, any Error>
             do {
                 result = .success(try await execute(method, middlewares: chain, progress: progress, call: call))
             } catch {
@@ -354,7 +359,7 @@ public final class ApiSession: Sendable {
         middlewares: [any Middleware],
         progress: (@Sendable (TransferProgress) -> Void)?,
         call: Call
-    ) async throws -> M.Response {
+    ) async throws -> M.Output {
         guard isValid else {
             throw ApiError.invalidRequest(.sessionInvalidated)
         }
@@ -391,7 +396,9 @@ public final class ApiSession: Sendable {
         } catch is CancellationError {
             outcome = .failure(.cancelled)
         }
-        return try process(outcome, for: method).get()
+        let output = try await method.finalize(try process(outcome, for: method).get())
+        await method.postProcess(output)
+        return output
     }
 
     /// The outcome of an exchange as the caller gets it: the method's own error for a status it lists in

@@ -10,7 +10,7 @@ enum CallOutcome: Hashable, Sendable, CustomStringConvertible {
     case other(String)
 
     /// Performs `method` on `session`; a body other than `expectedBody`, when given, is `.other`.
-    init<M: ApiMethod>(_ session: ApiSession, _ method: M, expectedBody: Data? = nil) async where M.Response == Data {
+    init<M: ApiMethod>(_ session: ApiSession, _ method: M, expectedBody: Data? = nil) async where M.Output == Data {
         do {
             let data = try await session.perform(method)
             if let expectedBody, data != expectedBody {
