@@ -294,8 +294,41 @@ class Handler(BaseHTTPRequestHandler):
             self.redirect(path, url.query, query)
         elif path.startswith("/fault/"):
             self.fault(path, query)
+        elif path == "/graphql":
+            self.graphql(body)
         else:
             self.send_json(404, {"error": {"code": 404, "message": "no route " + path}})
+
+    def graphql(self, body):
+        """A tiny GraphQL endpoint: heroes by episode, a partial result, and the spec's error shapes."""
+        try:
+            request = json.loads(body)
+            document = request["query"]
+        except (ValueError, KeyError, TypeError):
+            self.send_json(400, {"errors": [{"message": "the body must be JSON with a query"}]})
+            return
+        variables = request.get("variables") or {}
+        heroes = {"JEDI": "Luke Skywalker", "EMPIRE": "Han Solo"}
+        if "syntax error" in document:
+            self.send_json(400, {"errors": [{"message": "Syntax Error: unexpected name",
+                                             "locations": [{"line": 1, "column": 8}]}]})
+        elif "friends" in document:
+            self.send_json(200, {
+                "data": {"hero": {"name": "R2-D2", "friends": [{"name": "Luke Skywalker"}, None]}},
+                "errors": [{"message": "friend record unavailable", "path": ["hero", "friends", 1],
+                            "extensions": {"code": "UNAVAILABLE"}}],
+            })
+        elif "hero" in document:
+            episode = variables.get("episode")
+            if episode in heroes:
+                self.send_json(200, {"data": {"hero": {"name": heroes[episode]}},
+                                     "extensions": {"operationName": request.get("operationName")}})
+            else:
+                self.send_json(200, {"data": {"hero": None}, "errors": [
+                    {"message": "no hero for episode %s" % episode, "path": ["hero"],
+                     "locations": [{"line": 1, "column": 41}]}]})
+        else:
+            self.send_json(200, {"data": None, "errors": [{"message": "unknown field"}]})
 
     def echo_raw(self, body):
         self.send_json(200, {
