@@ -19,12 +19,9 @@ struct User: JsonApiResponse {
 
 struct GetUser: ApiMethod {
     typealias Response = User
-    let id: Int
+    @Excluded var id: Int
     var hostProviderKey: String { "api" }
-    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
-        .components(host: try hostProvider.host(for: hostProviderKey), path: "/users/\(id)")
-    }
-    func encode(to encoder: any Encoder) throws {}
+    var path: String { "/users/\(id)" }
 }
 
 // README.md and GettingStarted.md: performing it.
@@ -39,13 +36,10 @@ struct SearchUsers: ApiMethod {
     typealias Response = [User]
     let query: String
     let limit: Int
-    let token: String
+    @Excluded var token: String
     var hostProviderKey: String { "api" }
+    var path: String { "/users/search" }
     var headers: Headers { ["Authorization": "Bearer \(token)"] }
-    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
-        .components(host: try hostProvider.host(for: hostProviderKey), path: "/users/search")
-    }
-    private enum CodingKeys: String, CodingKey { case query, limit }
 }
 
 // GettingStarted.md: errors.
