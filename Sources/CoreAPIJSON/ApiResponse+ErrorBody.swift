@@ -8,7 +8,7 @@ public import Foundation
 extension ApiResponse {
     /// The policy of a service module whose error responses share one JSON body: when the status is not
     /// one the method accepts and the body decodes as `ErrorBody`, the call fails with the error
-    /// `makeError` builds; everything else goes through ``CoreAPI/ApiResponse/standardProcess(response:data:error:)``.
+    /// `makeError` builds; everything else goes through `standardProcess(response:data:error:)`.
     ///
     /// Call it from the `process(response:data:error:)` of the module's family protocol:
     ///

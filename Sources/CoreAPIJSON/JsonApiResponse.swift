@@ -50,7 +50,7 @@ extension JsonApiResponse {
         return try decoder.decode(EnvelopeReader<Self>.self, from: data).model
     }
 
-    /// Decodes the body with ``decoder``, or `nil` on failure; prefer ``decodeResponse(response:data:)``,
+    /// Decodes the body with ``decoder``, or `nil` on failure; prefer ``JsonApiResponse/decodeResponse(response:data:)``,
     /// which keeps the reason.
     public static func makeResponse(response: HTTPURLResponse, data: Data) -> Self? {
         try? decodeResponse(response: response, data: data)

@@ -58,7 +58,7 @@ extension ApiResponse {
     /// 2. a status the current method does not accept (see ``AcceptableStatusCodes/current``) fails as
     ///    ``ApiError/unauthorized(_:)`` for 401 and ``ApiError/unacceptableStatus(_:)`` otherwise, with the
     ///    headers and the capped body;
-    /// 3. a non-empty body whose media type is not in ``acceptableContentTypes`` fails as
+    /// 3. a non-empty body whose media type is not in ``ApiResponse/acceptableContentTypes`` fails as
     ///    ``ApiError/unacceptableContentType(_:)``, with the capped body;
     /// 4. otherwise ``decodeResponse(response:data:)`` runs, and its error becomes ``ApiError/mapping(_:)``
     ///    carrying the cause.

@@ -58,53 +58,6 @@ func handleErrorsSample(session: ApiSession) async {
     }
 }
 
-// DefiningAServiceModule.md: the family protocol.
-struct ShopErrorBody: Decodable {
-    let code: String
-    let message: String
-}
-
-struct ShopError: Error {
-    let status: Int
-    let code: String
-}
-
-protocol ShopResponse: ApiResponse {}
-
-extension ShopResponse {
-    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
-        processErrorBody(ShopErrorBody.self, response: response, data: data, error: error) { body, response in
-            ShopError(status: response.statusCode, code: body.code)
-        }
-    }
-}
-
-// DefiningAServiceModule.md: methods of the module.
-protocol ShopMethod: ApiMethod where Response: ShopResponse {
-    var path: String { get }
-}
-
-extension ShopMethod {
-    var hostProviderKey: String { "shop" }
-    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
-        .components(host: try hostProvider.host(for: hostProviderKey), path: path)
-    }
-}
-
-struct Cart: JsonApiResponse, ShopResponse {
-    let items: [String]
-    let total: Double
-}
-
-struct AddToCart: ShopMethod {
-    typealias Response = Cart
-    let sku: String
-    let quantity: Int
-    var path: String { "/cart/items" }
-    var httpMethod: HTTPMethod { .post }
-    var parametersEncoding: any ParametersEncoding { JsonParametersEncoder() }
-}
-
 // Environments.md.
 func environmentsSample() throws -> (EnvironmentsHostProvider, ApiSession) {
     let hosts = try EnvironmentsHostProvider(

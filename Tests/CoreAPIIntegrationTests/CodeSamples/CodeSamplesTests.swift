@@ -55,7 +55,7 @@ struct CodeSamplesTests {
         let folder = Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests/CodeSamples")
         let files = [
             "CodeSamples.swift", "CodeSamplesUploads.swift", "CodeSamplesMiddleware.swift",
-            "CodeSamplesAsyncHTTPClient.swift",
+            "CodeSamplesAsyncHTTPClient.swift", "CodeSamplesServiceModule.swift", "CodeSamplesResponses.swift",
         ]
         let compiled = try files.map { name in
             Self.normalized(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
@@ -95,6 +95,27 @@ struct CodeSamplesTests {
         #expect(error?.code == "out_of_stock")
         #expect(error?.status == 409)
         #expect(server.requests.first?.bodyText == #"{"quantity":1,"sku":"A-1"}"#)
+    }
+
+    @Test func aMissingProductIsTheShopsErrorAndStatusMessagesNameTheirStatuses() async throws {
+        let transport = StubTransport()
+        transport.on(.get, "/products/A-1", reply: .status(404))
+        transport.on(.get, "/products/B-2", reply: .status(429))
+        let session = transport.makeSession(hosts: ["shop": "https://shop.test"])
+        let error = await #expect(throws: ShopError.self) { try await session.perform(GetProduct(sku: "A-1")) }
+        #expect(error?.code == "no-such-product")
+        let withMessages = statusMessagesSample(hosts: DictionaryHostProvider(["shop": "https://shop.test"]))
+        let limited = await #expect(throws: ApiError.self) {
+            try await ApiSession(
+                hostProvider: withMessages.hostProvider,
+                transport: transport,
+                statusMessages: withMessages.statusMessages
+            ).perform(GetProduct(sku: "B-2"))
+        }
+        #expect(
+            limited?.description.hasPrefix("Unacceptable status: Too many attempts. Try again in a minute.") == true
+        )
+        withMessages.invalidate()
     }
 
     @Test func environmentsSampleSwitchesToStage() throws {
