@@ -42,28 +42,25 @@
                     )
                 )
             }
-            if let failure = ResponseHead.headFailure(
-                of: head,
-                method: method,
-                decodedCodings: ContentDecoder.codings
-            ) {
+            let fields = ResponseHead(head)
+            if let failure = fields.failure(method: method, decodedCodings: ContentDecoder.codings) {
                 throw failure
             }
             let limit = options.maximumResponseSize
             let hasBody = method.uppercased() != "HEAD" && head.statusCode != 204 && head.statusCode != 304
-            let declared = ResponseHead.declaredLength(of: head)
+            let declared = fields.declaredLength
             var kept: Int?
-            if ResponseHead.isRedirect(head) {
+            if fields.isRedirect {
                 // The session follows it: only the start of its body is kept, and the size limit is not
                 // reached by a body that is not read.
                 kept = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
-            } else if hasBody, let declared, declared > limit, ResponseHead.isIdentityEncoded(head) {
+            } else if hasBody, let declared, declared > limit, fields.isIdentityEncoded {
                 // Content-Length counts encoded bytes, so it decides early only for an identity body.
                 throw ApiError.responseTooLarge(limit: limit)
             }
             exchange.received(0, of: nil)
             let decoder =
-                hasBody ? ContentDecoder(contentEncoding: head.value(forHTTPHeaderField: "Content-Encoding")) : nil
+                hasBody ? ContentDecoder(contentEncoding: fields.contentEncoding) : nil
             var data = Data()
             let collect = { (piece: UnsafeRawBufferPointer) throws in
                 if let kept, data.count + piece.count > kept {

@@ -14,7 +14,7 @@
         private let layers: [Inflater]
 
         /// A decoder for a `Content-Encoding` field value, or `nil` when it names no coding to undo.
-        /// The value must have passed `headFailure(of:method:decodedCodings:)` with
+        /// The value must have passed `ResponseHead.failure(method:decodedCodings:)` with
         /// `codings`: other codings are not decoded.
         init?(contentEncoding value: String?) {
             guard let value else { return nil }

@@ -83,7 +83,7 @@ struct SessionDelegateResponseTests {
         (200, ["Content-Length": "10, 5"], "HEAD", true),
     ])
     func headsAreCheckedBeforeTheirBody(status: Int, fields: [String: String], method: String, refused: Bool) {
-        let failure = SessionDelegate.headFailure(of: response(status, fields), method: method)
+        let failure = SessionDelegate.headFailure(of: ResponseHead(response(status, fields)), method: method)
         #expect(failure == (refused ? .transport(.init(kind: .badResponse)) : nil))
     }
 
@@ -91,7 +91,7 @@ struct SessionDelegateResponseTests {
         ("10", Int64(10)), ("0", 0), ("10, 10", 10), ("99999999999999999999999", .max), ("abc", nil), ("", nil),
     ])
     func theDeclaredLengthIsReadFromContentLength(value: String, expected: Int64?) {
-        #expect(ResponseHead.declaredLength(of: response(200, ["Content-Length": value])) == expected)
+        #expect(ResponseHead(response(200, ["Content-Length": value])).declaredLength == expected)
     }
 
     /// Feeds `head` and then `chunks` to a delegate the way URLSession does, and returns how the task

@@ -8,8 +8,11 @@
 /// What every transport checks in a response head before it reads the body: pure functions of the
 /// head, the same for every engine. Only the content codings an engine decodes differ; each transport
 /// passes its own set.
-package enum ResponseHead {
-    /// The most body bytes kept of a redirect response (see ``isRedirect(_:)``); the rest is not read.
+///
+/// The fields the checks read are found in one pass over the head when it is made: each
+/// `value(forHTTPHeaderField:)` of FoundationNetworking lower-cases every field name of the head again.
+package struct ResponseHead {
+    /// The most body bytes kept of a redirect response (see ``isRedirect``); the rest is not read.
     /// The same as ``ApiError/StatusFailure/maximumBodySize``, all that a `3xx` no method accepts keeps.
     package static let redirectBodyLimit = ApiError.StatusFailure.maximumBodySize
 
@@ -17,96 +20,124 @@ package enum ResponseHead {
     /// and every layer multiplies the work of decoding.
     package static let maximumContentCodings = 5
 
-    /// Whether `response` is a redirect the session may follow: a status of ``Redirect/followedStatuses``
+    /// The status code.
+    package let statusCode: Int
+    /// The `Content-Length` value, repeated fields joined with `", "`; `nil` when there is none.
+    package let contentLength: String?
+    /// The `Content-Encoding` value; `nil` when there is none.
+    package let contentEncoding: String?
+    /// Whether the head has a `Location` field.
+    package let hasLocation: Bool
+
+    /// The fields of `response` the checks read.
+    package init(_ response: HTTPURLResponse) {
+        var contentLength: String?
+        var contentEncoding: String?
+        var hasLocation = false
+        for (key, value) in response.allHeaderFields {
+            guard let name = key as? String else { continue }
+            switch name.utf8.count {
+            case 14 where Self.name(name, is: "content-length"): contentLength = value as? String
+            case 16 where Self.name(name, is: "content-encoding"): contentEncoding = value as? String
+            case 8 where Self.name(name, is: "location"): hasLocation = true
+            default: break
+            }
+        }
+        self.statusCode = response.statusCode
+        self.contentLength = contentLength
+        self.contentEncoding = contentEncoding
+        self.hasLocation = hasLocation
+    }
+
+    /// Whether `name` is `lowercased` in any case; `lowercased` is ASCII.
+    private static func name(_ name: String, is lowercased: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount)
+        guard name.utf8.count == expected.count else { return false }
+        var index = 0
+        for byte in name.utf8 {
+            let folded: UInt8 = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard folded == expected[index] else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether the head is a redirect the session may follow: a status of ``Redirect/followedStatuses``
     /// with a `Location` field.
-    package static func isRedirect(_ response: HTTPURLResponse) -> Bool {
-        Redirect.followedStatuses.contains(response.statusCode)
-            && response.value(forHTTPHeaderField: "Location") != nil
+    package var isRedirect: Bool {
+        hasLocation && Redirect.followedStatuses.contains(statusCode)
     }
 
     /// The failure for a response head CoreAPI will not read a body after, or `nil` when it is fine:
     /// ``ApiError/TransportFailure/Kind/badResponse`` when its `Content-Length` fields disagree or are
     /// not numbers, or when its body has a content coding the engine does not decode.
     /// - Parameters:
-    ///   - response: The response head.
     ///   - method: The method of the request it answers; asked for only when the body is encoded.
     ///   - decodedCodings: The content codings the engine decodes, lower-cased, `identity` included.
-    package static func headFailure(
-        of response: HTTPURLResponse,
-        method: @autoclosure () -> String?,
-        decodedCodings: Set<String>
-    ) -> ApiError? {
-        if hasInvalidContentLength(response)
-            || !hasDecodableBody(response, method: method(), decodedCodings: decodedCodings)
-        {
+    package func failure(method: @autoclosure () -> String?, decodedCodings: Set<String>) -> ApiError? {
+        if hasInvalidContentLength || !hasDecodableBody(method: method(), decodedCodings: decodedCodings) {
             return .transport(.init(kind: .badResponse))
         }
         return nil
     }
 
-    /// Whether the `Content-Length` of `response` is invalid: its values disagree or one is not a
-    /// number (RFC 9110 §8.6, RFC 9112 §6.3: such a message is invalid, and a client must not guess
-    /// where its body ends).
+    /// Whether the `Content-Length` is invalid: its values disagree or one is not a number (RFC 9110
+    /// §8.6, RFC 9112 §6.3: such a message is invalid, and a client must not guess where its body ends).
     ///
     /// Repeated fields arrive joined with `", "` (FoundationNetworking joins them so, and other
     /// transports build the head the same way): `Content-Length: 10` and `Content-Length: 5` arrive as
     /// `"10, 5"`, and libcurl then reads the last field alone (5 bytes of the 10 sent, ending the
     /// exchange as a success); one field `10, 5` arrives as it is and libcurl reads the first number.
     /// Values that agree (`"10, 10"`) are one length, which RFC 9110 lets a recipient accept.
-    package static func hasInvalidContentLength(_ response: HTTPURLResponse) -> Bool {
-        guard let value = response.value(forHTTPHeaderField: "Content-Length") else { return false }
-        if isDigits(value) {
+    package var hasInvalidContentLength: Bool {
+        guard let value = contentLength else { return false }
+        if Self.isDigits(value) {
             return false  // one length, the usual case: no list to split
         }
-        let lengths = elements(of: value)
-        guard lengths.allSatisfy(isDigits) else { return true }
+        let lengths = Self.elements(of: value)
+        guard lengths.allSatisfy(Self.isDigits) else { return true }
         let numbers = Set(lengths.map { $0.drop { $0 == "0" } })
         return numbers.count > 1
     }
 
-    /// The body length `response` declares in `Content-Length`, or `nil` when it declares none (or an
-    /// invalid one, see ``hasInvalidContentLength(_:)``). A length too large for `Int64` is `Int64.max`:
+    /// The body length the head declares in `Content-Length`, or `nil` when it declares none (or an
+    /// invalid one, see ``hasInvalidContentLength``). A length too large for `Int64` is `Int64.max`:
     /// libcurl reads such a body to the end of the connection and FoundationNetworking reports its length
     /// as unknown, but it is larger than any size limit.
-    package static func declaredLength(of response: HTTPURLResponse) -> Int64? {
-        guard let value = response.value(forHTTPHeaderField: "Content-Length") else { return nil }
-        if isDigits(value) {
+    package var declaredLength: Int64? {
+        guard let value = contentLength else { return nil }
+        if Self.isDigits(value) {
             return Int64(value) ?? .max
         }
-        guard let length = elements(of: value).first, isDigits(length) else { return nil }
+        guard let length = Self.elements(of: value).first, Self.isDigits(length) else { return nil }
         return Int64(length) ?? .max
     }
 
-    /// Whether the body of `response` can be decoded: every coding of its `Content-Encoding` is one of
+    /// Whether the body can be decoded: every coding of its `Content-Encoding` is one of
     /// `decodedCodings`, and there are at most ``maximumContentCodings``. A response that has no body
     /// (to `HEAD`, or `204` and `304`) has nothing to decode.
     ///
     /// An unknown coding would otherwise be passed through as it is by some engines (a silent wrong
     /// body), and fail only once body bytes arrive with libcurl.
     /// - Parameters:
-    ///   - response: The response head.
     ///   - method: The method of the request it answers; asked for only when the body is encoded.
     ///   - decodedCodings: The content codings the engine decodes, lower-cased, `identity` included.
-    package static func hasDecodableBody(
-        _ response: HTTPURLResponse,
-        method: @autoclosure () -> String?,
-        decodedCodings: Set<String>
-    ) -> Bool {
-        guard let value = response.value(forHTTPHeaderField: "Content-Encoding") else { return true }
-        if method()?.uppercased() == "HEAD" || response.statusCode == 204 || response.statusCode == 304 {
+    package func hasDecodableBody(method: @autoclosure () -> String?, decodedCodings: Set<String>) -> Bool {
+        guard let value = contentEncoding else { return true }
+        if method()?.uppercased() == "HEAD" || statusCode == 204 || statusCode == 304 {
             return true
         }
         if !value.utf8.contains(UInt8(ascii: ",")), decodedCodings.contains(value.lowercased()) {
             return true  // one known coding, the usual case
         }
-        let codings = elements(of: value).map { $0.lowercased() }
-        return codings.count <= maximumContentCodings && codings.allSatisfy(decodedCodings.contains)
+        let codings = Self.elements(of: value).map { $0.lowercased() }
+        return codings.count <= Self.maximumContentCodings && codings.allSatisfy(decodedCodings.contains)
     }
 
-    /// Whether `response` has no `Content-Encoding` other than `identity`: only then does its
+    /// Whether the head has no `Content-Encoding` other than `identity`: only then does its
     /// `Content-Length`, which counts encoded bytes, tell the size of the decoded body.
-    package static func isIdentityEncoded(_ response: HTTPURLResponse?) -> Bool {
-        let encoding = response?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+    package var isIdentityEncoded: Bool {
+        let encoding = contentEncoding?.lowercased() ?? "identity"
         return encoding == "identity" || encoding.isEmpty
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// engine reports; the checks of a response head itself are ``ResponseHead``'s.
 extension SessionDelegate {
     /// The content codings the engine decodes, lower-cased: the set it checks response heads with
-    /// (see ``ResponseHead/headFailure(of:method:decodedCodings:)``). libcurl (FoundationNetworking)
+    /// (see ``ResponseHead/failure(method:decodedCodings:)``). libcurl (FoundationNetworking)
     /// decodes `zstd` too; Apple's URLSession does not.
     #if canImport(FoundationNetworking)
         static let decodedContentCodings: Set<String> = ["identity", "gzip", "x-gzip", "deflate", "br", "zstd"]
@@ -17,13 +17,13 @@ extension SessionDelegate {
     #endif
 
     /// The failure for a response head the engine will not read a body after, or `nil` when it is
-    /// fine: ``ResponseHead/headFailure(of:method:decodedCodings:)`` with the codings the engine
+    /// fine: ``ResponseHead/failure(method:decodedCodings:)`` with the codings the engine
     /// decodes.
     /// - Parameters:
-    ///   - response: The response head.
+    ///   - head: The fields of the response head.
     ///   - method: The method of the request it answers; asked for only when the body is encoded.
-    static func headFailure(of response: HTTPURLResponse, method: @autoclosure () -> String?) -> ApiError? {
-        ResponseHead.headFailure(of: response, method: method(), decodedCodings: decodedContentCodings)
+    static func headFailure(of head: ResponseHead, method: @autoclosure () -> String?) -> ApiError? {
+        head.failure(method: method(), decodedCodings: decodedContentCodings)
     }
 
     /// libcurl's messages, lower-cased, for a response it could not parse or decode. FoundationNetworking

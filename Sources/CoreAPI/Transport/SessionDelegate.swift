@@ -26,7 +26,7 @@ import Foundation
 /// bytes are kept; the task ends as soon as more arrives. (FoundationNetworking itself reads a redirect's
 /// whole body before it tells the delegate anything, and reports none of its bytes while it does.)
 ///
-/// A response head is checked before its body is read (see ``headFailure(of:method:)``), and the
+/// A response head is checked before its body is read (see `headFailure(of:method:)`), and the
 /// errors tasks end with are named from what the transport knows (see ``failure(for:afterHead:url:)``).
 ///
 /// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so
@@ -317,20 +317,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
             let expected = response.expectedContentLength
             state.expectedLength = expected >= 0 ? expected : nil
-            if let head, let failure = Self.headFailure(of: head, method: dataTask.originalRequest?.httpMethod) {
+            let fields = head.map(ResponseHead.init)
+            if let fields, let failure = Self.headFailure(of: fields, method: dataTask.originalRequest?.httpMethod) {
                 state.failure = failure
                 return (nil, true)
             }
             let limit = state.options.maximumResponseSize
-            if let head, ResponseHead.isRedirect(head) {
+            if let fields, fields.isRedirect {
                 // The session follows it: only the start of its body is kept, and the size limit is not
                 // reached by a body that is not read.
                 state.redirectBodyLimit = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
                 return (state.progress, false)
             }
             // Content-Length counts encoded bytes, so it decides early only for an identity body.
-            let declared = head.flatMap(ResponseHead.declaredLength) ?? expected
-            let tooLarge = max(expected, declared) > limit && ResponseHead.isIdentityEncoded(head)
+            let declared = fields?.declaredLength ?? expected
+            let tooLarge = max(expected, declared) > limit && (fields?.isIdentityEncoded ?? true)
             if tooLarge {
                 state.failure = .responseTooLarge(limit: limit)
             }

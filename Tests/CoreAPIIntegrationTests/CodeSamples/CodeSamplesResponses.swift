@@ -1,8 +1,8 @@
+// DecodingResponses.md: every sample, in order. This file has exactly the imports the first sample shows.
 import CoreAPI
 import CoreAPIJSON
 import Foundation
 
-// DecodingResponses.md: every sample, in order. This file has exactly the imports the first sample shows.
 struct Order: JsonApiResponse {
     static var envelope: JSONEnvelope { "data.order" }
     let id: Int

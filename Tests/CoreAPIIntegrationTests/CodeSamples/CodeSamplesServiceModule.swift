@@ -1,3 +1,5 @@
+// DefiningAServiceModule.md: the family protocol. This file has exactly the imports the sample shows,
+// so the sample compiles as written on Linux, where HTTPURLResponse lives in FoundationNetworking.
 import CoreAPI
 import CoreAPIJSON
 import Foundation
@@ -6,8 +8,6 @@ import Foundation
     import FoundationNetworking
 #endif
 
-// DefiningAServiceModule.md: the family protocol. This file has exactly the imports the sample shows,
-// so the sample compiles as written on Linux, where HTTPURLResponse lives in FoundationNetworking.
 struct ShopErrorBody: Decodable {
     let code: String
     let message: String

@@ -117,6 +117,7 @@ struct EchoForm: FixtureMethod {
     typealias Response = Echo
     var path: String { "/echo/form" }
     var httpMethod: HTTPMethod { .put }
+    var parametersEncoding: any ParametersEncoding { QueryParametersEncoder() }
     let title: String
     let count: Int
 }
