@@ -39,17 +39,11 @@ extension CatalogResponse {
     }
 }
 
-/// Catalog methods share the host key and build their URL from a path.
-protocol CatalogMethod: ApiMethod where Response: CatalogResponse {
-    var path: String { get }
-}
+/// Catalog methods share the host key; each names its path.
+protocol CatalogMethod: ApiMethod where Response: CatalogResponse {}
 
 extension CatalogMethod {
     var hostProviderKey: String { "catalog" }
-
-    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
-        .components(host: try hostProvider.host(for: hostProviderKey), path: path)
-    }
 }
 
 struct Product: JsonApiResponse, CatalogResponse {
@@ -103,26 +97,22 @@ struct CreateOrder: CatalogMethod {
     typealias Response = Order
     let productID: Int
     let quantity: Int
-    let idempotencyKey: String
+    @Excluded var idempotencyKey: String
     var path: String { "/orders" }
     var httpMethod: HTTPMethod { .post }
     var parametersEncoding: any ParametersEncoding { JsonParametersEncoder(keyEncoding: .convertToSnakeCase) }
     var headers: Headers { ["Idempotency-Key": idempotencyKey] }
-
-    private enum CodingKeys: String, CodingKey { case productID, quantity }
 }
 
 /// `GET /terms`, plain text in the server's charset.
 struct GetTerms: CatalogMethod {
     typealias Response = Terms
     var path: String { "/terms" }
-    func encode(to encoder: any Encoder) throws {}
 }
 
 /// `GET /products/{id}`.
 struct GetProduct: CatalogMethod {
     typealias Response = Product
-    let id: Int
+    @Excluded var id: Int
     var path: String { "/products/\(id)" }
-    func encode(to encoder: any Encoder) throws {}
 }

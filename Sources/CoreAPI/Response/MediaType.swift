@@ -1,4 +1,4 @@
-/// Matching of `Content-Type` values against media-type patterns.
+/// Reading `Content-Type` values and matching them against media-type patterns.
 enum MediaType {
     /// Whether the media type of `contentType` (parameters ignored, case-insensitive) matches one of
     /// `patterns`: an exact `type/subtype`, `type/*`, `*/*`, or a structured-syntax suffix such as
@@ -14,6 +14,25 @@ enum MediaType {
             }
             return false
         }
+    }
+
+    /// The lower-cased `type/subtype` of a `Content-Type` value, or `nil` when it is not one.
+    static func essence(of contentType: String) -> String? {
+        parts(of: contentType).map { "\($0)/\($1)" }
+    }
+
+    /// The `charset` parameter of a `Content-Type` value, lower-cased and unquoted, or `nil`.
+    static func charset(of contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingWhitespace.lowercased() == "charset" else { continue }
+            var value = pair[1].trimmingWhitespace
+            if value.count >= 2, value.first == "\"", value.last == "\"" {
+                value = value.dropFirst().dropLast()
+            }
+            return value.isEmpty ? nil : value.lowercased()
+        }
+        return nil
     }
 
     /// The lower-cased type and subtype of a media type, without parameters.
