@@ -223,15 +223,16 @@ public final class ApiSession: Sendable {
     /// to a temporary file for each attempt.
     func makeEncodedRequest<M: ApiMethod>(for method: M) throws -> EncodedRequest {
         let request = try makeRequestWithoutParameters(for: method)
+        let encoding = method.parametersEncoding
         if let body = method.body {
-            var query = method.parametersEncoding as? QueryParametersEncoder ?? QueryParametersEncoder()
+            var query = encoding as? QueryParametersEncoder ?? QueryParametersEncoder()
             query.destination = .queryString
             return try body.encoded(in: query.encode(method, in: request))
         }
-        if let multipart = method.parametersEncoding as? MultipartFormDataEncoder {
+        if let multipart = encoding as? MultipartFormDataEncoder {
             return try multipart.encodeDeferringBody(method, in: request)
         }
-        return try method.parametersEncoding.encodeRequest(method, in: request)
+        return try encoding.encodeRequest(method, in: request)
     }
 
     private func makeRequestWithoutParameters<M: ApiMethod>(for method: M) throws -> URLRequest {

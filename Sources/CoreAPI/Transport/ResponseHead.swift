@@ -9,8 +9,8 @@
 /// head, the same for every engine. Only the content codings an engine decodes differ; each transport
 /// passes its own set.
 ///
-/// The fields the checks read are found in one pass over the head when it is made: each
-/// `value(forHTTPHeaderField:)` of FoundationNetworking lower-cases every field name of the head again.
+/// The fields the checks read are looked up once, when it is made: each `value(forHTTPHeaderField:)` of
+/// FoundationNetworking lower-cases every field name of the head again.
 package struct ResponseHead {
     /// The most body bytes kept of a redirect response (see ``isRedirect``); the rest is not read.
     /// The same as ``ApiError/StatusFailure/maximumBodySize``, all that a `3xx` no method accepts keeps.
@@ -26,40 +26,17 @@ package struct ResponseHead {
     package let contentLength: String?
     /// The `Content-Encoding` value; `nil` when there is none.
     package let contentEncoding: String?
-    /// Whether the head has a `Location` field.
+    /// Whether the head has a `Location` field; read only for a status of ``Redirect/followedStatuses``.
     package let hasLocation: Bool
 
-    /// The fields of `response` the checks read.
+    /// The fields of `response` the checks read: two lookups, and a third for `Location` only when the
+    /// status is one a redirect has.
     package init(_ response: HTTPURLResponse) {
-        var contentLength: String?
-        var contentEncoding: String?
-        var hasLocation = false
-        for (key, value) in response.allHeaderFields {
-            guard let name = key as? String else { continue }
-            switch name.utf8.count {
-            case 14 where Self.name(name, is: "content-length"): contentLength = value as? String
-            case 16 where Self.name(name, is: "content-encoding"): contentEncoding = value as? String
-            case 8 where Self.name(name, is: "location"): hasLocation = true
-            default: break
-            }
-        }
-        self.statusCode = response.statusCode
-        self.contentLength = contentLength
-        self.contentEncoding = contentEncoding
-        self.hasLocation = hasLocation
-    }
-
-    /// Whether `name` is `lowercased` in any case; `lowercased` is ASCII.
-    private static func name(_ name: String, is lowercased: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount)
-        guard name.utf8.count == expected.count else { return false }
-        var index = 0
-        for byte in name.utf8 {
-            let folded: UInt8 = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            guard folded == expected[index] else { return false }
-            index += 1
-        }
-        return true
+        statusCode = response.statusCode
+        contentLength = response.value(forHTTPHeaderField: "Content-Length")
+        contentEncoding = response.value(forHTTPHeaderField: "Content-Encoding")
+        hasLocation =
+            Redirect.followedStatuses.contains(statusCode) && response.value(forHTTPHeaderField: "Location") != nil
     }
 
     /// Whether the head is a redirect the session may follow: a status of ``Redirect/followedStatuses``
