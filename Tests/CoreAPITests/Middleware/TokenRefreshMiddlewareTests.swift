@@ -151,10 +151,21 @@ struct TokenRefreshMiddlewareTests {
     }
 
     @Test func refreshFailureFailsEveryWaitingRequestWithItsError() async throws {
-        acceptOnly(LockedValue("new"))
-        let refresher = Refresher(failure: .expired)
+        acceptOnly(LockedValue("new"), delay: 0)
+        // The refresh fails only once every request has had its 401 for a second, so all of them wait
+        // for this one refresh however late a busy machine runs them.
+        let refresher = Refresher(failure: .expired, held: true)
         let auth = TokenRefreshMiddleware(token: "old", refreshLimit: nil, refresh: refresher.refresh)
+        let server = server
+        let release = Task {
+            while server.requests.count < 10 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            try await Task.sleep(for: .seconds(1))
+            refresher.release()
+        }
         let results = await performConcurrently(10, on: session([auth, Gate(count: 10)]))
+        try await release.value
         #expect(results.count == 10)
         for result in results {
             #expect(throws: RefreshFailure.expired) { try result.get() }
