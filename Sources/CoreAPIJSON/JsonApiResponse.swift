@@ -47,7 +47,14 @@ extension JsonApiResponse {
         if case .none = envelope.rule {
             return try decoder.decode(Self.self, from: data)
         }
-        return try decoder.decode(EnvelopeReader<Self>.self, from: data).model
+        return try decodeInEnvelope(data)
+    }
+
+    /// Decodes the model from inside ``envelope``; apart, so a body without one never looks up the
+    /// reader's generic type.
+    @inline(never)
+    private static func decodeInEnvelope(_ data: Data) throws -> Self {
+        try decoder.decode(EnvelopeReader<Self>.self, from: data).model
     }
 
     /// Decodes the body with ``decoder``, or `nil` on failure; prefer ``JsonApiResponse/decodeResponse(response:data:)``,

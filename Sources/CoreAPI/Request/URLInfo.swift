@@ -70,18 +70,67 @@ public enum URLInfo: Sendable, Hashable {
     }
 
     /// `path` as percent-encoded segments, each preceded by `/`; a trailing `/` is kept.
+    ///
+    /// One pass over the bytes; a path that is already in that form (the usual `/users/42`) is
+    /// returned as it is, without splitting it into strings.
     static func encodedPath(_ path: String) throws -> String {
-        var result = ""
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard segment != ".", segment != ".." else {
-                throw ApiError.invalidRequest(.invalidURL("the path must not contain \".\" or \"..\" segments"))
+        var text = path
+        return try text.withUTF8 { bytes in
+            if isEncodedPath(bytes) {
+                return path
             }
-            result += "/" + PercentEncoding.encode(String(segment), allowing: PercentEncoding.isPathSegmentCharacter)
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 16)
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                let segment = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                start = index + 1
+                if segment.isEmpty {
+                    continue  // `//` or a leading or trailing `/`: nothing to encode
+                }
+                if isDotSegment(segment) {
+                    throw ApiError.invalidRequest(.invalidURL("the path must not contain \".\" or \"..\" segments"))
+                }
+                output.append(UInt8(ascii: "/"))
+                for byte in segment {
+                    if PercentEncoding.isPathSegmentCharacter(byte) {
+                        output.append(byte)
+                    } else {
+                        PercentEncoding.appendEscaped(byte, to: &output)
+                    }
+                }
+            }
+            if bytes.last == UInt8(ascii: "/") {
+                output.append(UInt8(ascii: "/"))  // kept, and the whole path when it is only slashes
+            }
+            return String(decoding: output, as: UTF8.self)
         }
-        if path.hasSuffix("/") || result.isEmpty && !path.isEmpty {
-            result += "/"
+    }
+
+    /// Whether `bytes` is a path ``encodedPath(_:)`` returns unchanged: a leading `/`, no empty, `.` or
+    /// `..` segment before the end, and only bytes a segment may hold unencoded.
+    private static func isEncodedPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.first == UInt8(ascii: "/") else { return false }
+        var segmentStart = 1
+        for index in 1...bytes.count {
+            guard index < bytes.count, bytes[index] != UInt8(ascii: "/") else {
+                let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
+                if segment.isEmpty ? index < bytes.count : isDotSegment(segment) {
+                    return false
+                }
+                segmentStart = index + 1
+                continue
+            }
+            if !PercentEncoding.isPathSegmentCharacter(bytes[index]) {
+                return false
+            }
         }
-        return result
+        return true
+    }
+
+    /// Whether `segment` is `.` or `..`.
+    private static func isDotSegment(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        segment.count <= 2 && segment.allSatisfy { $0 == UInt8(ascii: ".") }
     }
 
     private static func checkSchemeAndHost(of components: URLComponents?, text: String) throws {

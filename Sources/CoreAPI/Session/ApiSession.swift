@@ -229,7 +229,8 @@ public final class ApiSession: Sendable {
             query.destination = .queryString
             return try body.encoded(in: query.encode(method, in: request))
         }
-        if let multipart = encoding as? MultipartFormDataEncoder {
+        // A metatype comparison first: a cast of the existential costs hundreds of instructions.
+        if type(of: encoding) == MultipartFormDataEncoder.self, let multipart = encoding as? MultipartFormDataEncoder {
             return try multipart.encodeDeferringBody(method, in: request)
         }
         return try encoding.encodeRequest(method, in: request)

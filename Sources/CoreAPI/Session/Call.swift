@@ -54,7 +54,7 @@ final class Call: Sendable {
         with transport: any Transport,
         options: TransportOptions
     ) async throws -> RawResponse {
-        if let direct = transport as? URLSessionTransport {
+        if type(of: transport) == URLSessionTransport.self, let direct = transport as? URLSessionTransport {
             let cancellation = direct.makeCancellation()
             try begin { cancellation.cancel() }
             defer { end() }
