@@ -209,58 +209,6 @@ public final class ApiSession: Sendable {
         URLSessionTransport.makeDefaultConfiguration()
     }
 
-    /// The request `method` describes, built and validated but not sent, with any body in memory.
-    ///
-    /// ``perform(_:progress:)`` sends the same request, except that a large multipart body is uploaded
-    /// from a temporary file instead (see ``ParametersEncoding/encodeRequest(_:in:)``).
-    /// - Throws: ``ApiError/invalidRequest(_:)`` for an unknown host key, a bad URL, method token or
-    ///   header, or parameters that cannot be encoded.
-    public func makeURLRequest<M: ApiMethod>(for method: M) throws -> URLRequest {
-        try method.parametersEncoding.encode(method, in: try makeRequestWithoutParameters(for: method))
-    }
-
-    /// The request as it is sent: body in memory, in a file, or (a large multipart body) to be written
-    /// to a temporary file for each attempt.
-    func makeEncodedRequest<M: ApiMethod>(for method: M) throws -> EncodedRequest {
-        let request = try makeRequestWithoutParameters(for: method)
-        let encoding = method.parametersEncoding
-        if let body = method.body {
-            var query = encoding as? QueryParametersEncoder ?? QueryParametersEncoder()
-            query.destination = .queryString
-            return try body.encoded(in: query.encode(method, in: request))
-        }
-        // A metatype comparison first: a cast of the existential costs hundreds of instructions.
-        if type(of: encoding) == MultipartFormDataEncoder.self, let multipart = encoding as? MultipartFormDataEncoder {
-            return try multipart.encodeDeferringBody(method, in: request)
-        }
-        return try encoding.encodeRequest(method, in: request)
-    }
-
-    private func makeRequestWithoutParameters<M: ApiMethod>(for method: M) throws -> URLRequest {
-        let httpMethod = method.httpMethod
-        try httpMethod.validate()
-        let url = try method.urlInfo(from: hostProvider).makeURL()
-        let headers = self.headers.merging(method.headers)
-        try headers.validate()
-        var request = URLRequest(url: url)
-        if httpMethod != .get {
-            // `GET` is the default; setting it costs a case-insensitive match against the known methods.
-            request.httpMethod = httpMethod.rawValue
-        }
-        // Set while the request is not shared yet: a transport that sets it later copies the request.
-        request.timeoutInterval = URLSessionTransport.backstopTimeout(forIdleTimeout: idleTimeout(for: method))
-        for field in headers {
-            request.addValue(field.value, forHTTPHeaderField: field.name)
-        }
-        return request
-    }
-
-    /// The idle timeout of `method`: its own when positive, the session's otherwise.
-    private func idleTimeout<M: ApiMethod>(for method: M) -> TimeInterval {
-        guard let timeout = method.timeout, timeout > 0 else { return defaultTimeout }
-        return timeout
-    }
-
     /// Performs `method` and returns its typed response.
     ///
     /// Cancelling the calling task cancels the call wherever it is — in the network or waiting in a
@@ -401,59 +349,5 @@ public final class ApiSession: Sendable {
         let output = try await method.finalize(try process(outcome, for: method).get())
         await method.postProcess(output)
         return output
-    }
-
-    /// The outcome of an exchange as the caller gets it: the method's own error for a status it lists in
-    /// ``ApiMethod/statusErrors``; otherwise what the response type's
-    /// ``ApiResponse/process(response:data:error:)`` decides with the method's acceptable status codes in
-    /// effect, a status error carrying the configured message.
-    private func process<M: ApiMethod>(
-        _ outcome: Result<RawResponse, ApiError>,
-        for method: M
-    ) -> Result<M.Response, any Error> {
-        let (response, data, error): (HTTPURLResponse?, Data?, ApiError?)
-        switch outcome {
-        case .success(let raw): (response, data, error) = (raw.response, raw.data, nil)
-        case .failure(let failure): (response, data, error) = (nil, nil, failure)
-        }
-        let codes = method.acceptableStatusCodes
-        if let response, !codes.contains(response.statusCode) {
-            let errors = method.statusErrors
-            if !errors.isEmpty,
-                let specific = errors.error(for: ApiError.StatusFailure(response: response, body: data ?? Data()))
-            {
-                return .failure(specific)
-            }
-        }
-        let result: Result<M.Response, any Error>
-        if codes == AcceptableStatusCodes.current {
-            // Already in effect (usually the default, 2xx): no task-local value to bind.
-            result = M.Response.process(response: response, data: data, error: error)
-        } else {
-            result = AcceptableStatusCodes.$current.withValue(codes) {
-                M.Response.process(response: response, data: data, error: error)
-            }
-        }
-        guard case .failure(let failure as ApiError) = result else { return result }
-        return .failure(withStatusMessage(failure, for: method))
-    }
-
-    /// `error` with the message configured for its status when it is a status error that has none.
-    private func withStatusMessage<M: ApiMethod>(_ error: ApiError, for method: M) -> ApiError {
-        switch error {
-        case .unacceptableStatus(var failure) where failure.message == nil:
-            failure.message = statusMessage(for: failure.status, method: method)
-            return .unacceptableStatus(failure)
-        case .unauthorized(var failure) where failure.message == nil:
-            failure.message = statusMessage(for: failure.status, method: method)
-            return .unauthorized(failure)
-        default:
-            return error
-        }
-    }
-
-    /// The method's message for `status`, else the session's.
-    private func statusMessage<M: ApiMethod>(for status: HTTPStatus, method: M) -> String? {
-        method.statusMessages[status] ?? statusMessages[status]
     }
 }

@@ -36,7 +36,7 @@ import Foundation
 /// its own that such a call never holds up.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// What the delegate's lock guards.
-    private struct Shared {
+    struct Shared {
         /// The tasks in flight, by object (each entry keeps its task alive, so no other task can share
         /// its identifier).
         var tasks: [ObjectIdentifier: TaskState] = [:]
@@ -64,17 +64,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// How long an ended task may go on before it is forgotten all the same, its temporary body file
     /// released (nanoseconds): a task that never reports its end would be kept for good.
-    private static let retiredGrace: UInt64 = 10_000_000_000
+    static let retiredGrace: UInt64 = 10_000_000_000
 
     /// The tasks of every transport of the process that FoundationNetworking may be busy with: in
     /// flight, or ended by CoreAPI and not reported yet. FoundationNetworking serves them all on one
     /// work queue; while there are none, making a task there answers at once.
     static let engineTasks = LockedValue(0)
 
-    private let shared = LockedValue(Shared())
-    private let timerQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.timeouts")
+    let shared = LockedValue(Shared())
+    let timerQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.timeouts")
     /// Where the delegate calls into FoundationNetworking: cancelling tasks, answering challenges.
-    private let engineQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.cancels")
+    let engineQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.cancels")
 
     /// Which servers are trusted and the client certificate; applied where the engine hands TLS
     /// challenges to the delegate (Apple platforms).
@@ -155,86 +155,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ = attach(task, to: reserve(options: options, completion: completion))
     }
 
-    /// Makes the timer fire no later than `due`; runs under the lock that guards `shared`.
-    private func arm(_ shared: inout Shared, for due: UInt64) {
-        guard due < shared.armedUntil, !shared.isInvalidated else { return }
-        shared.armedUntil = due
-        let source: any DispatchSourceTimer
-        if let timer = shared.timer {
-            source = timer
-        } else {
-            source = DispatchSource.makeTimerSource(queue: timerQueue)
-            source.setEventHandler { self.timerFired() }
-            source.activate()
-            shared.timer = source
-        }
-        source.schedule(deadline: DispatchTime(uptimeNanoseconds: due))
-    }
-
-    /// Ends every task that has been idle for its timeout or whose deadline has passed, then arms the
-    /// timer for the earliest of the rest.
-    private func timerFired() {
-        var waitedTooLong: [TaskState] = []
-        var released: [URL] = []
-        var forgotten = 0
-        let expired = shared.withLock { shared -> [TaskState] in
-            let now = DispatchTime.now().uptimeNanoseconds
-            var expired: [TaskState] = []
-            var next = UInt64.max
-            for state in shared.tasks.values {
-                let due = state.due
-                if due > now {
-                    next = min(next, due)
-                } else {
-                    expired.append(state)
-                }
-            }
-            for (key, entry) in shared.retired {
-                let due = entry.since + Self.retiredGrace
-                if due > now {
-                    next = min(next, due)
-                } else {
-                    shared.retired[key] = nil
-                    forgotten += 1
-                    if let file = entry.file {
-                        released.append(file)
-                    }
-                }
-            }
-            for (key, state) in shared.waiting {
-                let due = state.due
-                if due > now {
-                    next = min(next, due)
-                } else {
-                    shared.waiting[key] = nil
-                    waitedTooLong.append(state)
-                }
-            }
-            shared.armedUntil = .max
-            if next != .max {
-                arm(&shared, for: next)
-            }
-            return expired
-        }
-        for state in expired {
-            if let task = state.task {
-                end(task, with: .timeout)
-            }
-        }
-        for state in waitedTooLong {
-            if let file = state.temporaryBodyFile {
-                TemporaryBodyFiles.release(file)
-            }
-            state.completion(TaskOutcome(error: .timeout))
-        }
-        for file in released {
-            TemporaryBodyFiles.release(file)
-        }
-        if forgotten > 0 {
-            Self.engineTasks.withLock { $0 -= forgotten }
-        }
-    }
-
     /// Ends `task` with `error` at once, then cancels it: its call never waits for FoundationNetworking
     /// to acknowledge the cancel.
     func cancel(_ task: URLSessionTask) {
@@ -243,7 +163,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Removes the state of `task`, which CoreAPI ends before it reported its end; the task, and its
     /// temporary body file if any, stay held until it does.
-    private func takeOut(_ task: URLSessionTask) -> TaskState? {
+    func takeOut(_ task: URLSessionTask) -> TaskState? {
         shared.withLock { shared -> TaskState? in
             guard let state = shared.tasks.removeValue(forKey: ObjectIdentifier(task)) else { return nil }
             let now = DispatchTime.now().uptimeNanoseconds
@@ -261,7 +181,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// here it happened in about 1 of 15 cancels. For a temporary body file the session wrote for this
     /// attempt alone, the file is first cut to zero bytes, so no further chunk is read and the body can
     /// never complete, and the task is cancelled a moment later, once any read in flight has finished.
-    private func end(_ task: URLSessionTask, with error: ApiError) {
+    func end(_ task: URLSessionTask, with error: ApiError) {
         guard let state = takeOut(task) else { return }
         #if canImport(FoundationNetworking)
             if let file = state.temporaryBodyFile, state.truncatesBodyFile,
@@ -287,7 +207,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// the session may send the same body again to the redirect's target, and FoundationNetworking
     /// delivers a redirect's body only once its transfer has ended, so no chunk of the file is being
     /// read when the task is cancelled.
-    private func end(_ task: URLSessionTask, with outcome: TaskOutcome) {
+    func end(_ task: URLSessionTask, with outcome: TaskOutcome) {
         guard let state = takeOut(task) else { return }
         state.completion(outcome)
         engineQueue.async { task.cancel() }
@@ -301,115 +221,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// The tasks in flight.
     var activeTasks: [URLSessionTask] {
         shared.withLock { $0.tasks.values.compactMap(\.task) }
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        dataTask: URLSessionDataTask,
-        didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let (progress, refused) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
-            guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
-            let head = response as? HTTPURLResponse
-            state.response = head
-            state.data = Data()
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
-            let expected = response.expectedContentLength
-            state.expectedLength = expected >= 0 ? expected : nil
-            let fields = head.map(ResponseHead.init)
-            if let fields, let failure = Self.headFailure(of: fields, method: dataTask.originalRequest?.httpMethod) {
-                state.failure = failure
-                return (nil, true)
-            }
-            let limit = state.options.maximumResponseSize
-            if let fields, fields.isRedirect {
-                // The session follows it: only the start of its body is kept, and the size limit is not
-                // reached by a body that is not read.
-                state.redirectBodyLimit = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
-                return (state.progress, false)
-            }
-            // Content-Length counts encoded bytes, so it decides early only for an identity body.
-            let declared = fields?.declaredLength ?? expected
-            let tooLarge = max(expected, declared) > limit && (fields?.isIdentityEncoded ?? true)
-            if tooLarge {
-                state.failure = .responseTooLarge(limit: limit)
-            }
-            return (state.progress, tooLarge)
-        }
-        completionHandler(.allow)
-        if refused {
-            end(dataTask, with: .cancelled)
-            return
-        }
-        if let progress {
-            progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
-        }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        var tooLarge = false
-        var redirect: TaskOutcome?
-        let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
-            guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
-            if let kept = state.redirectBodyLimit, let response = state.response,
-                state.data.count + data.count > kept
-            {
-                // A redirect's body beyond what is kept: the rest is not read.
-                state.data.append(data.prefix(kept - state.data.count))
-                redirect = TaskOutcome(response: response, data: state.data)
-                return nil
-            }
-            let limit = state.options.maximumResponseSize
-            if Int64(state.data.count) + Int64(data.count) > limit {
-                // Counted on decoded bytes as they arrive; what arrived so far is dropped.
-                state.failure = .responseTooLarge(limit: limit)
-                state.data = Data()
-                tooLarge = true
-                return nil
-            }
-            if state.data.isEmpty {
-                state.data = data  // the first chunk, usually the whole body: no copy
-            } else {
-                state.data.append(data)
-            }
-            guard let progress = state.progress else { return nil }
-            let completed = Int64(state.data.count)
-            // Content-Length counts encoded bytes; a decoded body may be longer.
-            let total = state.expectedLength.map { max($0, completed) }
-            return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
-        }
-        if let redirect {
-            end(dataTask, with: redirect)
-        } else if tooLarge {
-            end(dataTask, with: .cancelled)
-        } else if let (value, progress) = report {
-            progress(value)
-        }
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        didSendBodyData bytesSent: Int64,
-        totalBytesSent: Int64,
-        totalBytesExpectedToSend: Int64
-    ) {
-        let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
-            guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
-            state.bodyBytesSent = totalBytesSent
-            state.bodyBytesExpected = totalBytesExpectedToSend
-            return state.progress
-        }
-        progress?(
-            TransferProgress(
-                direction: .upload,
-                completedBytes: totalBytesSent,
-                totalBytes: totalBytesExpectedToSend >= 0 ? totalBytesExpectedToSend : nil
-            )
-        )
     }
 
     /// Cancels the timer once the session is invalidated, which releases the timer's hold on the
@@ -441,124 +252,4 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
         }
     }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (state, retired) = shared.withLock { shared in
-            (
-                shared.tasks.removeValue(forKey: ObjectIdentifier(task)),
-                shared.retired.removeValue(forKey: ObjectIdentifier(task))
-            )
-        }
-        if state != nil || retired != nil {
-            Self.engineTasks.withLock { $0 -= 1 }
-        }
-        if let file = retired?.file ?? state?.temporaryBodyFile {
-            TemporaryBodyFiles.release(file)
-        }
-        if let state {
-            finish(state, error: error)
-        }
-    }
-
-    /// Runs the completion of a task taken out of `tasks`, which ended with `error`.
-    private func finish(_ state: TaskState, error: (any Error)?) {
-        let response = state.response ?? (state.task?.response as? HTTPURLResponse)
-        if let failure = state.failure {
-            state.completion(TaskOutcome(error: failure))
-        } else if let error {
-            let url = state.task?.originalRequest?.url
-            state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.response != nil, url: url)))
-        } else if let response {
-            state.completion(TaskOutcome(response: response, data: state.data))
-        } else {
-            state.completion(TaskOutcome(error: ApiError.transport(.init(kind: .badResponse))))
-        }
-    }
-
-    /// Refuses every redirect, so the `3xx` is the task's response: the session follows hops itself,
-    /// with the same rules for every transport. Linux never sends a body again after a redirect (a 307
-    /// POST goes out with `Content-Length: 0`, whatever the new request holds), and forwards every
-    /// header to the new host.
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        #if !canImport(FoundationNetworking)
-            switch challenge.protectionSpace.authenticationMethod {
-            case NSURLAuthenticationMethodServerTrust:
-                answerServerTrust(challenge, of: task, completionHandler: completionHandler)
-                return
-            case NSURLAuthenticationMethodClientCertificate:
-                let credential = try? trust.clientCredential()
-                completionHandler(credential == nil ? .performDefaultHandling : .useCredential, credential)
-                return
-            default:
-                break
-            }
-        #endif
-        let response =
-            (challenge.failureResponse as? HTTPURLResponse)
-            ?? HTTPURLResponse(
-                url: task.originalRequest?.url ?? URL(fileURLWithPath: "/"),
-                statusCode: 401,
-                httpVersion: "HTTP/1.1",
-                headerFields: nil
-            )
-        // The 401 is the answer: the call ends with it now, and the challenge is cancelled afterwards.
-        let state = takeOut(task)
-        if let response {
-            state?.completion(TaskOutcome(response: response, data: Data()))
-        } else {
-            state?.completion(TaskOutcome(error: .transport(.init(kind: .badResponse))))
-        }
-        engineQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
-    }
-
-    #if canImport(FoundationNetworking)
-        /// Answers connection-level challenges with the default handling: Linux waits forever for a
-        /// challenge no session-level delegate answers. On Apple platforms the delegate leaves this out,
-        /// so URLSession hands server-trust and client-certificate challenges to the task-level method,
-        /// which knows the task a refused server ends.
-        func urlSession(
-            _ session: URLSession,
-            didReceive challenge: URLAuthenticationChallenge,
-            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-        ) {
-            completionHandler(.performDefaultHandling, nil)
-        }
-    #else
-        /// Judges the server's chain with ``trust``: a refused server ends the task at once with
-        /// ``ApiError/TransportFailure/Kind/tls`` (URLSession would report a refused challenge as
-        /// cancelled).
-        private func answerServerTrust(
-            _ challenge: URLAuthenticationChallenge,
-            of task: URLSessionTask,
-            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-        ) {
-            guard trust.server != .system else {
-                completionHandler(.performDefaultHandling, nil)
-                return
-            }
-            if let serverTrust = challenge.protectionSpace.serverTrust,
-                trust.accepts(serverTrust, host: challenge.protectionSpace.host)
-            {
-                completionHandler(.useCredential, URLCredential(trust: serverTrust))
-                return
-            }
-            takeOut(task)?.completion(TaskOutcome(error: .transport(.init(kind: .tls))))
-            completionHandler(.cancelAuthenticationChallenge, nil)
-        }
-    #endif
 }

@@ -1,0 +1,63 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Turning an exchange's outcome into what the caller gets: the method's own status errors, the
+/// response type's processing under the method's acceptable statuses, and the configured status messages.
+extension ApiSession {
+    /// The outcome of an exchange as the caller gets it: the method's own error for a status it lists in
+    /// ``ApiMethod/statusErrors``; otherwise what the response type's
+    /// ``ApiResponse/process(response:data:error:)`` decides with the method's acceptable status codes in
+    /// effect, a status error carrying the configured message.
+    func process<M: ApiMethod>(
+        _ outcome: Result<RawResponse, ApiError>,
+        for method: M
+    ) -> Result<M.Response, any Error> {
+        let (response, data, error): (HTTPURLResponse?, Data?, ApiError?)
+        switch outcome {
+        case .success(let raw): (response, data, error) = (raw.response, raw.data, nil)
+        case .failure(let failure): (response, data, error) = (nil, nil, failure)
+        }
+        let codes = method.acceptableStatusCodes
+        if let response, !codes.contains(response.statusCode) {
+            let errors = method.statusErrors
+            if !errors.isEmpty,
+                let specific = errors.error(for: ApiError.StatusFailure(response: response, body: data ?? Data()))
+            {
+                return .failure(specific)
+            }
+        }
+        let result: Result<M.Response, any Error>
+        if codes == AcceptableStatusCodes.current {
+            // Already in effect (usually the default, 2xx): no task-local value to bind.
+            result = M.Response.process(response: response, data: data, error: error)
+        } else {
+            result = AcceptableStatusCodes.$current.withValue(codes) {
+                M.Response.process(response: response, data: data, error: error)
+            }
+        }
+        guard case .failure(let failure as ApiError) = result else { return result }
+        return .failure(withStatusMessage(failure, for: method))
+    }
+
+    /// `error` with the message configured for its status when it is a status error that has none.
+    private func withStatusMessage<M: ApiMethod>(_ error: ApiError, for method: M) -> ApiError {
+        switch error {
+        case .unacceptableStatus(var failure) where failure.message == nil:
+            failure.message = statusMessage(for: failure.status, method: method)
+            return .unacceptableStatus(failure)
+        case .unauthorized(var failure) where failure.message == nil:
+            failure.message = statusMessage(for: failure.status, method: method)
+            return .unauthorized(failure)
+        default:
+            return error
+        }
+    }
+
+    /// The method's message for `status`, else the session's.
+    private func statusMessage<M: ApiMethod>(for status: HTTPStatus, method: M) -> String? {
+        method.statusMessages[status] ?? statusMessages[status]
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What FoundationNetworking reports about a task: its response head, body chunks, body bytes sent,
+/// redirects (refused) and its end.
+extension SessionDelegate {
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let (progress, refused) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
+            guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
+            let head = response as? HTTPURLResponse
+            state.response = head
+            state.data = Data()
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            let expected = response.expectedContentLength
+            state.expectedLength = expected >= 0 ? expected : nil
+            let fields = head.map(ResponseHead.init)
+            if let fields, let failure = Self.headFailure(of: fields, method: dataTask.originalRequest?.httpMethod) {
+                state.failure = failure
+                return (nil, true)
+            }
+            let limit = state.options.maximumResponseSize
+            if let fields, fields.isRedirect {
+                // The session follows it: only the start of its body is kept, and the size limit is not
+                // reached by a body that is not read.
+                state.redirectBodyLimit = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
+                return (state.progress, false)
+            }
+            // Content-Length counts encoded bytes, so it decides early only for an identity body.
+            let declared = fields?.declaredLength ?? expected
+            let tooLarge = max(expected, declared) > limit && (fields?.isIdentityEncoded ?? true)
+            if tooLarge {
+                state.failure = .responseTooLarge(limit: limit)
+            }
+            return (state.progress, tooLarge)
+        }
+        completionHandler(.allow)
+        if refused {
+            end(dataTask, with: .cancelled)
+            return
+        }
+        if let progress {
+            progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        var tooLarge = false
+        var redirect: TaskOutcome?
+        let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
+            guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            if let kept = state.redirectBodyLimit, let response = state.response,
+                state.data.count + data.count > kept
+            {
+                // A redirect's body beyond what is kept: the rest is not read.
+                state.data.append(data.prefix(kept - state.data.count))
+                redirect = TaskOutcome(response: response, data: state.data)
+                return nil
+            }
+            let limit = state.options.maximumResponseSize
+            if Int64(state.data.count) + Int64(data.count) > limit {
+                // Counted on decoded bytes as they arrive; what arrived so far is dropped.
+                state.failure = .responseTooLarge(limit: limit)
+                state.data = Data()
+                tooLarge = true
+                return nil
+            }
+            if state.data.isEmpty {
+                state.data = data  // the first chunk, usually the whole body: no copy
+            } else {
+                state.data.append(data)
+            }
+            guard let progress = state.progress else { return nil }
+            let completed = Int64(state.data.count)
+            // Content-Length counts encoded bytes; a decoded body may be longer.
+            let total = state.expectedLength.map { max($0, completed) }
+            return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
+        }
+        if let redirect {
+            end(dataTask, with: redirect)
+        } else if tooLarge {
+            end(dataTask, with: .cancelled)
+        } else if let (value, progress) = report {
+            progress(value)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
+            guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            state.bodyBytesSent = totalBytesSent
+            state.bodyBytesExpected = totalBytesExpectedToSend
+            return state.progress
+        }
+        progress?(
+            TransferProgress(
+                direction: .upload,
+                completedBytes: totalBytesSent,
+                totalBytes: totalBytesExpectedToSend >= 0 ? totalBytesExpectedToSend : nil
+            )
+        )
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (state, retired) = shared.withLock { shared in
+            (
+                shared.tasks.removeValue(forKey: ObjectIdentifier(task)),
+                shared.retired.removeValue(forKey: ObjectIdentifier(task))
+            )
+        }
+        if state != nil || retired != nil {
+            Self.engineTasks.withLock { $0 -= 1 }
+        }
+        if let file = retired?.file ?? state?.temporaryBodyFile {
+            TemporaryBodyFiles.release(file)
+        }
+        if let state {
+            finish(state, error: error)
+        }
+    }
+
+    /// Runs the completion of a task taken out of `tasks`, which ended with `error`.
+    private func finish(_ state: TaskState, error: (any Error)?) {
+        let response = state.response ?? (state.task?.response as? HTTPURLResponse)
+        if let failure = state.failure {
+            state.completion(TaskOutcome(error: failure))
+        } else if let error {
+            let url = state.task?.originalRequest?.url
+            state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.response != nil, url: url)))
+        } else if let response {
+            state.completion(TaskOutcome(response: response, data: state.data))
+        } else {
+            state.completion(TaskOutcome(error: ApiError.transport(.init(kind: .badResponse))))
+        }
+    }
+
+    /// Refuses every redirect, so the `3xx` is the task's response: the session follows hops itself,
+    /// with the same rules for every transport. Linux never sends a body again after a redirect (a 307
+    /// POST goes out with `Content-Length: 0`, whatever the new request holds), and forwards every
+    /// header to the new host.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
