@@ -21,6 +21,12 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /text/plain          UTF-8 text without a charset parameter
   /gzip                a gzip-encoded JSON body (Content-Encoding: gzip)
   /delay?ms=N          waits N milliseconds, then answers {"delayed": N}
+  /concurrent/<name>?ms=N&status=S
+                       counts the request as in flight for <name> while it waits N milliseconds, then
+                       answers S (200 by default) with {"name", "index": n (1 for the first request of the
+                       name), "in_flight": requests of the name in flight when it arrived, itself included}
+  /concurrent-stats?name=X
+                       {"hits": requests of X so far, "max_in_flight": most of them in flight at once}
   /basic-auth          401 with WWW-Authenticate: Basic
   /fast                {"ok": true}
   /set-cookie?name=N&value=V&path=P
@@ -115,6 +121,8 @@ CHUNK = 1 << 20
 ZEROS = bytes(CHUNK)
 HITS = {}  # path -> {port: requests}
 HITS_LOCK = threading.Lock()
+CONCURRENT = {}  # name -> {"hits", "in_flight", "max_in_flight"}
+CONCURRENT_LOCK = threading.Lock()
 GZIP_BOMBS = {}  # MiB -> gzip body
 GZIP_BOMBS_LOCK = threading.Lock()
 SCHEME_LOCATIONS = {
@@ -211,6 +219,21 @@ class Handler(BaseHTTPRequestHandler):
     def send_json(self, status, value, headers=()):
         self.send(status, json.dumps(value, sort_keys=True).encode(), headers=headers)
 
+    def concurrent(self, name, query):
+        with CONCURRENT_LOCK:
+            entry = CONCURRENT.setdefault(name, {"hits": 0, "in_flight": 0, "max_in_flight": 0})
+            entry["hits"] += 1
+            entry["in_flight"] += 1
+            entry["max_in_flight"] = max(entry["max_in_flight"], entry["in_flight"])
+            index, in_flight = entry["hits"], entry["in_flight"]
+        try:
+            time.sleep(int(query.get("ms", ["0"])[0]) / 1000)
+        finally:
+            with CONCURRENT_LOCK:
+                entry["in_flight"] -= 1
+        status = int(query.get("status", ["200"])[0])
+        self.send_json(status, {"name": name, "index": index, "in_flight": in_flight})
+
     def handle_any(self):
         url = urlsplit(self.path)
         body = b"" if url.path == "/upload" else self.read_body()  # /upload streams its own body
@@ -256,6 +279,12 @@ class Handler(BaseHTTPRequestHandler):
             ms = int(query.get("ms", ["0"])[0])
             time.sleep(ms / 1000)
             self.send_json(200, {"delayed": ms})
+        elif path.startswith("/concurrent/"):
+            self.concurrent(path[len("/concurrent/"):], query)
+        elif path == "/concurrent-stats":
+            with CONCURRENT_LOCK:
+                entry = dict(CONCURRENT.get(query.get("name", [""])[0], {"hits": 0, "max_in_flight": 0}))
+            self.send_json(200, {"hits": entry["hits"], "max_in_flight": entry["max_in_flight"]})
         elif path == "/basic-auth":
             self.send_json(401, {"error": {"code": 401, "message": "credentials required"}},
                            headers=[("WWW-Authenticate", 'Basic realm="fixture"')])
