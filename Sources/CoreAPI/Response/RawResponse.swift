@@ -10,6 +10,9 @@ public struct RawResponse: Sendable {
     public var response: HTTPURLResponse
     /// The body, decoded from any content coding.
     public var data: Data
+    /// How long the exchange that brought it took, set by the session around the transport; `nil` for a
+    /// response a middleware made.
+    package var exchangeDuration: Duration?
 
     /// Creates a raw response.
     public init(response: HTTPURLResponse, data: Data) {

@@ -4,7 +4,8 @@ public import Foundation
     public import FoundationNetworking
 #endif
 
-/// A response value together with the HTTP response it came from: status, header fields and URL.
+/// A response value together with the HTTP response it came from: status, header fields, URL and, for
+/// a call made through a session, how long it took.
 ///
 /// Wrap any ``ApiResponse`` to read what the body does not say — `ETag`, `Link`, rate-limit fields:
 ///
@@ -33,13 +34,17 @@ public struct WithMetadata<Value: ApiResponse>: ApiResponse {
     public var headers: Headers
     /// The URL of the response: the last one when redirects were followed.
     public var url: URL?
+    /// How long the call took; `nil` for a value not made by ``ApiSession/perform(_:progress:)`` (for
+    /// instance one decoded directly with ``decodeResponse(response:data:)``). Not part of equality.
+    public var timing: ResponseTiming?
 
     /// Wraps `value` with the metadata of a response.
-    public init(value: Value, status: HTTPStatus, headers: Headers, url: URL?) {
+    public init(value: Value, status: HTTPStatus, headers: Headers, url: URL?, timing: ResponseTiming? = nil) {
         self.value = value
         self.status = status
         self.headers = headers
         self.url = url
+        self.timing = timing
     }
 
     /// Wraps `value` with the status, header fields and URL of `response`.
@@ -79,5 +84,28 @@ public struct WithMetadata<Value: ApiResponse>: ApiResponse {
     }
 }
 
-extension WithMetadata: Equatable where Value: Equatable {}
-extension WithMetadata: Hashable where Value: Hashable {}
+extension WithMetadata: ResponseTimingCarrier {
+    func adding(_ timing: ResponseTiming) -> WithMetadata {
+        var copy = self
+        copy.timing = timing
+        return copy
+    }
+}
+
+extension WithMetadata: Equatable where Value: Equatable {
+    /// Equal when the values and the status, header fields and URL are: two fetches of the same
+    /// resource are equal however long each took.
+    public static func == (lhs: WithMetadata, rhs: WithMetadata) -> Bool {
+        lhs.value == rhs.value && lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.url == rhs.url
+    }
+}
+
+extension WithMetadata: Hashable where Value: Hashable {
+    /// Hashes what equality compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+        hasher.combine(status)
+        hasher.combine(headers)
+        hasher.combine(url)
+    }
+}

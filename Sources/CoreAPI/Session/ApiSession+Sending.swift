@@ -43,7 +43,9 @@ extension ApiSession {
             if options.deadline != .distantFuture, DispatchTime.now() >= options.deadline {
                 throw ApiError.timeout
             }
-            let raw = try await call.exchange(current, with: transport, options: options)
+            let started = ContinuousClock.now
+            var raw = try await call.exchange(current, with: transport, options: options)
+            raw.exchangeDuration = ContinuousClock.now - started
             switch Redirect.next(after: raw.response, request: current.request, chain: chain, policy: policy) {
             case .success(nil):
                 return raw

@@ -313,6 +313,8 @@ public final class ApiSession: Sendable {
         guard isValid else {
             throw ApiError.invalidRequest(.sessionInvalidated)
         }
+        // Only a response type that carries the timing has the clocks read for it.
+        let started = M.Response.self is any ResponseTimingCarrier.Type ? (Date(), ContinuousClock.now) : nil
         let encoded = try makeEncodedRequest(for: method)
         defer { encoded.discardTemporaryFile() }
         let seconds = method.deadline ?? policy.deadline
@@ -346,7 +348,16 @@ public final class ApiSession: Sendable {
         } catch is CancellationError {
             outcome = .failure(.cancelled)
         }
-        let output = try await method.finalize(try process(outcome, for: method).get())
+        var response = try process(outcome, for: method).get()
+        if let (start, clock) = started, let carrier = response as? any ResponseTimingCarrier {
+            let timing = ResponseTiming(
+                start: start,
+                total: ContinuousClock.now - clock,
+                exchange: try? outcome.get().exchangeDuration
+            )
+            response = carrier.adding(timing) as? M.Response ?? response
+        }
+        let output = try await method.finalize(response)
         await method.postProcess(output)
         return output
     }

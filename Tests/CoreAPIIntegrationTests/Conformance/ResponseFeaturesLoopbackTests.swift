@@ -51,6 +51,14 @@ private struct UserWithMetadata: ApiMethod {
     var path: String { "/json/user" }
 }
 
+/// `/delay?ms=300` with its metadata.
+private struct SlowWithMetadata: ApiMethod {
+    typealias Response = WithMetadata<Data>
+    var hostProviderKey: String { "fixture" }
+    var path: String { "/delay" }
+    let ms = 300
+}
+
 /// Response features over real HTTP, on every transport: GraphQL against the fixture's small endpoint,
 /// and the metadata of a response.
 extension SerialLoopback {
@@ -113,6 +121,22 @@ extension SerialLoopback {
             #expect(user.headers["Content-Length"] == String(user.value.count))
             #expect(user.url?.path == "/json/user")
             #expect(String(decoding: user.value, as: UTF8.self).contains(#""name": "Ada""#))
+        }
+
+        /// The server waits 300 ms before it answers: the exchange takes at least that, the call at least
+        /// as long as its exchange, and the call started when it was made.
+        @Test(arguments: TestTransport.allCases)
+        func timingCoversTheExchange(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let before = Date()
+            let slow = try await session.perform(SlowWithMetadata())
+            let after = Date()
+            let timing = try #require(slow.timing)
+            let exchange = try #require(timing.exchange)
+            #expect(exchange >= .milliseconds(300))
+            #expect(timing.total >= exchange)
+            #expect(timing.total <= .seconds(after.timeIntervalSince(before)))
+            #expect(timing.start >= before.addingTimeInterval(-0.001) && timing.start <= after)
         }
     }
 }

@@ -56,6 +56,41 @@ struct WithMetadataTests {
         #expect(ping.value.statusCode == 204)
     }
 
+    @Test func aCallThroughTheSessionIsTimed() async throws {
+        transport.on("/ping", reply: .status(204))
+        let before = Date()
+        let ping = try await session.perform(PingWithMetadata())
+        let timing = try #require(ping.timing)
+        let exchange = try #require(timing.exchange)
+        #expect(timing.total >= exchange)
+        #expect(timing.start >= before.addingTimeInterval(-0.001) && timing.start <= Date())
+    }
+
+    /// A middleware that answers itself leaves no exchange to time; the call is still timed.
+    @Test func aMockedAnswerHasNoExchange() async throws {
+        let mock = MockMiddleware()
+        mock.on(PingWithMetadata.self, reply: .status(204))
+        let session = ApiSession(
+            hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
+            transport: transport,
+            middlewares: [mock]
+        )
+        let ping = try await session.perform(PingWithMetadata())
+        #expect(ping.status == .noContent)
+        let timing = try #require(ping.timing)
+        #expect(timing.exchange == nil)
+        #expect(timing.total >= .zero)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func timingIsNotPartOfEquality() {
+        let plain = WithMetadata(value: Data("a".utf8), status: .ok, headers: [:], url: nil)
+        var timed = plain
+        timed.timing = ResponseTiming(start: Date(), total: .milliseconds(5), exchange: .milliseconds(4))
+        #expect(plain == timed)
+        #expect(plain.hashValue == timed.hashValue)
+    }
+
     @Test func parsingAddsTheMetadataOfTheResponse() throws {
         let response = try #require(
             HTTPURLResponse(
@@ -78,5 +113,6 @@ struct WithMetadataTests {
         let decoded = try WithMetadata<Data>.decodeResponse(response: response, data: Data())
         #expect(decoded.status == .created)
         #expect(decoded.value.isEmpty)
+        #expect(decoded.timing == nil)  // made outside a call: nothing measured it
     }
 }

@@ -1,0 +1,37 @@
+public import Foundation
+
+/// How long a call took, as the session measured it.
+///
+/// ``WithMetadata`` carries it for a response that came through ``ApiSession/perform(_:progress:)``:
+///
+/// ```swift
+/// let page = try await session.perform(ListItems())
+/// if let timing = page.timing, timing.total > .seconds(2) {
+///     report(slow: timing)
+/// }
+/// ```
+public struct ResponseTiming: Sendable, Hashable {
+    /// When the call started, before any middleware ran.
+    public var start: Date
+    /// From the start of the call until its response had arrived whole: middlewares, retries and
+    /// redirects included.
+    public var total: Duration
+    /// The exchange that brought the response, from handing its request to the transport until the
+    /// whole response had arrived; `nil` when no transport was involved (a middleware answered, such as
+    /// a mock or a cache). With redirects, the last hop's.
+    public var exchange: Duration?
+
+    /// Creates a timing.
+    public init(start: Date, total: Duration, exchange: Duration?) {
+        self.start = start
+        self.total = total
+        self.exchange = exchange
+    }
+}
+
+/// A response type that takes the session's ``ResponseTiming`` once its value is made: the session
+/// hands the timing only to such types (one type check per call), so other responses cost nothing.
+protocol ResponseTimingCarrier {
+    /// The value with `timing` added.
+    func adding(_ timing: ResponseTiming) -> Self
+}
