@@ -21,19 +21,9 @@ public import Foundation
 /// if !feed.posts.dropped.isEmpty { report(feed.posts.dropped) }
 /// ```
 ///
-/// A body that is not an array at all is still an error; only elements are dropped.
+/// A body that is not an array at all is still an error; only elements are dropped. A
+/// ``LossyArrayObserver`` in the decoder's `userInfo` hears about every array that dropped anything.
 public struct LossyArray<Element: Decodable & Sendable>: Sendable, RandomAccessCollection {
-    /// An element that did not decode.
-    public struct DroppedElement: Sendable, CustomStringConvertible {
-        /// Its position in the array as sent.
-        public let index: Int
-        /// Why it did not decode, usually a `DecodingError` with its coding path.
-        public let error: any Error
-
-        /// The position and the reason.
-        public var description: String { "element \(index): \(error)" }
-    }
-
     /// The elements that decoded, in order.
     public var elements: [Element]
     /// The elements that did not, in order.
@@ -74,6 +64,16 @@ extension LossyArray: Decodable {
         }
         self.elements = elements
         self.dropped = dropped
+        if !dropped.isEmpty, let observer = decoder.userInfo[LossyArrayObserver.userInfoKey] as? LossyArrayObserver {
+            observer.handler(
+                .init(
+                    codingPath: decoder.codingPath,
+                    elementType: Element.self,
+                    count: elements.count + dropped.count,
+                    dropped: dropped
+                )
+            )
+        }
     }
 
     /// Decodes from any value, so decoding it moves past one element.

@@ -37,6 +37,18 @@ private struct UnderAnyKey: JsonApiResponse, Equatable {
     let id: Int
 }
 
+/// What an observer heard, in order.
+private final class Reports: @unchecked Sendable {  // `lines` is read and written under `lock` only
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+        lock.withLock { lines.append(line) }
+    }
+
+    var all: [String] { lock.withLock { lines } }
+}
+
 private struct Feed: JsonApiResponse {
     let title: String
     let posts: LossyArray<Item>
@@ -156,6 +168,42 @@ struct DecodingPipelineTests {
         #expect(feed.title == "news")
         #expect(Array(feed.posts) == [Item(id: 2)])
         #expect(feed.posts.dropped.map(\.index) == [0])
+    }
+
+    /// Each array that dropped anything is reported once to the decoder's observer, with its place in
+    /// the body; an array that dropped nothing is not reported.
+    @Test(arguments: [
+        (#"[{"id":1},{"id":"two"},{},{"id":4}]"#, [".: 4 [1, 2]"]),
+        (#"{"title":"a","posts":[{"id":"x"},{"id":2}]}"#, ["posts: 2 [0]"]),
+        (#"{"title":"a","posts":[{"id":1}]}"#, []),
+        (#"[]"#, []),
+    ])
+    func anObserverHearsOfEveryDroppedElement(body: String, expected: [String]) throws {
+        let reports = Reports()
+        let decoder = JSONDecoder()
+        decoder.userInfo[LossyArrayObserver.userInfoKey] = LossyArrayObserver { report in
+            #expect(ObjectIdentifier(report.elementType) == ObjectIdentifier(Item.self))
+            #expect(report.dropped.allSatisfy { $0.error is DecodingError })
+            reports.append("\(report.path): \(report.count) \(report.dropped.map(\.index))")
+        }
+        if body.hasPrefix("[") {
+            _ = try decoder.decode(LossyArray<Item>.self, from: Data(body.utf8))
+        } else {
+            _ = try decoder.decode(Feed.self, from: Data(body.utf8))
+        }
+        #expect(reports.all == expected)
+    }
+
+    @Test func nestedListsAreReportedWithTheirPath() throws {
+        let reports = Reports()
+        let decoder = JSONDecoder()
+        decoder.userInfo[LossyArrayObserver.userInfoKey] = LossyArrayObserver { report in
+            reports.append(report.path)
+        }
+        let body = #"[{"title":"a","posts":[{"id":1}]},{"title":"b","posts":[{"id":2},{"id":null}]},{"title":3}]"#
+        let feeds = try decoder.decode(LossyArray<Feed>.self, from: Data(body.utf8))
+        #expect(feeds.count == 2)
+        #expect(reports.all == ["1.posts", "."])
     }
 
     @Test(arguments: ["[]", "[null]", #"[{"id":1}]"#])
