@@ -93,6 +93,25 @@ private struct Fetch: ApiMethod {
         #expect(server.requests.count == 1)
     }
 
+    /// One session flips between its sandbox and the network while it is in use.
+    @Test func theSandboxIsSwitchedAtRunTime() async throws {
+        server.on(.get, "/live", reply: .text("network"))
+        let mock = MockMiddleware()
+        mock.on(.get, "/live", reply: .text("sandbox"))
+        let session = session(mock)
+        func fetch() async throws -> String {
+            String(decoding: try await session.perform(Fetch(path: "/live")), as: UTF8.self)
+        }
+        #expect(try await fetch() == "sandbox")
+        mock.isEnabled = false
+        #expect(!mock.isEnabled)
+        #expect(try await fetch() == "network")
+        mock.isEnabled = true
+        #expect(try await fetch() == "sandbox")
+        #expect(server.requests.count == 1)
+        #expect(mock.requests.count == 2)  // a request passed on while off is not recorded
+    }
+
     @Test func requestsListsEveryAnsweredRequestTheBuiltIn404Included() async throws {
         let mock = MockMiddleware()
         mock.on(.get, "/known", reply: .text("known"))

@@ -119,4 +119,52 @@ private final class LockedMetrics: @unchecked Sendable {  // `storage` is only t
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next() == nil)
     }
+
+    /// Each call's start and end reach an events stream, failures with their category; the events
+    /// hold no query.
+    @Test(.timeLimit(.minutes(1)))
+    func eventsFollowEachCall() async throws {
+        let observer = ObserverMiddleware()
+        let events = observer.events()
+        let session = server.makeSession(hosts: ["api": "https://api.test"], middlewares: [observer])
+        _ = try await session.perform(Call(path: "/ok"))
+        for path in ["/missing", "/denied", "/lost"] {
+            _ = try? await session.perform(Call(path: path))
+        }
+        var seen: [String] = []
+        for await event in events {
+            switch event {
+            case .started(let start):
+                #expect(start.url?.query == nil)
+                #expect(start.attempt == 1)
+                seen.append("start \(start.url?.path ?? "")")
+            case .finished(let metrics):
+                seen.append("ok \(metrics.statusCode)")
+            case .failed(let failure):
+                seen.append("\(failure.category)")
+            }
+            if seen.count == 8 { break }
+        }
+        #expect(
+            seen == [
+                "start /ok", "ok 200", "start /missing", "status", "start /denied", "unauthorized", "start /lost",
+                "network",
+            ]
+        )
+    }
+
+    @Test(arguments: [
+        (ApiError.timeout, FailureCategory.timeout), (.cancelled, .cancelled),
+        (.transport(.init(kind: .offline)), .offline), (.transport(.init(kind: .dns)), .network),
+        (.transport(.init(kind: .tls)), .network), (.responseTooLarge(limit: 1), .other),
+        (.invalidRequest(.sessionInvalidated), .other),
+    ])
+    func failuresAreCategorised(error: ApiError, category: FailureCategory) {
+        #expect(FailureCategory(error) == category)
+    }
+
+    @Test func errorsOtherThanApiErrorsAreCategorised() {
+        #expect(FailureCategory(CancellationError()) == .cancelled)
+        #expect(FailureCategory(URLError(.badURL)) == .other)
+    }
 }

@@ -31,6 +31,7 @@ public final class MockMiddleware: Middleware {
     private struct State {
         var rules: [Rule] = []
         var requests: [URLRequest] = []
+        var isEnabled = true
     }
 
     private let state = LockedValue(State())
@@ -42,6 +43,15 @@ public final class MockMiddleware: Middleware {
     /// - Parameter passesUnmatchedRequests: Whether unmatched requests go on to the network.
     public init(passesUnmatchedRequests: Bool = false) {
         self.passesUnmatchedRequests = passesUnmatchedRequests
+    }
+
+    /// Whether the mock answers: `true` (the default) sends calls to its rules; `false` passes every
+    /// request on to the network, unrecorded, until it is set again. Flip it while the session is in
+    /// use to switch an app between its sandbox and the real service; a call already past the mock
+    /// keeps the answer it got.
+    public var isEnabled: Bool {
+        get { state.withLock { $0.isEnabled } }
+        set { state.withLock { $0.isEnabled = newValue } }
     }
 
     /// Answers every call of the method type `type` with `reply`.
@@ -93,8 +103,10 @@ public final class MockMiddleware: Middleware {
         context: MiddlewareContext,
         next: @Sendable (URLRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        let rule = state.withLock { $0.rules.last { $0.matches(request, context) } }
-        if rule == nil, passesUnmatchedRequests {
+        let (enabled, rule) = state.withLock { state in
+            (state.isEnabled, state.isEnabled ? state.rules.last { $0.matches(request, context) } : nil)
+        }
+        if !enabled || rule == nil && passesUnmatchedRequests {
             return try await next(request)
         }
         state.withLock { $0.requests.append(request) }

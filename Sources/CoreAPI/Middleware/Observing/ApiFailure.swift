@@ -16,4 +16,7 @@ public struct ApiFailure: Sendable {
     public var error: any Error
     /// How long the call took.
     public var duration: Duration
+
+    /// What kind of failure it is, for handling that does not need the details.
+    public var category: FailureCategory { FailureCategory(error) }
 }

@@ -6,7 +6,8 @@
 #endif
 
 /// Reports every call's outcome for app-wide handling: failures to a delegate and to any number of
-/// `AsyncStream`s, and metrics of successes to a closure.
+/// `AsyncStream`s, metrics of successes to a closure, and each call's start, finish or failure as a
+/// ``CallEvent`` stream (see ``events()``).
 ///
 /// A failure is an error thrown by the rest of the chain (transport failures, timeouts,
 /// cancellations, a middleware's own errors) or a response whose status the method does not accept.
@@ -27,6 +28,7 @@ public final class ObserverMiddleware: Middleware {
     private struct State {
         weak var delegate: (any ApiFailureDelegate)?
         var streams: [UUID: AsyncStream<ApiFailure>.Continuation] = [:]
+        var eventStreams: [UUID: AsyncStream<CallEvent>.Continuation] = [:]
     }
 
     private let state = LockedValue(State())
@@ -45,7 +47,11 @@ public final class ObserverMiddleware: Middleware {
     }
 
     deinit {
-        for continuation in state.withLock({ $0.streams.values }) {
+        let (failures, events) = state.withLock { (Array($0.streams.values), Array($0.eventStreams.values)) }
+        for continuation in failures {
+            continuation.finish()
+        }
+        for continuation in events {
             continuation.finish()
         }
     }
@@ -69,6 +75,21 @@ public final class ObserverMiddleware: Middleware {
         return stream
     }
 
+    /// A new stream of call events from now on: a ``CallEvent/started(_:)`` as each call (each attempt,
+    /// when the observer sits after a retry middleware) reaches the observer, then its
+    /// ``CallEvent/finished(_:)`` or ``CallEvent/failed(_:)``. Each call gives an independent stream,
+    /// which ends when its consumer stops iterating or the observer is released; events are buffered (up
+    /// to the newest 100) while the consumer is busy.
+    public func events() -> AsyncStream<CallEvent> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<CallEvent>.makeStream(bufferingPolicy: .bufferingNewest(100))
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.eventStreams.removeValue(forKey: id) }
+        }
+        state.withLock { $0.eventStreams[id] = continuation }
+        return stream
+    }
+
     /// Passes the request on and reports the outcome.
     public func intercept(
         _ request: URLRequest,
@@ -77,6 +98,20 @@ public final class ObserverMiddleware: Middleware {
     ) async throws -> RawResponse {
         let clock = ContinuousClock()
         let start = clock.now
+        let eventStreams = state.withLock { Array($0.eventStreams.values) }
+        if !eventStreams.isEmpty {
+            let started = CallEvent.started(
+                .init(
+                    methodName: context.methodName,
+                    httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+                    url: request.url.map(ApiError.StatusFailure.withoutQuery),
+                    attempt: context.attempt
+                )
+            )
+            for stream in eventStreams {
+                stream.yield(started)
+            }
+        }
         do {
             let raw = try await next(request)
             let duration = clock.now - start
@@ -94,17 +129,19 @@ public final class ObserverMiddleware: Middleware {
                     session: context.session
                 )
             } else {
-                onSuccess?(
-                    RequestMetrics(
-                        methodName: context.methodName,
-                        httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                        url: request.url.map(ApiError.StatusFailure.withoutQuery),
-                        statusCode: raw.statusCode,
-                        duration: duration,
-                        requestBodyBytes: request.httpBody?.count ?? 0,
-                        responseBodyBytes: raw.data.count
-                    )
+                let metrics = RequestMetrics(
+                    methodName: context.methodName,
+                    httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+                    url: request.url.map(ApiError.StatusFailure.withoutQuery),
+                    statusCode: raw.statusCode,
+                    duration: duration,
+                    requestBodyBytes: request.httpBody?.count ?? 0,
+                    responseBodyBytes: raw.data.count
                 )
+                onSuccess?(metrics)
+                for stream in state.withLock({ Array($0.eventStreams.values) }) {
+                    stream.yield(.finished(metrics))
+                }
             }
             return raw
         } catch {
@@ -124,10 +161,15 @@ public final class ObserverMiddleware: Middleware {
     }
 
     private func report(_ failure: ApiFailure, session: ApiSession) {
-        let (delegate, streams) = state.withLock { ($0.delegate, Array($0.streams.values)) }
+        let (delegate, streams, eventStreams) = state.withLock {
+            ($0.delegate, Array($0.streams.values), Array($0.eventStreams.values))
+        }
         delegate?.apiSession(session, didFail: failure)
         for stream in streams {
             stream.yield(failure)
+        }
+        for stream in eventStreams {
+            stream.yield(.failed(failure))
         }
     }
 }
