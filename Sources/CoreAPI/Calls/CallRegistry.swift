@@ -1,37 +1,98 @@
-/// The calls of a session in flight.
+/// The calls of a session in flight, with what each performs, so they can be listed, counted and
+/// cancelled by type, key or group, and watched as a count.
 final class CallRegistry: Sendable {
+    private struct Entry {
+        let call: Call
+        let info: CallInfo
+        /// The provider the call was made through, if any.
+        let group: ObjectIdentifier?
+    }
+
     private struct State {
         var nextID = 0
-        var calls: [Int: Call] = [:]
+        var calls: [Int: Entry] = [:]
+        var watchers: [Int: AsyncStream<Int>.Continuation] = [:]
+
+        /// Tells the watchers the count; runs under the lock, so counts arrive in the order they changed.
+        func report() {
+            for watcher in watchers.values {
+                watcher.yield(calls.count)
+            }
+        }
     }
 
     private let state = LockedValue(State())
 
-    /// Registers `call` until ``close(_:)`` with the returned identifier.
-    func open(_ call: Call) -> Int {
+    /// Registers `call`, which performs `method`, until ``close(_:)`` with the returned identifier.
+    func open(_ call: Call, method: any ApiMethod, key: CallKey?, group: ObjectIdentifier?) -> Int {
         state.withLock { state in
             state.nextID += 1
-            state.calls[state.nextID] = call
+            state.calls[state.nextID] = Entry(call: call, info: CallInfo(method: method, key: key), group: group)
+            state.report()
             return state.nextID
         }
     }
 
-    /// Forgets the call registered under `id`.
+    /// Forgets the call registered as `id`.
     func close(_ id: Int) {
-        _ = state.withLock { $0.calls.removeValue(forKey: id) }
+        state.withLock { state in
+            state.calls.removeValue(forKey: id)
+            state.report()
+        }
     }
 
-    /// Cancels every registered call, newest first; the cancels run after the lock is released.
-    ///
-    /// Newest first, because the newest exchanges are the ones still waiting for a connection:
-    /// cancelled first they never get one, whereas a connection freed by cancelling an older call would
-    /// be handed to a waiting exchange, opened and then cancelled too.
-    func cancelAll() {
-        let calls = state.withLock { state in
-            state.calls.sorted { $0.key > $1.key }.map(\.value)
+
+    /// The calls in flight, oldest first.
+    func infos(group: ObjectIdentifier? = nil) -> [CallInfo] {
+        state.withLock { state in
+            state.calls.filter { group == nil || $0.value.group == group }.sorted { $0.key < $1.key }.map(\.value.info)
         }
-        for call in calls {
-            call.cancel()
+    }
+
+    /// How many calls are in flight, of `group` alone when one is given.
+    func count(group: ObjectIdentifier? = nil) -> Int {
+        state.withLock { state in
+            group == nil ? state.calls.count : state.calls.values.count { $0.group == group }
+        }
+    }
+
+    /// Cancels the calls in flight that `predicate` selects, newest first; returns how many.
+    @discardableResult
+    func cancel(group: ObjectIdentifier? = nil, where predicate: (CallInfo) -> Bool = { _ in true }) -> Int {
+        let calls = state.withLock { state in
+            state.calls.filter { group == nil || $0.value.group == group }.sorted { $0.key > $1.key }
+        }
+        var cancelled = 0
+        for (_, entry) in calls where predicate(entry.info) {
+            entry.call.cancel()
+            cancelled += 1
+        }
+        return cancelled
+    }
+
+    /// Cancels every call in flight, newest first.
+    func cancelAll() {
+        cancel()
+    }
+
+    /// The number of calls in flight now, then after each change, until the consumer stops.
+    func counts() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.watchers[state.nextID] = continuation
+            continuation.yield(state.calls.count)
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.watchers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    deinit {
+        for watcher in state.withLock({ Array($0.watchers.values) }) {
+            watcher.finish()
         }
     }
 }

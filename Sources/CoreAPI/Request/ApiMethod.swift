@@ -60,6 +60,15 @@ public protocol ApiMethod: Encodable, Sendable {
     /// Whether logging middlewares report this method; `true` by default. Turn it off for calls too
     /// frequent or too sensitive to log.
     var isLoggingEnabled: Bool { get }
+    /// A key that names this call while it is in flight, to find or cancel it
+    /// (``ApiSession/cancelCalls(withKey:)``) and, with ``sharesIdenticalCalls``, to tell which calls
+    /// are the same; `nil` by default.
+    var callKey: CallKey? { get }
+    /// Whether a call joins an identical one already in flight instead of sending its own request;
+    /// `false` by default. Identical means the same method type and the same ``callKey``, or, without a
+    /// key, equal method values when the method is `Hashable`. See
+    /// <doc:WorkingWithManyCalls>.
+    var sharesIdenticalCalls: Bool { get }
 
     /// Where the request goes; by default ``path`` below the host of ``hostProviderKey``.
     /// - Throws: the host provider's error for an unknown key; the request is then not sent.
@@ -105,6 +114,10 @@ extension ApiMethod {
     public var middlewares: [any Middleware] { [] }
     /// `true`.
     public var isLoggingEnabled: Bool { true }
+    /// `nil`: no key.
+    public var callKey: CallKey? { nil }
+    /// `false`: every call sends its own request.
+    public var sharesIdenticalCalls: Bool { false }
 
     /// The response itself, when the method returns its ``Response``.
     public func finalize(_ response: Response) async throws -> Output where Output == Response {

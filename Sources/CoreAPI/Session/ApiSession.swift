@@ -42,7 +42,9 @@ public final class ApiSession: Sendable {
     private let ownTransport: URLSessionTransport?
 
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
-    private let calls = CallRegistry()
+    let calls = CallRegistry()
+    /// Identical calls in flight that share one exchange.
+    let sharedCalls = SharedCalls()
     /// Whether ``invalidate()`` was called.
     private let invalidated = LockedValue(false)
 
@@ -226,11 +228,40 @@ public final class ApiSession: Sendable {
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> M.Output {
+        if method.sharesIdenticalCalls, let identity = SharedCalls.identity(of: method) {
+            return try await sharedCalls.perform(identity) { [self] in
+                try await performOwnCall(method, progress: progress, group: nil)
+            }
+        }
+        return try await performOwnCall(method, progress: progress, group: nil)
+    }
+
+    /// Performs `method`, joining an identical call in flight when the method shares identical calls;
+    /// the call counts as one of `group`'s (a provider's) when one is given.
+    func perform<M: ApiMethod>(
+        _ method: M,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        group: ObjectIdentifier?
+    ) async throws -> M.Output {
+        if method.sharesIdenticalCalls, let identity = SharedCalls.identity(of: method) {
+            return try await sharedCalls.perform(identity) { [self] in
+                try await performOwnCall(method, progress: progress, group: group)
+            }
+        }
+        return try await performOwnCall(method, progress: progress, group: group)
+    }
+
+    /// Performs `method` with an exchange of its own.
+    private func performOwnCall<M: ApiMethod>(
+        _ method: M,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        group: ObjectIdentifier?
+    ) async throws -> M.Output {
         if Task.isCancelled {
             throw ApiError.cancelled
         }
         let call = Call()
-        let id = calls.open(call)
+        let id = calls.open(call, method: method, key: method.callKey, group: group)
         defer { calls.close(id) }
         let chain = middlewareChain(for: method)
         guard !chain.isEmpty else {
@@ -268,8 +299,25 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<M.Output, any Error>) -> Void
     ) -> RequestHandle {
+        if method.sharesIdenticalCalls {
+            // Joins through the async path, which knows how to share; the handle leaves the shared call.
+            let task = Task {
+                let result: Result<M.Output, any Error>
+                do {
+                    result = .success(try await perform(method, progress: progress))
+                } catch {
+                    result = .failure(error)
+                }
+                if let queue {
+                    queue.async { completion(result) }
+                } else {
+                    completion(result)
+                }
+            }
+            return RequestHandle(cancel: task.cancel)
+        }
         let call = Call()
-        let id = calls.open(call)
+        let id = calls.open(call, method: method, key: method.callKey, group: nil)
         let chain = middlewareChain(for: method)
         let task = Task {
             defer { calls.close(id) }

@@ -101,6 +101,13 @@ final class FixtureServer: Sendable {
         return object?["count"] ?? -1
     }
 
+    /// How many `/concurrent/<name>` requests arrived, and the most of them in flight at once.
+    func concurrency(name: String) throws -> (hits: Int, mostInFlight: Int) {
+        let data = try Data(contentsOf: URL(string: "\(baseURL)/concurrent-stats?name=\(name)")!)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Int]
+        return (object?["hits"] ?? -1, object?["max_in_flight"] ?? -1)
+    }
+
     /// How many requests for `path` (without query) arrived, on either port.
     func hits(path: String) throws -> Int {
         let query = path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? path

@@ -1,0 +1,57 @@
+/// Finding, counting and cancelling the calls in flight.
+extension ApiSession {
+    /// The calls in flight, oldest first. Identical calls that share one exchange
+    /// (``ApiMethod/sharesIdenticalCalls``) are one call here.
+    public var callsInFlight: [CallInfo] {
+        calls.infos()
+    }
+
+    /// Whether a call of `type` is in flight.
+    public func isPerforming<M: ApiMethod>(_ type: M.Type) -> Bool {
+        calls.infos().contains { $0.performs(type) }
+    }
+
+    /// Whether a call with `key` is in flight.
+    public func isPerforming(key: CallKey) -> Bool {
+        calls.infos().contains { $0.key == key }
+    }
+
+    /// Cancels every call of `type` in flight; each ends with ``ApiError/cancelled``, and other calls go
+    /// on. Returns how many were cancelled.
+    @discardableResult
+    public func cancelCalls<M: ApiMethod>(of type: M.Type) -> Int {
+        calls.cancel { $0.performs(type) }
+    }
+
+    /// Cancels every call in flight whose method has `key` as its ``ApiMethod/callKey``. Returns how
+    /// many were cancelled.
+    @discardableResult
+    public func cancelCalls(withKey key: CallKey) -> Int {
+        calls.cancel { $0.key == key }
+    }
+
+    /// Cancels every call in flight that `predicate` selects. Returns how many were cancelled.
+    @discardableResult
+    public func cancelCalls(where predicate: (CallInfo) -> Bool) -> Int {
+        calls.cancel(where: predicate)
+    }
+
+    /// The number of calls in flight now, then after each change: the successor of a network activity
+    /// indicator. Only the newest count is kept while the consumer is busy; the stream ends when the
+    /// consumer stops iterating or the session is released.
+    ///
+    /// ```swift
+    /// for await count in session.callCounts() {
+    ///     spinner.isVisible = count > 0
+    /// }
+    /// ```
+    public func callCounts() -> AsyncStream<Int> {
+        calls.counts()
+    }
+
+    /// A value that performs only methods of type `type` and cancels only its own calls: hand a
+    /// component just what it may call.
+    public func provider<M: ApiMethod>(for type: M.Type) -> MethodProvider<M> {
+        MethodProvider(session: self)
+    }
+}

@@ -1,0 +1,27 @@
+/// A name for calls in flight, given by a method's ``ApiMethod/callKey``: any hashable value, such as
+/// `CallKey("avatar-\(userID)")` or `CallKey(userID)`.
+///
+/// Calls with the same key can be cancelled together (``ApiSession/cancelCalls(withKey:)``), and,
+/// when their method ``ApiMethod/sharesIdenticalCalls``, calls of one method type with the same key
+/// share one exchange.
+public struct CallKey: Hashable, Sendable, CustomStringConvertible {
+    private let value: any Hashable & Sendable
+
+    /// A key made of `value`.
+    public init(_ value: some Hashable & Sendable) {
+        self.value = value
+    }
+
+    /// Equal when the values are of the same type and equal.
+    public static func == (lhs: CallKey, rhs: CallKey) -> Bool {
+        AnyHashable(lhs.value) == AnyHashable(rhs.value)
+    }
+
+    /// Hashes the value.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(AnyHashable(value))
+    }
+
+    /// The value, as text.
+    public var description: String { String(describing: value) }
+}

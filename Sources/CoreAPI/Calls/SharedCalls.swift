@@ -1,0 +1,141 @@
+/// Identical calls in flight that share one exchange (see ``ApiMethod/sharesIdenticalCalls``).
+///
+/// The first call of an identity starts the exchange in a task of its own; later ones join it. Each
+/// caller waits on a continuation of its own, so a caller that is cancelled leaves at once with
+/// ``ApiError/cancelled`` while the others go on waiting; the exchange is cancelled only when its last
+/// caller leaves, and the identity is forgotten at that moment, so a call that comes later starts afresh
+/// instead of joining a cancelled exchange. Joining, leaving and finishing all happen under one lock:
+/// no caller can join an exchange between the check that it exists and the moment it ends.
+final class SharedCalls: Sendable {
+    /// One exchange and the callers waiting for it.
+    private final class Exchange: @unchecked Sendable {  // its fields are read and written under the table's lock only
+        var waiters: [Int: CheckedContinuation<any Sendable, any Error>] = [:]
+        var task: Task<Void, Never>?
+    }
+
+    /// One caller; cancelled before or after it joined.
+    private final class Waiter: @unchecked Sendable {  // its fields are read and written under the table's lock only
+        var exchange: Exchange?
+        var isCancelled = false
+    }
+
+    private struct Table {
+        var exchanges: [Identity: Exchange] = [:]
+        var nextWaiter = 0
+    }
+
+    private let table = LockedValue(Table())
+
+    /// How many callers wait for a shared exchange.
+    var waiting: Int {
+        table.withLock { table in table.exchanges.values.reduce(0) { $0 + $1.waiters.count } }
+    }
+
+    /// The identity of `method` for sharing: its type with its ``ApiMethod/callKey``, or with the method
+    /// value itself when it is `Hashable`; `nil` when it has neither.
+    static func identity<M: ApiMethod>(of method: M) -> Identity? {
+        if let key = method.callKey {
+            return Identity(type: ObjectIdentifier(M.self), key: key)
+        }
+        guard let value = method as? any Hashable else { return nil }
+        return Identity(type: ObjectIdentifier(M.self), key: CallKey(MethodValue(value: AnyHashable(value))))
+    }
+
+    /// A `Hashable` method value as a key.
+    private struct MethodValue: Hashable, @unchecked Sendable {  // wraps a method value, and every ApiMethod is Sendable
+        let value: AnyHashable
+    }
+
+    /// What makes calls identical: the method type and a key.
+    struct Identity: Hashable, Sendable {
+        let type: ObjectIdentifier
+        let key: CallKey
+    }
+
+    /// The result of the exchange for `identity`: the one in flight, or one `start` begins now.
+    func perform<Output: Sendable>(
+        _ identity: Identity,
+        start: @escaping @Sendable () async throws -> Output
+    ) async throws -> Output {
+        let waiter = Waiter()
+        let id = table.withLock { table in
+            table.nextWaiter += 1
+            return table.nextWaiter
+        }
+        let value = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
+                let begin: Exchange? = table.withLock { table in
+                    guard !waiter.isCancelled else {
+                        continuation.resume(throwing: ApiError.cancelled)
+                        return nil
+                    }
+                    if let running = table.exchanges[identity] {
+                        running.waiters[id] = continuation
+                        waiter.exchange = running
+                        return nil
+                    }
+                    let exchange = Exchange()
+                    exchange.waiters[id] = continuation
+                    waiter.exchange = exchange
+                    table.exchanges[identity] = exchange
+                    return exchange
+                }
+                guard let begin else { return }
+                let task = Task { [self] in
+                    let result: Result<any Sendable, any Error>
+                    do {
+                        result = .success(try await start())
+                    } catch {
+                        result = .failure(error)
+                    }
+                    finish(begin, identity: identity, with: result)
+                }
+                let abandoned = table.withLock { _ in
+                    begin.task = task
+                    return begin.waiters.isEmpty  // every caller left before the task was stored
+                }
+                if abandoned {
+                    task.cancel()
+                }
+            }
+        } onCancel: {
+            leave(waiter, id: id, identity: identity)
+        }
+        guard let output = value as? Output else {
+            throw ApiError.transport(.init(kind: .other))  // unreachable: one identity, one method type
+        }
+        return output
+    }
+
+    /// Hands `result` to every caller still waiting, and forgets the exchange.
+    private func finish(_ exchange: Exchange, identity: Identity, with result: Result<any Sendable, any Error>) {
+        let waiters = table.withLock { table in
+            if table.exchanges[identity] === exchange {
+                table.exchanges[identity] = nil
+            }
+            let waiters = exchange.waiters
+            exchange.waiters.removeAll()
+            return waiters
+        }
+        for continuation in waiters.values {
+            continuation.resume(with: result)
+        }
+    }
+
+    /// Ends the wait of a cancelled caller; cancels the exchange when no caller is left.
+    private func leave(_ waiter: Waiter, id: Int, identity: Identity) {
+        let (continuation, abandoned) = table.withLock { table -> (CheckedContinuation<any Sendable, any Error>?, Exchange?) in
+            waiter.isCancelled = true
+            guard let exchange = waiter.exchange, let continuation = exchange.waiters.removeValue(forKey: id) else {
+                return (nil, nil)
+            }
+            guard exchange.waiters.isEmpty else { return (continuation, nil) }
+            if table.exchanges[identity] === exchange {
+                table.exchanges[identity] = nil
+            }
+            return (continuation, exchange)
+        }
+        continuation?.resume(throwing: ApiError.cancelled)
+        abandoned?.task?.cancel()
+    }
+}
