@@ -30,7 +30,8 @@ public struct LossyArrayObserver: Sendable {
 
         /// The coding path as dotted text, such as `data.items`, or `.` for the top.
         public var path: String {
-            codingPath.isEmpty ? "." : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            guard !codingPath.isEmpty else { return "." }
+            return codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
         }
 
         /// The path, the counts and each reason.

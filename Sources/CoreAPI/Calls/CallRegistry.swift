@@ -41,7 +41,6 @@ final class CallRegistry: Sendable {
         }
     }
 
-
     /// The calls in flight, oldest first.
     func infos(group: ObjectIdentifier? = nil) -> [CallInfo] {
         state.withLock { state in

@@ -42,7 +42,8 @@ final class SharedCalls: Sendable {
     }
 
     /// A `Hashable` method value as a key.
-    private struct MethodValue: Hashable, @unchecked Sendable {  // wraps a method value, and every ApiMethod is Sendable
+    // Unchecked: it wraps a method value, and every ApiMethod is Sendable.
+    private struct MethodValue: Hashable, @unchecked Sendable {
         let value: AnyHashable
     }
 
@@ -124,7 +125,8 @@ final class SharedCalls: Sendable {
 
     /// Ends the wait of a cancelled caller; cancels the exchange when no caller is left.
     private func leave(_ waiter: Waiter, id: Int, identity: Identity) {
-        let (continuation, abandoned) = table.withLock { table -> (CheckedContinuation<any Sendable, any Error>?, Exchange?) in
+        typealias Left = (continuation: CheckedContinuation<any Sendable, any Error>?, abandoned: Exchange?)
+        let (continuation, abandoned) = table.withLock { table -> Left in
             waiter.isCancelled = true
             guard let exchange = waiter.exchange, let continuation = exchange.waiters.removeValue(forKey: id) else {
                 return (nil, nil)

@@ -71,7 +71,8 @@ extension SerialLoopback {
         func cancellingByKeyLeavesTheOtherCalls(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let (dropped, kept) = (Self.unique("dropped"), Self.unique("kept"))
-            let droppedCalls = (0..<3).map { _ in Task { try await session.perform(Counted(name: dropped, ms: 3_000)) } }
+            let droppedCalls = (0..<3).map { _ in Task { try await session.perform(Counted(name: dropped, ms: 3_000)) }
+            }
             let keptCall = Task { try await session.perform(Counted(name: kept, ms: 300)) }
             while try server.concurrency(name: dropped).hits < 3 || server.concurrency(name: kept).hits < 1 {
                 try await Task.sleep(for: .milliseconds(20))

@@ -47,7 +47,8 @@ private struct OtherProbe: ApiMethod {
         let cancelled = LockedValue<[Int]>([])
         let group = ObjectIdentifier(Call())
         let specs: [(any ApiMethod, CallKey?, ObjectIdentifier?)] = [
-            (Probe(), nil, nil), (OtherProbe(), CallKey("a"), nil), (Probe(), CallKey("a"), group), (OtherProbe(), nil, group),
+            (Probe(), nil, nil), (OtherProbe(), CallKey("a"), nil), (Probe(), CallKey("a"), group),
+            (OtherProbe(), nil, group),
         ]
         for (index, (method, key, owner)) in specs.enumerated() {
             let call = Call()
