@@ -1,6 +1,5 @@
 // DecodingResponses.md, sample 4.
 import CoreAPI
-import CoreAPIJSON
 
 struct ListOrders: ApiMethod {
     typealias Response = WithMetadata<[Order]>

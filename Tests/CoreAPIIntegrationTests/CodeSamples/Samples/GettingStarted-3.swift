@@ -1,6 +1,5 @@
 // GettingStarted.md, sample 3.
 import CoreAPI
-import CoreAPIJSON
 
 struct SearchUsers: ApiMethod {
     typealias Response = [User]
