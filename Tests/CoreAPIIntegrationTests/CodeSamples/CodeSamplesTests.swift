@@ -7,13 +7,22 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Keeps the documents' code honest: every ```swift block of README.md and the DocC articles must
-/// appear in `CodeSamples.swift`, which is compiled, and the claims the articles make are checked.
+/// Keeps the documents' code honest: every ```swift block of README.md and the DocC articles is compiled as a file of
+/// its own, `Samples/<Document>-<n>.swift` for the n-th block of `<Document>.md`, with exactly the imports the block
+/// shows, and the claims the articles make are checked.
+///
+/// A sample file holds the block's import lines, then the block's other lines in order (indentation aside). A block
+/// of statements sits in the body of a function; a sample that imports CoreAPIAsyncHTTPClient is inside
+/// `#if AsyncHTTPClient`, so it compiles only with that trait, but is checked either way. What a sample takes as
+/// given without showing it lives in `CodeSamplesSupport.swift`.
 @Suite(.timeLimit(.minutes(1)))
 struct CodeSamplesTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+
+    static let samplesFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().appendingPathComponent("Samples")
 
     static var documents: [URL] {
         var urls = [root.appendingPathComponent("README.md")]
@@ -26,14 +35,14 @@ struct CodeSamplesTests {
         return urls.sorted { $0.path < $1.path }
     }
 
-    /// Lines trimmed, blank lines dropped, joined with newlines.
-    static func normalized(_ text: some StringProtocol) -> String {
+    /// Lines trimmed, blank lines dropped.
+    static func normalizedLines(_ text: some StringProtocol) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-            .joined(separator: "\n")
     }
 
+    /// The text of every ```swift block, in order.
     static func swiftBlocks(in text: String) -> [String] {
         var blocks: [String] = []
         var current: [Substring]?
@@ -42,7 +51,7 @@ struct CodeSamplesTests {
             if current == nil, trimmed == "```swift" {
                 current = []
             } else if current != nil, trimmed == "```" {
-                blocks.append(normalized(current!.joined(separator: "\n")))
+                blocks.append(current!.joined(separator: "\n"))
                 current = nil
             } else if current != nil {
                 current!.append(line)
@@ -51,28 +60,111 @@ struct CodeSamplesTests {
         return blocks
     }
 
+    /// Whether a trimmed line is an import declaration: attributes, an access modifier, `import`, an optional kind
+    /// and a module path.
+    static func isImport(_ line: String) -> Bool {
+        var words = line.split(whereSeparator: \.isWhitespace)[...]
+        while let word = words.first, word.hasPrefix("@") {
+            words = words.dropFirst()
+        }
+        let modifiers: Set<Substring> = ["public", "package", "internal", "fileprivate", "private", "open"]
+        if let word = words.first, modifiers.contains(word) {
+            words = words.dropFirst()
+        }
+        guard words.first == "import" else { return false }
+        words = words.dropFirst()
+        let kinds: Set<Substring> = ["typealias", "struct", "class", "enum", "protocol", "let", "var", "func"]
+        if words.count == 2, let kind = words.first, kinds.contains(kind) {
+            words = words.dropFirst()
+        }
+        guard words.count == 1, let path = words.first else { return false }
+        return path.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+    }
+
+    /// How many lines of `sample`, from its first, appear in `file` contiguously and in order at best.
+    static func longestContiguousMatch(of sample: [String], in file: [String]) -> Int {
+        var best = 0
+        for start in file.indices {
+            var length = 0
+            while length < sample.count, start + length < file.count, file[start + length] == sample[length] {
+                length += 1
+            }
+            best = max(best, length)
+            if best == sample.count { break }
+        }
+        return best
+    }
+
     @Test func everyDocumentedSampleIsCompiled() throws {
-        let folder = Self.root.appendingPathComponent("Tests/CoreAPIIntegrationTests/CodeSamples")
-        let files = [
-            "CodeSamples.swift", "CodeSamplesUploads.swift", "CodeSamplesMiddleware.swift",
-            "CodeSamplesAsyncHTTPClient.swift", "CodeSamplesServiceModule.swift", "CodeSamplesResponses.swift",
-        ]
-        let compiled = try files.map { name in
-            Self.normalized(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
-        }.joined(separator: "\n")
-        var count = 0
+        var expectedFiles: Set<String> = []
+        var documentNames: Set<String> = []
         for document in Self.documents {
+            let name = document.deletingPathExtension().lastPathComponent
+            let isNewName = documentNames.insert(name).inserted
+            #expect(isNewName, "two documents are named \(name).md, so their sample files would collide")
             let text = try String(contentsOf: document, encoding: .utf8)
-            for block in Self.swiftBlocks(in: text) {
-                count += 1
+            for (index, block) in Self.swiftBlocks(in: text).enumerated() {
+                let number = index + 1
+                let fileName = "\(name)-\(number).swift"
+                expectedFiles.insert(fileName)
+                let sample = "\(name).md sample \(number)"
+                let url = Self.samplesFolder.appendingPathComponent(fileName)
+                guard let fileText = try? String(contentsOf: url, encoding: .utf8) else {
+                    Issue.record("\(sample) has no file Samples/\(fileName)")
+                    continue
+                }
+                let blockLines = Self.normalizedLines(block)
+                let fileLines = Self.normalizedLines(fileText)
+
                 #expect(
-                    compiled.contains(block),
-                    "a sample of \(document.lastPathComponent) is not in CodeSamples*.swift:\n\(block)"
+                    fileLines.first?.hasPrefix("// \(name).md, sample \(number).") == true
+                        || fileLines.first?.hasPrefix("// \(name).md, sample \(number):") == true,
+                    "Samples/\(fileName) does not start with a comment naming \(sample)"
+                )
+
+                let blockImports = Set(blockLines.filter(Self.isImport))
+                let fileImports = Set(fileLines.filter(Self.isImport))
+                let notInFile = blockImports.subtracting(fileImports).sorted().joined(separator: "; ")
+                let notInSample = fileImports.subtracting(blockImports).sorted().joined(separator: "; ")
+                #expect(notInFile.isEmpty, "Samples/\(fileName) lacks imports that \(sample) shows: \(notInFile)")
+                #expect(notInSample.isEmpty, "Samples/\(fileName) has imports \(sample) does not show: \(notInSample)")
+
+                let blockCode = blockLines.filter { !Self.isImport($0) }
+                let fileCode = fileLines.filter { !Self.isImport($0) }
+                let matched = Self.longestContiguousMatch(of: blockCode, in: fileCode)
+                if matched < blockCode.count {
+                    Issue.record(
+                        """
+                        Samples/\(fileName) does not hold the code of \(sample) contiguously and in order: \
+                        \(matched) of its \(blockCode.count) lines match, then this one is missing:
+                        \(blockCode[matched])
+                        """
+                    )
+                }
+
+                // Code under a condition is not compiled everywhere: only the AsyncHTTPClient samples may be, and
+                // only under their trait, besides the conditions the sample shows itself.
+                let needsTrait = blockImports.contains("import CoreAPIAsyncHTTPClient")
+                let isGuarded = fileCode.dropFirst().first == "#if AsyncHTTPClient" && fileCode.last == "#endif"
+                let guardProblem = needsTrait ? "is not inside" : "is inside"
+                #expect(
+                    isGuarded == needsTrait,
+                    "Samples/\(fileName) \(guardProblem) #if AsyncHTTPClient, unlike what \(sample) imports"
+                )
+                let conditions = { (lines: [String]) in lines.filter { $0.hasPrefix("#if") }.count }
+                #expect(
+                    conditions(fileCode) == conditions(blockCode) + (needsTrait ? 1 : 0),
+                    "Samples/\(fileName) has a compilation condition that \(sample) does not show"
                 )
             }
         }
-        // README (2) and the seven CoreAPI articles (4 + 2 + 1 + 2 + 3 + 7 + 1) hold at least this many samples.
-        #expect(count >= 22)
+
+        let present = try FileManager.default.contentsOfDirectory(atPath: Self.samplesFolder.path)
+        for stale in Set(present).subtracting(expectedFiles).sorted() {
+            Issue.record("Samples/\(stale) matches no ```swift block of README.md or the DocC articles")
+        }
+        // README (3), the ten CoreAPI articles (2 + 5 + 4 + 1 + 4 + 2 + 1 + 3 + 3 + 7) and the module pages (0).
+        #expect(expectedFiles.count >= 35)
     }
 
     @Test func searchUsersSendsTheDocumentedRequest() async throws {

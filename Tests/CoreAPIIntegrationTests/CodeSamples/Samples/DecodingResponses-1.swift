@@ -1,0 +1,10 @@
+// DecodingResponses.md, sample 1.
+import CoreAPI
+import CoreAPIJSON
+import Foundation
+
+struct Order: JsonApiResponse {
+    static var envelope: JSONEnvelope { "data.order" }
+    let id: Int
+    let total: Decimal
+}

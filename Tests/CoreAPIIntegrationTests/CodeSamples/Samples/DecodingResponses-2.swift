@@ -1,0 +1,13 @@
+// DecodingResponses.md, sample 2.
+import CoreAPI
+import CoreAPIJSON
+import Foundation
+
+struct CatalogItem: Decodable, Sendable {
+    let sku: String
+    let price: Decimal
+}
+
+struct Catalog: JsonApiResponse {
+    let items: LossyArray<CatalogItem>
+}

@@ -1,0 +1,15 @@
+// DecodingResponses.md, sample 3.
+import CoreAPI
+import CoreAPIJSON
+
+struct PendingOrder: JsonApiResponse {
+    let id: Int
+    let status: String
+}
+
+struct GetOrder: ApiMethod {
+    typealias Response = OrFallback<Order, PendingOrder>
+    @Excluded var id: Int
+    var hostProviderKey: String { "shop" }
+    var path: String { "/orders/\(id)" }
+}

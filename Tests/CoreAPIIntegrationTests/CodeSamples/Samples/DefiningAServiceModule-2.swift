@@ -1,0 +1,22 @@
+// DefiningAServiceModule.md, sample 2.
+import CoreAPI
+import CoreAPIJSON
+
+protocol ShopMethod: ApiMethod where Response: ShopResponse {}
+
+extension ShopMethod {
+    var hostProviderKey: String { "shop" }
+}
+
+struct Cart: JsonApiResponse, ShopResponse {
+    let items: [String]
+    let total: Double
+}
+
+struct AddToCart: ShopMethod {
+    typealias Response = Cart
+    let sku: String
+    let quantity: Int
+    var path: String { "/cart/items" }
+    var httpMethod: HTTPMethod { .post }
+}

@@ -1,0 +1,14 @@
+// SecurityAndReliability.md, sample 1: statements, compiled as the body of a function.
+import CoreAPI
+
+func makePolicySession() -> ApiSession {
+    let session = ApiSession(
+        hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]),
+        policy: TransportPolicy(
+            maximumRedirects: 3,
+            maximumResponseSize: 50 * 1024 * 1024,
+            secretHeaderNames: ["X-Api-Key"]
+        )
+    )
+    return session
+}

@@ -1,0 +1,11 @@
+// UsingMiddleware.md, sample 5: statements, compiled as the body of a function.
+import CoreAPI
+
+func loggingSample() -> LoggingMiddleware {
+    let logging = LoggingMiddleware(
+        level: .debug,
+        redaction: Redaction(secretHeaderNames: ["X-Api-Key"], secretParameterKeys: ["pin"]),
+        handler: { record in print("[api] \(record.message)") }
+    )
+    return logging
+}
