@@ -1,15 +1,13 @@
 // DecodingResponses.md, sample 3.
-import CoreAPI
 import CoreAPIJSON
+import Foundation
 
-struct PendingOrder: JsonApiResponse {
-    let id: Int
-    let status: String
-}
-
-struct GetOrder: ApiMethod {
-    typealias Response = OrFallback<Order, PendingOrder>
-    @Excluded var id: Int
-    var hostProviderKey: String { "shop" }
-    var path: String { "/orders/\(id)" }
+extension Catalog {
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.userInfo[LossyArrayObserver.userInfoKey] = LossyArrayObserver { report in
+            print("catalog dropped \(report.dropped.count) of \(report.count) at \(report.path)")
+        }
+        return decoder
+    }()
 }

@@ -1,13 +1,15 @@
 // DecodingResponses.md, sample 4.
 import CoreAPI
+import CoreAPIJSON
 
-struct ListOrders: ApiMethod {
-    typealias Response = WithMetadata<[Order]>
-    var hostProviderKey: String { "shop" }
-    var path: String { "/orders" }
+struct PendingOrder: JsonApiResponse {
+    let id: Int
+    let status: String
 }
 
-func ordersAndNextPage(session: ApiSession) async throws -> ([Order], String?) {
-    let page = try await session.perform(ListOrders())
-    return (page.value, page.headers["Link"])
+struct GetOrder: ApiMethod {
+    typealias Response = OrFallback<Order, PendingOrder>
+    @Excluded var id: Int
+    var hostProviderKey: String { "shop" }
+    var path: String { "/orders/\(id)" }
 }

@@ -1,14 +1,13 @@
 // DecodingResponses.md, sample 5.
 import CoreAPI
-import Foundation
 
-struct GetOrderTotal: ApiMethod {
-    typealias Response = Order
-    @Excluded var id: Int
+struct ListOrders: ApiMethod {
+    typealias Response = WithMetadata<[Order]>
     var hostProviderKey: String { "shop" }
-    var path: String { "/orders/\(id)" }
+    var path: String { "/orders" }
+}
 
-    func finalize(_ order: Order) async throws -> Decimal {
-        order.total
-    }
+func ordersAndNextPage(session: ApiSession) async throws -> ([Order], String?) {
+    let page = try await session.perform(ListOrders())
+    return (page.value, page.headers["Link"])
 }
