@@ -92,7 +92,7 @@ struct SharedCallsTests {
     @Test func whenEveryWaiterLeavesTheExchangeIsCancelledAndTheNextCallStartsAfresh() async throws {
         let session = session
         let waiters = (0..<3).map { _ in Task { try await session.perform(GetReport(id: 2)) } }
-        try await waitUntil { session.sharedCalls.waiting == 3 }
+        try await waitUntil { session.sharedCalls.waiting == 3 && gate.arrived == 1 }  // the request is out
         for waiter in waiters {
             waiter.cancel()
         }
