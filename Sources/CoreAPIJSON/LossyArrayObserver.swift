@@ -14,7 +14,8 @@ import Foundation
 /// ```
 ///
 /// It is called once per array that dropped anything, on the thread that decodes, while the response
-/// is being decoded: keep it short.
+/// is being decoded: keep it short. A decode that is tried and then given up (the first shape of an
+/// `OrFallback`, an element an outer lossy array drops) reports what it dropped all the same.
 public struct LossyArrayObserver: Sendable {
     /// What one array dropped.
     public struct Report: Sendable, CustomStringConvertible {

@@ -26,7 +26,7 @@ extension ApiSession {
         if let failure {
             throw failure
         }
-        try Task.checkCancellation()
+        guard outputs.allSatisfy({ $0 != nil }) else { throw ApiError.cancelled }
         return outputs.compactMap { $0 }
     }
 
@@ -36,7 +36,7 @@ extension ApiSession {
     ///   - methods: The calls to make.
     ///   - mode: One after the other, or up to a number at once (four by default).
     ///   - onError: Whether a failure cancels the calls not finished (they end with
-    ///     ``ApiError/cancelled``); every call runs by default.
+    ///     ``ApiError/cancelled``, unless their response was already arriving); every call runs by default.
     ///   - progress: Called after each call ends, on the batch's task.
     public func performEach<M: ApiMethod>(
         _ methods: [M],
@@ -53,8 +53,8 @@ extension ApiSession {
 
     /// Performs every method and yields each call's result as it ends, with its position in `methods`.
     ///
-    /// Calls start when the sequence is made; they are cancelled when the consumer stops iterating
-    /// before the end. Every call yields exactly one result, cancelled ones included, and the sequence
+    /// Calls start when the sequence is made; they are cancelled when the stream is released before the
+    /// end, or the task iterating it is cancelled. Every call yields exactly one result, cancelled ones included, and the sequence
     /// ends after the last.
     ///
     /// ```swift
@@ -101,7 +101,8 @@ extension ApiSession {
         var next = 0
         func take<Value>(_ type: Value.Type) throws -> Value {
             defer { next += 1 }
-            guard let value = values[next] as? Value else { throw ApiError.cancelled }  // only if cancelled
+            // Unreachable: the group threw unless every call returned its output.
+            guard let value = values[next] as? Value else { throw ApiError.cancelled }
             return value
         }
         return try (repeat take((each M).Output.self))

@@ -1,7 +1,9 @@
 /// Finding, counting and cancelling the calls in flight.
 extension ApiSession {
     /// The calls in flight, oldest first. Identical calls that share one exchange
-    /// (``ApiMethod/sharesIdenticalCalls``) are one call here.
+    /// (``ApiMethod/sharesIdenticalCalls``) are one call here. A call started with ``start(_:)``, or a
+    /// shared call made with a completion handler, is listed once its task has begun, which on a busy
+    /// machine can be a moment after the call returned.
     public var callsInFlight: [CallInfo] {
         calls.infos()
     }
@@ -17,28 +19,30 @@ extension ApiSession {
     }
 
     /// Cancels every call of `type` in flight; each ends with ``ApiError/cancelled``, and other calls go
-    /// on. Returns how many were cancelled.
+    /// on. Returns how many calls it
+    /// cancelled, counting a shared exchange once and a call already ending as well.
     @discardableResult
     public func cancelCalls<M: ApiMethod>(of type: M.Type) -> Int {
         calls.cancel { $0.performs(type) }
     }
 
-    /// Cancels every call in flight whose method has `key` as its ``ApiMethod/callKey``. Returns how
-    /// many were cancelled.
+    /// Cancels every call in flight whose method has `key` as its ``ApiMethod/callKey``. Returns how many calls
+    /// it cancelled, counting a shared exchange once and a call already ending as well.
     @discardableResult
     public func cancelCalls(withKey key: CallKey) -> Int {
         calls.cancel { $0.key == key }
     }
 
-    /// Cancels every call in flight that `predicate` selects. Returns how many were cancelled.
+    /// Cancels every call in flight that `predicate` selects. Returns how many calls it
+    /// cancelled, counting a shared exchange once and a call already ending as well.
     @discardableResult
     public func cancelCalls(where predicate: (CallInfo) -> Bool) -> Int {
         calls.cancel(where: predicate)
     }
 
     /// The number of calls in flight now, then after each change: the successor of a network activity
-    /// indicator. Only the newest count is kept while the consumer is busy; the stream ends when the
-    /// consumer stops iterating or the session is released.
+    /// indicator. Only the newest count is kept while the consumer is busy; the stream ends when it is
+    /// released (or the task iterating it is cancelled) or the session is released.
     ///
     /// ```swift
     /// for await count in session.callCounts() {

@@ -12,7 +12,8 @@ public struct CallKey: Hashable, Sendable, CustomStringConvertible {
         self.value = value
     }
 
-    /// Equal when the values are of the same type and equal.
+    /// Equal when the values are equal as `AnyHashable` values: of the same type and equal, or numbers of
+    /// the same value (`CallKey(1) == CallKey(1.0)`), as `AnyHashable` compares them.
     public static func == (lhs: CallKey, rhs: CallKey) -> Bool {
         AnyHashable(lhs.value) == AnyHashable(rhs.value)
     }

@@ -32,13 +32,18 @@ final class SharedCalls: Sendable {
     }
 
     /// The identity of `method` for sharing: its type with its ``ApiMethod/callKey``, or with the method
-    /// value itself when it is `Hashable`; `nil` when it has neither.
-    static func identity<M: ApiMethod>(of method: M) -> Identity? {
+    /// value itself when it is `Hashable`; `nil` when it has neither. Calls made through a provider share
+    /// only with calls of the same provider (`group`), so a provider's cancel never ends another's calls.
+    static func identity<M: ApiMethod>(of method: M, group: ObjectIdentifier?) -> Identity? {
         if let key = method.callKey {
-            return Identity(type: ObjectIdentifier(M.self), key: key)
+            return Identity(type: ObjectIdentifier(M.self), key: key, group: group)
         }
         guard let value = method as? any Hashable else { return nil }
-        return Identity(type: ObjectIdentifier(M.self), key: CallKey(MethodValue(value: AnyHashable(value))))
+        return Identity(
+            type: ObjectIdentifier(M.self),
+            key: CallKey(MethodValue(value: AnyHashable(value))),
+            group: group
+        )
     }
 
     /// A `Hashable` method value as a key.
@@ -47,10 +52,11 @@ final class SharedCalls: Sendable {
         let value: AnyHashable
     }
 
-    /// What makes calls identical: the method type and a key.
+    /// What makes calls identical: the method type and a key, and the provider they are made through.
     struct Identity: Hashable, Sendable {
         let type: ObjectIdentifier
         let key: CallKey
+        let group: ObjectIdentifier?
     }
 
     /// The result of the exchange for `identity`: the one in flight, or one `start` begins now.
@@ -103,7 +109,8 @@ final class SharedCalls: Sendable {
             leave(waiter, id: id, identity: identity)
         }
         guard let output = value as? Output else {
-            throw ApiError.transport(.init(kind: .other))  // unreachable: one identity, one method type
+            // One identity is one method type, so one output type.
+            preconditionFailure("a shared call returned \(type(of: value)), not \(Output.self)")
         }
         return output
     }
@@ -125,7 +132,7 @@ final class SharedCalls: Sendable {
 
     /// Ends the wait of a cancelled caller; cancels the exchange when no caller is left.
     private func leave(_ waiter: Waiter, id: Int, identity: Identity) {
-        typealias Left = (continuation: CheckedContinuation<any Sendable, any Error>?, abandoned: Exchange?)
+        typealias Left = (continuation: CheckedContinuation<any Sendable, any Error>?, abandoned: Task<Void, Never>?)
         let (continuation, abandoned) = table.withLock { table -> Left in
             waiter.isCancelled = true
             guard let exchange = waiter.exchange, let continuation = exchange.waiters.removeValue(forKey: id) else {
@@ -135,9 +142,11 @@ final class SharedCalls: Sendable {
             if table.exchanges[identity] === exchange {
                 table.exchanges[identity] = nil
             }
-            return (continuation, exchange)
+            // Read under the lock: its creator may be storing it now; if it is not stored yet, the
+            // creator finds no caller left and cancels it itself.
+            return (continuation, exchange.task)
         }
         continuation?.resume(throwing: ApiError.cancelled)
-        abandoned?.task?.cancel()
+        abandoned?.cancel()
     }
 }

@@ -66,8 +66,13 @@ public protocol ApiMethod: Encodable, Sendable {
     var callKey: CallKey? { get }
     /// Whether a call joins an identical one already in flight instead of sending its own request;
     /// `false` by default. Identical means the same method type and the same ``callKey``, or, without a
-    /// key, equal method values when the method is `Hashable`. See
-    /// <doc:WorkingWithManyCalls>.
+    /// key, equal method values when the method is `Hashable`; calls made through a ``MethodProvider``
+    /// share only with calls of the same provider. See <doc:WorkingWithManyCalls>.
+    ///
+    /// The shared exchange runs as the first caller's call: with its progress closure (a caller that
+    /// joins gets no progress), its priority and its task-local values. A method that a token refresh
+    /// performs must not share: a call that joins an exchange waiting for that refresh would wait for
+    /// itself.
     var sharesIdenticalCalls: Bool { get }
 
     /// Where the request goes; by default ``path`` below the host of ``hostProviderKey``.

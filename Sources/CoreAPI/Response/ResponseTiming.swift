@@ -13,12 +13,14 @@ public import Foundation
 public struct ResponseTiming: Sendable, Hashable {
     /// When the call started, before any middleware ran.
     public var start: Date
-    /// From the start of the call until its response had arrived whole: middlewares, retries and
-    /// redirects included.
+    /// From the start of the call until its response was processed and decoded: middlewares, retries,
+    /// redirects and parsing included.
     public var total: Duration
     /// The exchange that brought the response, from handing its request to the transport until the
-    /// whole response had arrived; `nil` when no transport was involved (a middleware answered, such as
-    /// a mock or a cache). With redirects, the last hop's.
+    /// whole response had arrived; with redirects, the last hop's. `nil` when a middleware made the
+    /// response (a mock); a middleware that replays a response it kept (a cache) replays its timing too.
+    /// A call that joined a shared exchange (``ApiMethod/sharesIdenticalCalls``) gets the timing of the
+    /// call that started it.
     public var exchange: Duration?
 
     /// Creates a timing.

@@ -228,12 +228,7 @@ public final class ApiSession: Sendable {
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> M.Output {
-        if method.sharesIdenticalCalls, let identity = SharedCalls.identity(of: method) {
-            return try await sharedCalls.perform(identity) { [self] in
-                try await performOwnCall(method, progress: progress, group: nil)
-            }
-        }
-        return try await performOwnCall(method, progress: progress, group: nil)
+        try await perform(method, progress: progress, group: nil)
     }
 
     /// Performs `method`, joining an identical call in flight when the method shares identical calls;
@@ -243,7 +238,7 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?,
         group: ObjectIdentifier?
     ) async throws -> M.Output {
-        if method.sharesIdenticalCalls, let identity = SharedCalls.identity(of: method) {
+        if method.sharesIdenticalCalls, let identity = SharedCalls.identity(of: method, group: group) {
             return try await sharedCalls.perform(identity) { [self] in
                 try await performOwnCall(method, progress: progress, group: group)
             }

@@ -10,6 +10,13 @@ private struct GetItem: ApiMethod {
     var path: String { "/items/\(id)" }
 }
 
+private struct Held: ApiMethod {
+    typealias Response = Data
+    @Excluded var id: Int
+    var hostProviderKey: String { "api" }
+    var path: String { "/held/\(id)" }
+}
+
 private struct GetCount: ApiMethod {
     typealias Response = Data
     var hostProviderKey: String { "api" }
@@ -110,12 +117,33 @@ struct BatchTests {
         #expect(inFlight.most <= 4)
     }
 
-    @Test func stoppingTheIterationCancelsTheRest() async throws {
-        for await _ in session.results(of: (0..<50).map { GetItem(id: $0) }, mode: .sequential) {
-            break
+    @Test func releasingTheStreamCancelsTheRest() async throws {
+        do {
+            let results = session.results(of: (0..<50).map { GetItem(id: $0) }, mode: .sequential)
+            for await _ in results {
+                break
+            }
         }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(inFlight.total < 50)
+        let stopped = inFlight.total
+        try await Task.sleep(for: .milliseconds(300))  // 15 more calls' worth if nothing was cancelled
+        #expect(inFlight.total <= stopped + 1)
+    }
+
+    /// Replies are held until the limit is reached: a batch that ran its calls one at a time would
+    /// never get there.
+    @Test func aConcurrentBatchRunsUpToItsLimitAtOnce() async throws {
+        let gate = ReplyGate()
+        transport.on("/held/*") { [gate] request in
+            await gate.wait()
+            return .text(request.url.lastPathComponent)
+        }
+        let session = session
+        let batch = Task { try await session.performAll((0..<6).map { Held(id: $0) }, mode: .concurrent(limit: 3)) }
+        try await waitUntil { gate.arrived == 3 }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(gate.arrived == 3)  // never a fourth while three are held
+        gate.open()
+        #expect(try await batch.value.map(Self.text) == (0..<6).map(String.init))
     }
 
     @Test func methodsOfDifferentTypesComeBackAsATuple() async throws {

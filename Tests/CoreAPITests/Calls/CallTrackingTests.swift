@@ -47,6 +47,7 @@ struct CallTrackingTests {
         #expect(session.isPerforming(key: CallKey("b")))
         #expect(try await session.perform(Quick()) == Data("quick".utf8))  // not held
         #expect(session.cancelCalls(of: Slow.self) == 2)
+        defer { gate.open() }
         for task in [first, second] {
             let error = await #expect(throws: ApiError.self) { try await task.value }
             #expect(error == .cancelled)
@@ -121,6 +122,7 @@ struct CallTrackingTests {
         let session = makeSession()
         let call = session.start(Slow(name: "a"))
         try await waitUntil { gate.arrived == 1 }
+        defer { gate.open() }
         call.cancel()
         for await _ in call.progress {}
         let error = await #expect(throws: ApiError.self) { try await call.value }

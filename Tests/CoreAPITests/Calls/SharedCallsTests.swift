@@ -66,7 +66,7 @@ struct SharedCallsTests {
         async let first = session.perform(GetFeed(user: "ann", stamp: 1))
         async let second = session.perform(GetFeed(user: "ann", stamp: 2))
         async let other = session.perform(GetFeed(user: "bob", stamp: 1))
-        try await waitUntil { gate.arrived == 2 }
+        try await waitUntil { gate.arrived == 2 && session.sharedCalls.waiting == 3 }
         gate.open()
         let values = try await [first, second, other]
         #expect(values.map { String(decoding: $0, as: UTF8.self) } == ["/feed/ann", "/feed/ann", "/feed/bob"])
@@ -107,11 +107,29 @@ struct SharedCallsTests {
     }
 
     @Test func aMethodWithoutIdentityIsNeverShared() async throws {
-        gate.open()
         let session = session
         async let first = session.perform(GetNews())
         async let second = session.perform(GetNews())
+        try await waitUntil { gate.arrived == 2 }  // both are out while neither has its answer
+        gate.open()
         _ = try await (first, second)
+        #expect(transport.requests.count == 2)
+    }
+
+    /// A provider's calls share only among themselves, so its cancel never ends another caller's call.
+    @Test func callsThroughAProviderShareOnlyWithEachOther() async throws {
+        let session = session
+        let provider = session.provider(for: GetReport.self)
+        let mine = (0..<2).map { _ in Task { try await provider.perform(GetReport(id: 4)) } }
+        let other = Task { try await session.perform(GetReport(id: 4)) }
+        try await waitUntil { gate.arrived == 2 && session.sharedCalls.waiting == 3 }
+        provider.cancelAll()
+        for call in mine {
+            let error = await #expect(throws: ApiError.self) { try await call.value }
+            #expect(error == .cancelled)
+        }
+        gate.open()
+        #expect(try await other.value == Data("/reports/4".utf8))
         #expect(transport.requests.count == 2)
     }
 
@@ -121,6 +139,7 @@ struct SharedCallsTests {
         try await waitUntil { session.sharedCalls.waiting == 5 && gate.arrived == 1 }
         #expect(session.callsInFlight.count == 1)
         session.cancelAllRequests()
+        defer { gate.open() }
         for waiter in waiters {
             let error = await #expect(throws: ApiError.self) { try await waiter.value }
             #expect(error == .cancelled)

@@ -77,9 +77,10 @@ public final class ObserverMiddleware: Middleware {
 
     /// A new stream of call events from now on: a ``CallEvent/started(_:)`` as each call (each attempt,
     /// when the observer sits after a retry middleware) reaches the observer, then its
-    /// ``CallEvent/finished(_:)`` or ``CallEvent/failed(_:)``. Each call gives an independent stream,
-    /// which ends when its consumer stops iterating or the observer is released; events are buffered (up
-    /// to the newest 100) while the consumer is busy.
+    /// ``CallEvent/finished(_:)`` or ``CallEvent/failed(_:)``. A stream made while a call is under way
+    /// sees that call's end without its start, and events of concurrent calls interleave. Each call
+    /// gives an independent stream, which ends when it is released or the observer is; events are
+    /// buffered (up to the newest 100) while the consumer is busy, older ones dropped.
     public func events() -> AsyncStream<CallEvent> {
         let id = UUID()
         let (stream, continuation) = AsyncStream<CallEvent>.makeStream(bufferingPolicy: .bufferingNewest(100))
