@@ -47,8 +47,7 @@ final class SharedCalls: Sendable {
     }
 
     /// A `Hashable` method value as a key.
-    // Unchecked: it wraps a method value, and every ApiMethod is Sendable.
-    private struct MethodValue: Hashable, @unchecked Sendable {
+    private struct MethodValue: Hashable, @unchecked Sendable {  // wraps a method value; every ApiMethod is Sendable
         let value: AnyHashable
     }
 

@@ -275,65 +275,8 @@ public final class ApiSession: Sendable {
         }
     }
 
-    /// Performs `method` and calls `completion` with the result.
-    ///
-    /// `completion` runs once, on `queue` when one is given, and otherwise on a thread of the Swift
-    /// concurrency pool. Cancelling the returned handle ends the call with ``ApiError/cancelled``. An
-    /// invalid request completes with ``ApiError/invalidRequest(_:)`` without anything being sent.
-    /// - Parameters:
-    ///   - method: The call to make.
-    ///   - queue: Where `completion` runs.
-    ///   - progress: Called with upload and download progress, in order, on the thread that delivers
-    ///     the session's network events; keep it short and never block in it.
-    ///   - completion: Called once with the typed response or the error.
-    /// - Returns: A handle that cancels the request.
-    @discardableResult
-    public func perform<M: ApiMethod>(
-        _ method: M,
-        queue: DispatchQueue? = nil,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        completion: @escaping @Sendable (Result<M.Output, any Error>) -> Void
-    ) -> RequestHandle {
-        if method.sharesIdenticalCalls {
-            // Joins through the async path, which knows how to share; the handle leaves the shared call.
-            let task = Task {
-                let result: Result<M.Output, any Error>
-                do {
-                    result = .success(try await perform(method, progress: progress))
-                } catch {
-                    result = .failure(error)
-                }
-                if let queue {
-                    queue.async { completion(result) }
-                } else {
-                    completion(result)
-                }
-            }
-            return RequestHandle(cancel: task.cancel)
-        }
-        let call = Call()
-        let id = calls.open(call, method: method, key: method.callKey, group: nil)
-        let chain = middlewareChain(for: method)
-        let task = Task {
-            defer { calls.close(id) }
-            let result: Result<M.Output, any Error>
-            do {
-                result = .success(try await execute(method, middlewares: chain, progress: progress, call: call))
-            } catch {
-                result = .failure(error)
-            }
-            if let queue {
-                queue.async { completion(result) }
-            } else {
-                completion(result)
-            }
-        }
-        call.attachTask(task.cancel)
-        return RequestHandle(cancel: call.cancel)
-    }
-
     /// The session's middlewares followed by `method`'s; the session's own array when `method` adds none.
-    private func middlewareChain<M: ApiMethod>(for method: M) -> [any Middleware] {
+    func middlewareChain<M: ApiMethod>(for method: M) -> [any Middleware] {
         let own = method.middlewares
         return own.isEmpty ? middlewares : middlewares + own
     }
@@ -347,7 +290,7 @@ public final class ApiSession: Sendable {
 
     /// Builds the request, runs it through the middleware chain and the transport, and processes the
     /// reply.
-    private func execute<M: ApiMethod>(
+    func execute<M: ApiMethod>(
         _ method: M,
         middlewares: [any Middleware],
         progress: (@Sendable (TransferProgress) -> Void)?,

@@ -1,0 +1,62 @@
+public import Dispatch
+
+/// Performing a method with a completion handler instead of `async`.
+extension ApiSession {
+    /// Performs `method` and calls `completion` with the result.
+    ///
+    /// `completion` runs once, on `queue` when one is given, and otherwise on a thread of the Swift
+    /// concurrency pool. Cancelling the returned handle ends the call with ``ApiError/cancelled``. An
+    /// invalid request completes with ``ApiError/invalidRequest(_:)`` without anything being sent.
+    /// - Parameters:
+    ///   - method: The call to make.
+    ///   - queue: Where `completion` runs.
+    ///   - progress: Called with upload and download progress, in order, on the thread that delivers
+    ///     the session's network events; keep it short and never block in it.
+    ///   - completion: Called once with the typed response or the error.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func perform<M: ApiMethod>(
+        _ method: M,
+        queue: DispatchQueue? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<M.Output, any Error>) -> Void
+    ) -> RequestHandle {
+        if method.sharesIdenticalCalls {
+            // Joins through the async path, which knows how to share; the handle leaves the shared call.
+            let task = Task {
+                await Self.complete(on: queue, with: completion) { try await perform(method, progress: progress) }
+            }
+            return RequestHandle(cancel: task.cancel)
+        }
+        let call = Call()
+        let id = calls.open(call, method: method, key: method.callKey, group: nil)
+        let chain = middlewareChain(for: method)
+        let task = Task {
+            defer { calls.close(id) }
+            await Self.complete(on: queue, with: completion) {
+                try await execute(method, middlewares: chain, progress: progress, call: call)
+            }
+        }
+        call.attachTask(task.cancel)
+        return RequestHandle(cancel: call.cancel)
+    }
+
+    /// Runs `body` and calls `completion` with its result, on `queue` when one is given.
+    private static func complete<Output: Sendable>(
+        on queue: DispatchQueue?,
+        with completion: @escaping @Sendable (Result<Output, any Error>) -> Void,
+        _ body: () async throws -> Output
+    ) async {
+        let result: Result<Output, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        if let queue {
+            queue.async { completion(result) }
+        } else {
+            completion(result)
+        }
+    }
+}
