@@ -53,9 +53,9 @@ count() {
 }
 
 rounds=3
-# The four clients of the enforced ratios get two rounds more: a median of five moves less with the
+# The four clients of the enforced ratios get four rounds more: a median of seven moves less with the
 # hashing seeds than a median of three, and these ratios decide whether the run passes.
-guard_rounds=5
+guard_rounds=7
 rounds_in_flight=3
 results=""
 for round in $(seq "$guard_rounds"); do

@@ -2,6 +2,7 @@
 /// cancelled by type, key or group, and watched as a count.
 final class CallRegistry: Sendable {
     private struct Entry {
+        let id: Int
         let call: Call
         let info: CallInfo
         /// The provider the call was made through, if any.
@@ -10,7 +11,9 @@ final class CallRegistry: Sendable {
 
     private struct State {
         var nextID = 0
-        var calls: [Int: Entry] = [:]
+        /// Oldest first, so by increasing ``Entry/id``: opening appends, closing finds its entry by a
+        /// binary search, and no identifier is hashed on the way of every call.
+        var calls: [Entry] = []
         var watchers: [Int: AsyncStream<Int>.Continuation] = [:]
 
         /// Tells the watchers the count; runs under the lock, so counts arrive in the order they changed.
@@ -27,7 +30,9 @@ final class CallRegistry: Sendable {
     func open(_ call: Call, method: any ApiMethod, key: CallKey?, group: ObjectIdentifier?) -> Int {
         state.withLock { state in
             state.nextID += 1
-            state.calls[state.nextID] = Entry(call: call, info: CallInfo(method: method, key: key), group: group)
+            state.calls.append(
+                Entry(id: state.nextID, call: call, info: CallInfo(method: method, key: key), group: group)
+            )
             state.report()
             return state.nextID
         }
@@ -36,22 +41,30 @@ final class CallRegistry: Sendable {
     /// Forgets the call registered as `id`.
     func close(_ id: Int) {
         state.withLock { state in
-            state.calls.removeValue(forKey: id)
-            state.report()
+            var low = 0
+            var high = state.calls.count
+            while low < high {
+                let middle = (low + high) / 2
+                if state.calls[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            if low < state.calls.count, state.calls[low].id == id {
+                state.calls.remove(at: low)
+                state.report()
+            }
         }
     }
 
     /// The calls in flight, oldest first.
     func infos(group: ObjectIdentifier? = nil) -> [CallInfo] {
         state.withLock { state in
-            state.calls.filter { group == nil || $0.value.group == group }.sorted { $0.key < $1.key }.map(\.value.info)
+            state.calls.filter { group == nil || $0.group == group }.map(\.info)
         }
     }
 
     /// How many calls are in flight, of `group` alone when one is given.
     func count(group: ObjectIdentifier? = nil) -> Int {
         state.withLock { state in
-            group == nil ? state.calls.count : state.calls.values.count { $0.group == group }
+            group == nil ? state.calls.count : state.calls.count { $0.group == group }
         }
     }
 
@@ -59,10 +72,10 @@ final class CallRegistry: Sendable {
     @discardableResult
     func cancel(group: ObjectIdentifier? = nil, where predicate: (CallInfo) -> Bool = { _ in true }) -> Int {
         let calls = state.withLock { state in
-            state.calls.filter { group == nil || $0.value.group == group }.sorted { $0.key > $1.key }
+            state.calls.filter { group == nil || $0.group == group }
         }
         var cancelled = 0
-        for (_, entry) in calls where predicate(entry.info) {
+        for entry in calls.reversed() where predicate(entry.info) {
             entry.call.cancel()
             cancelled += 1
         }

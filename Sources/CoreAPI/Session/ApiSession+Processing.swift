@@ -11,10 +11,13 @@ extension ApiSession {
     /// ``ApiMethod/statusErrors``; otherwise what the response type's
     /// ``ApiResponse/process(response:data:error:)`` decides with the method's acceptable status codes in
     /// effect, a status error carrying the configured message.
+    ///
+    /// It throws rather than returning a `Result`: a `Result` of a generic response type is a type
+    /// the runtime looks up on each call.
     func process<M: ApiMethod>(
         _ outcome: Result<RawResponse, ApiError>,
         for method: M
-    ) -> Result<M.Response, any Error> {
+    ) throws -> M.Response {
         let (response, data, error): (HTTPURLResponse?, Data?, ApiError?)
         switch outcome {
         case .success(let raw): (response, data, error) = (raw.response, raw.data, nil)
@@ -26,20 +29,20 @@ extension ApiSession {
             if !errors.isEmpty,
                 let specific = errors.error(for: ApiError.StatusFailure(response: response, body: data ?? Data()))
             {
-                return .failure(specific)
+                throw specific
             }
         }
-        let result: Result<M.Response, any Error>
-        if codes == AcceptableStatusCodes.current {
-            // Already in effect (usually the default, 2xx): no task-local value to bind.
-            result = M.Response.process(response: response, data: data, error: error)
-        } else {
-            result = AcceptableStatusCodes.$current.withValue(codes) {
-                M.Response.process(response: response, data: data, error: error)
+        do {
+            if codes == AcceptableStatusCodes.current {
+                // Already in effect (usually the default, 2xx): no task-local value to bind.
+                return try M.Response.process(response: response, data: data, error: error).get()
             }
+            return try AcceptableStatusCodes.$current.withValue(codes) {
+                try M.Response.process(response: response, data: data, error: error).get()
+            }
+        } catch let failure as ApiError {
+            throw withStatusMessage(failure, for: method)
         }
-        guard case .failure(let failure as ApiError) = result else { return result }
-        return .failure(withStatusMessage(failure, for: method))
     }
 
     /// `error` with the message configured for its status when it is a status error that has none.
