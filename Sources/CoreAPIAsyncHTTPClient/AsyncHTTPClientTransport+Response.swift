@@ -49,6 +49,25 @@
             let limit = options.maximumResponseSize
             let hasBody = method.uppercased() != "HEAD" && head.statusCode != 204 && head.statusCode != 304
             let declared = fields.declaredLength
+            if !fields.isRedirect, let handler = options.bodyHandler {
+                let accepted: Bool
+                do {
+                    accepted = try handler.accepts(head)
+                } catch {
+                    throw ApiError(error)
+                }
+                if accepted {
+                    exchange.received(0, of: nil)
+                    try await stream(
+                        response.body,
+                        decoder: hasBody ? ContentDecoder(contentEncoding: fields.contentEncoding) : nil,
+                        to: handler,
+                        exchange: exchange,
+                        declared: declared
+                    )
+                    return RawResponse(response: head, data: Data())
+                }
+            }
             var kept: Int?
             if fields.isRedirect {
                 // The session follows it: only the start of its body is kept, and the size limit is not
@@ -95,6 +114,39 @@
             // A body cut short by a cancel is no body.
             try Task.checkCancellation()
             return RawResponse(response: head, data: data)
+        }
+
+        /// Hands the body to `handler` piece by piece as it arrives, decoded, holding none of it.
+        private func stream(
+            _ body: HTTPClientResponse.Body,
+            decoder: ContentDecoder?,
+            to handler: ResponseBodyHandler,
+            exchange: Exchange,
+            declared: Int64?
+        ) async throws {
+            var completed: Int64 = 0
+            let hand = { (piece: UnsafeRawBufferPointer) throws in
+                completed += Int64(piece.count)
+                do {
+                    try handler.receive(Data(piece))
+                } catch {
+                    throw ApiError(error)
+                }
+            }
+            for try await buffer in body {
+                exchange.touch()
+                try Task.checkCancellation()
+                try buffer.withUnsafeReadableBytes { bytes in
+                    if let decoder {
+                        try decoder.decode(bytes, into: hand)
+                    } else {
+                        try hand(bytes)
+                    }
+                }
+                exchange.received(completed, of: declared.map { max($0, completed) })
+            }
+            try decoder?.finish()
+            try Task.checkCancellation()
         }
 
         /// The `HTTPURLResponse` for the head of `response`; repeated fields are joined with `", "`

@@ -169,7 +169,16 @@ public final class StubTransport: Transport {
             throw ApiError(URLError(failure))
         }
         var answer = reply.body
-        if Self.redirectStatuses.contains(reply.statusCode), reply.headers["Location"] != nil {
+        let isRedirect = Self.redirectStatuses.contains(reply.statusCode) && reply.headers["Location"] != nil
+        if !isRedirect, let handler = options.bodyHandler {
+            let raw = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers)
+            if try accepts(handler, raw.response) {
+                // Handed over as a body arriving in pieces of `chunkSize` bytes.
+                try stream(answer, to: handler, options: options)
+                return raw
+            }
+        }
+        if isRedirect {
             // As every transport does: at most 64 KiB of a redirect's body, not held to the size limit.
             answer = answer.prefix(Self.redirectBodyLimit)
         } else if Int64(answer.count) > options.maximumResponseSize {
@@ -184,5 +193,41 @@ public final class StubTransport: Transport {
             )
         )
         return raw
+    }
+
+    /// The size of the pieces a body handed to a ``ResponseBodyHandler`` arrives in.
+    public static let chunkSize = 16 * 1024
+
+    /// Whether `handler` takes the body of `head`, its error as an ``ApiError``.
+    private func accepts(_ handler: ResponseBodyHandler, _ head: HTTPURLResponse) throws -> Bool {
+        do {
+            return try handler.accepts(head)
+        } catch {
+            throw ApiError(error)
+        }
+    }
+
+    /// Hands `body` to `handler` in pieces of ``chunkSize`` bytes, with download progress after each.
+    private func stream(_ body: Data, to handler: ResponseBodyHandler, options: TransportOptions) throws {
+        var offset = body.startIndex
+        while offset < body.endIndex {
+            if Task.isCancelled {
+                throw ApiError.cancelled
+            }
+            let end = min(offset + Self.chunkSize, body.endIndex)
+            do {
+                try handler.receive(Data(body[offset..<end]))
+            } catch {
+                throw ApiError(error)
+            }
+            offset = end
+            options.progress?(
+                TransferProgress(
+                    direction: .download,
+                    completedBytes: Int64(offset - body.startIndex),
+                    totalBytes: Int64(body.count)
+                )
+            )
+        }
     }
 }

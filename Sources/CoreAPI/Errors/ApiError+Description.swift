@@ -50,6 +50,8 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
         case .invalidMethod(let token): "invalid method token \(token.debugDescription)"
         case .encoding(let text): "parameters could not be encoded: \(text)"
         case .unreadableFile(let path): "the file \(path.debugDescription) cannot be read"
+        case .destinationExists(let path): "the file \(path.debugDescription) exists and may not be replaced"
+        case .unwritableFile(let path): "the file \(path.debugDescription) cannot be written"
         case .sessionInvalidated: "the session was invalidated"
         }
     }

@@ -1,11 +1,70 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// The end of the middleware chain: the transport, and the redirects the session follows above it.
+/// A method's exchange: its request through the middleware chain to the transport, and the redirects
+/// the session follows above it.
 extension ApiSession {
+    /// The limits of `method`'s exchanges: its own, else the policy's.
+    func transportOptions<M: ApiMethod>(
+        for method: M,
+        progress: (@Sendable (TransferProgress) -> Void)?,
+        bodyHandler: ResponseBodyHandler? = nil
+    ) -> TransportOptions {
+        let seconds = method.deadline ?? policy.deadline
+        return TransportOptions(
+            idleTimeout: idleTimeout(for: method),
+            deadline: seconds.isFinite && seconds > 0 && seconds < TransportOptions.longestIdleTimeout
+                ? .now() + seconds : .distantFuture,
+            maximumResponseSize: method.maximumResponseSize ?? policy.maximumResponseSize,
+            progress: progress,
+            bodyHandler: bodyHandler
+        )
+    }
+
+    /// Builds `method`'s request, with `extraHeaders` set on it, and runs it through `middlewares` and
+    /// the transport.
+    /// - Returns: The response, or the ``ApiError`` the exchange ended with.
+    /// - Throws: ``ApiError/invalidRequest(_:)`` when the request cannot be built; nothing is sent then.
+    func exchange<M: ApiMethod>(
+        for method: M,
+        middlewares: [any Middleware],
+        options: TransportOptions,
+        extraHeaders: [(name: String, value: String)] = [],
+        call: Call
+    ) async throws -> Result<RawResponse, ApiError> {
+        var encoded = try makeEncodedRequest(for: method)
+        defer { encoded.discardTemporaryFile() }
+        for field in extraHeaders {
+            encoded.request.setValue(field.value, forHTTPHeaderField: field.name)
+        }
+        do {
+            if Task.isCancelled || call.isCancelled {
+                throw ApiError.cancelled
+            }
+            if middlewares.isEmpty {
+                return .success(try await send(encoded.request, body: encoded, options: options, call: call))
+            }
+            let chain = MiddlewareChain(middlewares: middlewares) { [self, encoded] request in
+                try await send(request, body: encoded, options: options, call: call)
+            }
+            return .success(
+                try await chain.run(
+                    encoded.request,
+                    context: MiddlewareContext(method: method, attempt: 1, session: self)
+                )
+            )
+        } catch let error as ApiError {
+            return .failure(error)
+        } catch is CancellationError {
+            return .failure(.cancelled)
+        }
+    }
+
+
     /// Validates the headers middlewares left, writes a pending body file, then sends the request with
     /// the transport and follows redirects by ``TransportPolicy``'s rules (see ``Redirect``).
     /// - Parameters:
@@ -44,7 +103,7 @@ extension ApiSession {
                 throw ApiError.timeout
             }
             let started = ContinuousClock.now
-            var raw = try await call.exchange(current, with: transport, options: options)
+            var raw = try await call.exchange(current, with: transport, direct: urlSessionTransport, options: options)
             raw.exchangeDuration = ContinuousClock.now - started
             switch Redirect.next(after: raw.response, request: current.request, chain: chain, policy: policy) {
             case .success(nil):

@@ -40,6 +40,8 @@ public final class ApiSession: Sendable {
     public let statusMessages: [HTTPStatus: String]
     /// The transport this session made itself, invalidated with it.
     private let ownTransport: URLSessionTransport?
+    /// ``transport`` when it is exactly a ``URLSessionTransport``, which each exchange awaits directly.
+    let urlSessionTransport: URLSessionTransport?
 
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
     let calls = CallRegistry()
@@ -184,6 +186,8 @@ public final class ApiSession: Sendable {
         self.hostProvider = hostProvider
         self.transport = transport
         self.ownTransport = ownsTransport ? transport as? URLSessionTransport : nil
+        self.urlSessionTransport =
+            type(of: transport) == URLSessionTransport.self ? transport as? URLSessionTransport : nil
         self.headers = headers
         self.middlewares = middlewares
         self.policy = policy
@@ -228,7 +232,10 @@ public final class ApiSession: Sendable {
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> M.Output {
-        try await perform(method, progress: progress, group: nil)
+        if method.sharesIdenticalCalls {
+            return try await perform(method, progress: progress, group: nil)
+        }
+        return try await performOwnCall(method, progress: progress, group: nil)  // one async frame fewer
     }
 
     /// Performs `method`, joining an identical call in flight when the method shares identical calls;
@@ -252,6 +259,20 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?,
         group: ObjectIdentifier?
     ) async throws -> M.Output {
+        try await runCall(of: method, group: group) { [self] call, chain in
+            try await execute(method, middlewares: chain, progress: progress, call: call)
+        }
+    }
+
+    /// Runs `operation` as a call of `method` in flight: listed, counted and cancellable (see ``Call``)
+    /// until it ends. With middlewares it runs in a task of its own, which a cancel reaches wherever a
+    /// middleware waits; without, every wait is the network exchange, which the caller's cancellation
+    /// and the call's handle reach directly, so it runs in the caller's task.
+    func runCall<M: ApiMethod, T: Sendable>(
+        of method: M,
+        group: ObjectIdentifier?,
+        _ operation: @escaping @Sendable (Call, [any Middleware]) async throws -> T
+    ) async throws -> T {
         if Task.isCancelled {
             throw ApiError.cancelled
         }
@@ -260,12 +281,10 @@ public final class ApiSession: Sendable {
         defer { calls.close(id) }
         let chain = middlewareChain(for: method)
         guard !chain.isEmpty else {
-            // Every wait of this call is its network exchange, which both the caller's cancellation and
-            // the handle reach directly, so it runs in the caller's task.
-            return try await execute(method, middlewares: chain, progress: progress, call: call)
+            return try await operation(call, chain)
         }
         let task = Task {
-            try await execute(method, middlewares: chain, progress: progress, call: call)
+            try await operation(call, chain)
         }
         call.attachTask(task.cancel)
         return try await withTaskCancellationHandler {
@@ -300,45 +319,20 @@ public final class ApiSession: Sendable {
             throw ApiError.invalidRequest(.sessionInvalidated)
         }
         // Only a response type that carries the timing has the clocks read for it.
-        let started = M.Response.self is any ResponseTimingCarrier.Type ? (Date(), ContinuousClock.now) : nil
-        let encoded = try makeEncodedRequest(for: method)
-        defer { encoded.discardTemporaryFile() }
-        let seconds = method.deadline ?? policy.deadline
-        let options = TransportOptions(
-            idleTimeout: idleTimeout(for: method),
-            deadline: seconds.isFinite && seconds > 0 && seconds < TransportOptions.longestIdleTimeout
-                ? .now() + seconds : .distantFuture,
-            maximumResponseSize: method.maximumResponseSize ?? policy.maximumResponseSize,
-            progress: progress
+        let timed = ResponseTimingCarriers.contains(M.Response.self)
+        let startDate = timed ? Date() : Date.distantPast
+        let startNanoseconds = timed ? DispatchTime.now().uptimeNanoseconds : 0
+        let outcome = try await exchange(
+            for: method,
+            middlewares: middlewares,
+            options: transportOptions(for: method, progress: progress),
+            call: call
         )
-        let outcome: Result<RawResponse, ApiError>
-        do {
-            if Task.isCancelled || call.isCancelled {
-                throw ApiError.cancelled
-            }
-            if middlewares.isEmpty {
-                outcome = .success(try await send(encoded.request, body: encoded, options: options, call: call))
-            } else {
-                let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
-                    try await send(request, body: encoded, options: options, call: call)
-                }
-                outcome = .success(
-                    try await chain.run(
-                        encoded.request,
-                        context: MiddlewareContext(method: method, attempt: 1, session: self)
-                    )
-                )
-            }
-        } catch let error as ApiError {
-            outcome = .failure(error)
-        } catch is CancellationError {
-            outcome = .failure(.cancelled)
-        }
-        var response = try process(outcome, for: method).get()
-        if let (start, clock) = started, let carrier = response as? any ResponseTimingCarrier {
+        var response = try process(outcome, for: method)
+        if timed, let carrier = response as? any ResponseTimingCarrier {
             let timing = ResponseTiming(
-                start: start,
-                total: ContinuousClock.now - clock,
+                start: startDate,
+                total: .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - startNanoseconds)),
                 exchange: try? outcome.get().exchangeDuration
             )
             response = carrier.adding(timing) as? M.Response ?? response

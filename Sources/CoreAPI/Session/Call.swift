@@ -49,12 +49,16 @@ final class Call: Sendable {
     /// is busy, and is awaited directly. Any other transport runs in a task of its own that the caller
     /// does not wait for once a cancel or the deadline has decided (see ``PendingExchange``): the
     /// transport may finish its clean-up later, and what it delivers then is dropped.
+    /// - Parameters:
+    ///   - transport: The session's transport.
+    ///   - direct: The same transport when it is a ``URLSessionTransport``, found once by the session.
     func exchange(
         _ request: EncodedRequest,
         with transport: any Transport,
+        direct: URLSessionTransport?,
         options: TransportOptions
     ) async throws -> RawResponse {
-        if type(of: transport) == URLSessionTransport.self, let direct = transport as? URLSessionTransport {
+        if let direct {
             let cancellation = direct.makeCancellation()
             try begin { cancellation.cancel() }
             defer { end() }

@@ -13,6 +13,15 @@ extension SessionDelegate {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        if let handler = shared.withLock({ $0.tasks[ObjectIdentifier(dataTask)]?.options.bodyHandler }),
+            let head = response as? HTTPURLResponse
+        {
+            let fields = ResponseHead(head)
+            if !fields.isRedirect {
+                receive(head, fields: fields, of: dataTask, handingBodyTo: handler, completionHandler: completionHandler)
+                return
+            }
+        }
         let (progress, refused) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
             let head = response as? HTTPURLResponse
@@ -51,7 +60,80 @@ extension SessionDelegate {
         }
     }
 
+    /// Takes the head of a response whose body may go to `handler`: the transport's checks of the head
+    /// first, then the handler's choice.
+    private func receive(
+        _ head: HTTPURLResponse,
+        fields: ResponseHead,
+        of dataTask: URLSessionDataTask,
+        handingBodyTo handler: ResponseBodyHandler,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        var failure = Self.headFailure(of: fields, method: dataTask.originalRequest?.httpMethod)
+        var streams = false
+        if failure == nil {
+            do {
+                streams = try handler.accepts(head)
+            } catch {
+                failure = ApiError(error)
+            }
+        }
+        let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
+            guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return nil }
+            state.response = head
+            state.data = Data()
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            let expected = head.expectedContentLength
+            state.expectedLength = expected >= 0 ? expected : nil
+            state.failure = failure
+            state.streams = streams
+            if !streams, failure == nil {
+                // Collected: the size limit applies as to any body.
+                let limit = state.options.maximumResponseSize
+                if max(expected, fields.declaredLength ?? expected) > limit && fields.isIdentityEncoded {
+                    state.failure = .responseTooLarge(limit: limit)
+                    failure = state.failure
+                }
+            }
+            return state.progress
+        }
+        completionHandler(.allow)
+        if failure != nil {
+            end(dataTask, with: .cancelled)
+            return
+        }
+        progress?(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
+    }
+
+    /// Hands a piece of a body to the exchange's ``ResponseBodyHandler``, outside the lock.
+    private func stream(_ data: Data, of dataTask: URLSessionDataTask, state: TaskState) {
+        guard let handler = state.options.bodyHandler else { return }
+        do {
+            try handler.receive(data)
+        } catch {
+            shared.withLock { _ in state.failure = ApiError(error) }
+            end(dataTask, with: .cancelled)
+            return
+        }
+        let (completed, total) = shared.withLock { _ in
+            (state.streamedBytes, state.expectedLength.map { max($0, state.streamedBytes) })
+        }
+        state.progress?(TransferProgress(direction: .download, completedBytes: completed, totalBytes: total))
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let streaming = shared.withLock { shared -> TaskState? in
+            guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil, state.streams else {
+                return nil
+            }
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            state.streamedBytes += Int64(data.count)
+            return state
+        }
+        if let streaming {
+            stream(data, of: dataTask, state: streaming)
+            return
+        }
         var tooLarge = false
         var redirect: TaskOutcome?
         let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in

@@ -27,6 +27,10 @@ extension SessionDelegate {
         var data = Data()
         /// For a redirect response, the most body bytes kept (see `ResponseHead.redirectBodyLimit`).
         var redirectBodyLimit: Int?
+        /// Whether the body goes to the options' ``ResponseBodyHandler`` rather than into ``data``.
+        var streams = false
+        /// How many body bytes went to the handler.
+        var streamedBytes: Int64 = 0
         let idleTimeout: UInt64
         var lastActivity: UInt64
 

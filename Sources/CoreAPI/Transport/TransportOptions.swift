@@ -8,12 +8,15 @@ public struct TransportOptions: Sendable {
     public var idleTimeout: TimeInterval
     /// When the whole exchange must have ended, body included; `DispatchTime.distantFuture` for none.
     public var deadline: DispatchTime
-    /// The largest response body accepted, in bytes after content decoding; more fails with
-    /// ``ApiError/responseTooLarge(limit:)`` without reading the rest.
+    /// The largest response body collected, in bytes after content decoding; more fails with
+    /// ``ApiError/responseTooLarge(limit:)`` without reading the rest. A body handed to ``bodyHandler``
+    /// is not collected, and its handler limits it.
     public var maximumResponseSize: Int64
     /// Called with upload progress while the body is sent and download progress while the response
     /// arrives, in order; keep it short and never block in it.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Where the body goes when the session reads it as it arrives; `nil` to collect every body.
+    public var bodyHandler: ResponseBodyHandler?
 
     /// Creates options; the defaults are no limit at all.
     /// - Parameters:
@@ -21,16 +24,19 @@ public struct TransportOptions: Sendable {
     ///   - deadline: When the exchange must have ended.
     ///   - maximumResponseSize: The largest decoded body accepted.
     ///   - progress: The progress handler.
+    ///   - bodyHandler: Where the body goes when it is read as it arrives.
     public init(
         idleTimeout: TimeInterval = .infinity,
         deadline: DispatchTime = .distantFuture,
         maximumResponseSize: Int64 = .max,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        bodyHandler: ResponseBodyHandler? = nil
     ) {
         self.idleTimeout = idleTimeout
         self.deadline = deadline
         self.maximumResponseSize = maximumResponseSize
         self.progress = progress
+        self.bodyHandler = bodyHandler
     }
 
     /// Idle timeouts above this many seconds (or infinite ones) are no timeout at all.

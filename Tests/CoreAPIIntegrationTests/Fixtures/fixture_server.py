@@ -44,6 +44,7 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /multipart           POST only: parses a multipart/form-data body with the email package and answers
                        {"content_type", "content_length", "transfer_encoding", "body_size", "parts": [{"name",
                        "filename", "content_type", "size", "sha256", "text"}]}, or 400 "bad_multipart"
+  /stream/...          downloads with ranges, server-sent events, JSON Lines: see streams.py
   /upload              POST or PUT: streams the body in 1 MiB chunks without keeping it and answers
                        {"body_size", "sha256", "content_type", "content_length", "transfer_encoding", "expect"}
 
@@ -112,6 +113,9 @@ import time
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import streams  # noqa: E402  (the routes of bodies read as they arrive, beside this file)
 
 COUNTS = {}
 COUNTS_LOCK = threading.Lock()
@@ -323,6 +327,8 @@ class Handler(BaseHTTPRequestHandler):
             self.redirect(path, url.query, query)
         elif path.startswith("/fault/"):
             self.fault(path, query)
+        elif path.startswith("/stream/") and streams.handle(self, path, query):
+            pass
         elif path == "/graphql":
             self.graphql(body)
         else:

@@ -1,0 +1,52 @@
+public import Foundation
+
+/// Where and how ``ApiSession/download(_:options:progress:)`` writes a response body.
+public struct DownloadOptions: Sendable, Hashable {
+    /// Where the finished file goes.
+    public enum Destination: Sendable, Hashable {
+        /// A new file in the temporary directory, which the caller then owns (moves or removes).
+        case temporaryFile
+        /// This file URL.
+        case file(URL)
+    }
+
+    /// Where the finished file goes; ``Destination/temporaryFile`` by default.
+    public var destination: Destination
+    /// Whether an existing file at the destination is replaced; when `false` (the default), the download
+    /// fails at once with ``ApiError/InvalidRequestReason/destinationExists(path:)`` and sends nothing.
+    public var overwrite: Bool
+    /// The largest body accepted, in bytes, counted on decoded bytes as they arrive (a resumed download
+    /// counts what it had already); `nil` (the default) for none. More fails with
+    /// ``ApiError/responseTooLarge(limit:)``. The session's in-memory limit does not apply to a download's
+    /// body, only to the body of a status error.
+    public var maximumSize: Int64?
+    /// Whether a download that fails or is cancelled keeps what it received, for a later download to the
+    /// same ``Destination/file(_:)`` to resume (with `Range` and `If-Range`); `false` by default, when
+    /// the partial file is removed. Only a response with a strong `ETag` or a `Last-Modified` can be
+    /// resumed; without one, or with a ``Destination/temporaryFile``, nothing is kept.
+    public var keepsPartialFile: Bool
+    /// How many times one download resumes by itself after its connection dropped or went idle, when
+    /// the server supports ranges and the response has a validator; 3 by default.
+    public var resumeAttempts: Int
+
+    /// Creates options.
+    /// - Parameters:
+    ///   - destination: Where the finished file goes.
+    ///   - overwrite: Whether an existing file there is replaced.
+    ///   - maximumSize: The largest body accepted, or `nil` for none.
+    ///   - keepsPartialFile: Whether a failed or cancelled download keeps what it received, to resume.
+    ///   - resumeAttempts: How many times a dropped connection is resumed within the call.
+    public init(
+        destination: Destination = .temporaryFile,
+        overwrite: Bool = false,
+        maximumSize: Int64? = nil,
+        keepsPartialFile: Bool = false,
+        resumeAttempts: Int = 3
+    ) {
+        self.destination = destination
+        self.overwrite = overwrite
+        self.maximumSize = maximumSize
+        self.keepsPartialFile = keepsPartialFile
+        self.resumeAttempts = resumeAttempts
+    }
+}

@@ -1,0 +1,25 @@
+#if canImport(FoundationNetworking)
+    public import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// A finished download, from ``ApiSession/download(_:options:progress:)``.
+public struct DownloadedFile: Sendable {
+    /// Where the file is; the caller owns it.
+    public let location: URL
+    /// The response the last part of the body came with: `200`, or `206` for a resumed download.
+    public let response: HTTPURLResponse
+    /// The file's size in bytes.
+    public let size: Int64
+    /// How many of those bytes were kept from an earlier attempt — a dropped connection, or an earlier
+    /// download that kept its partial file — rather than received with ``response``.
+    public let resumedBytes: Int64
+
+    /// The status code of ``response``.
+    public var statusCode: Int { response.statusCode }
+
+    /// The header fields of ``response``.
+    public var headers: Headers { Headers(httpURLResponse: response) }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Calls whose body is read as it arrives — streams and downloads — rather than collected: one place
+/// decides which responses hand their body over and how the others fail.
+extension ApiSession {
+    /// Performs `method` as a call in flight, handing the body of a response `handler` accepts to it,
+    /// and returns that response's head once its body has ended.
+    ///
+    /// A response whose body was collected all the same — answered by a middleware (a mock), or by a
+    /// transport that ignores ``TransportOptions/bodyHandler`` — is handed over here from memory. A
+    /// response the handler refuses (a status the method does not accept) fails as ``perform(_:progress:)``
+    /// would fail: with the method's own status error, else the status error with its body.
+    /// - Parameters:
+    ///   - limits: With ``StreamLimits/unlimited``, no deadline ends the exchange.
+    ///   - extraHeaders: Fields set on the request after the method's own (a range, a last event ID).
+    func exchange<M: ApiMethod>(
+        _ method: M,
+        handingBodyTo handler: ResponseBodyHandler,
+        limits: StreamLimits,
+        extraHeaders: [(name: String, value: String)],
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> HTTPURLResponse {
+        guard isValid else {
+            throw ApiError.invalidRequest(.sessionInvalidated)
+        }
+        let handedOver = LockedValue(false)
+        let tracked = ResponseBodyHandler(
+            accepts: { head in
+                let accepted = try handler.accepts(head)
+                if accepted { handedOver.withLock { $0 = true } }
+                return accepted
+            },
+            receive: handler.receive
+        )
+        let outcome = try await runCall(of: method, group: nil) { [self] call, chain in
+            var options = transportOptions(for: method, progress: progress, bodyHandler: tracked)
+            if limits == .unlimited {
+                options.deadline = .distantFuture
+            }
+            return try await exchange(
+                for: method,
+                middlewares: chain,
+                options: options,
+                extraHeaders: extraHeaders,
+                call: call
+            )
+        }
+        let raw = try outcome.get()
+        if handedOver.current {
+            return raw.response
+        }
+        if !ResponseHead(raw.response).isRedirect {
+            let accepted: Bool
+            do {
+                accepted = try handler.accepts(raw.response)
+                if accepted {
+                    try handler.receive(raw.data)
+                }
+            } catch {
+                throw ApiError(error)
+            }
+            if accepted {
+                return raw.response
+            }
+        }
+        _ = try process(outcome, for: method)
+        // The response type accepted a status the method does not: still no body to hand over.
+        throw ApiError(unacceptable: raw.response, body: raw.data, acceptable: AcceptableStatusCodes([]))
+            ?? ApiError.transport(.init(kind: .badResponse))
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Responses read as they arrive: the body in pieces, its lines, server-sent events.
+extension ApiSession {
+    /// Performs `method` and returns as soon as its response head has arrived, with the body to read
+    /// as it arrives.
+    ///
+    /// ```swift
+    /// let response = try await session.stream(ExportOrders())
+    /// for try await line in response.lines {
+    ///     print(line)
+    /// }
+    /// ```
+    ///
+    /// The call goes through the middlewares, redirects and status checks like any other: a status the
+    /// method does not accept throws here, with its body, as ``perform(_:progress:)`` would. The call is
+    /// in flight (``callsInFlight``, ``cancelAllRequests()``) until its body has ended; leaving the loop
+    /// over the body, or dropping it, cancels it.
+    /// - Parameters:
+    ///   - method: The call to make.
+    ///   - limits: ``StreamLimits/method`` to hold the whole stream to the method's size limit and
+    ///     deadline; ``StreamLimits/unlimited`` for a stream that may run and grow without end.
+    /// - Throws: ``ApiError`` when the call fails before its body starts.
+    public func stream<M: ApiMethod>(_ method: M, limits: StreamLimits = .method) async throws -> StreamedResponse {
+        try await stream(method, limits: limits, extraHeaders: [])
+    }
+
+    /// ``stream(_:limits:)`` with `extraHeaders` set on the request.
+    func stream<M: ApiMethod>(
+        _ method: M,
+        limits: StreamLimits,
+        extraHeaders: [(name: String, value: String)]
+    ) async throws -> StreamedResponse {
+        let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let head = Promise<HTTPURLResponse>()
+        let limit = limits == .method ? method.maximumResponseSize ?? policy.maximumResponseSize : .max
+        let received = LockedValue<Int64>(0)
+        let acceptable = method.acceptableStatusCodes
+        let handler = ResponseBodyHandler(
+            accepts: { response in
+                guard acceptable.contains(response.statusCode) else { return false }
+                let fields = ResponseHead(response)
+                if let declared = fields.declaredLength, declared > limit, fields.isIdentityEncoded {
+                    throw ApiError.responseTooLarge(limit: limit)
+                }
+                head.resolve(.success(response))
+                return true
+            },
+            receive: { piece in
+                let total = received.withLock { total in
+                    total += Int64(piece.count)
+                    return total
+                }
+                guard total <= limit else {
+                    throw ApiError.responseTooLarge(limit: limit)
+                }
+                continuation.yield(piece)
+            }
+        )
+        let task = Task { [self] in
+            do {
+                _ = try await exchange(
+                    method,
+                    handingBodyTo: handler,
+                    limits: limits,
+                    extraHeaders: extraHeaders,
+                    progress: nil
+                )
+                continuation.finish()
+            } catch {
+                head.resolve(.failure(error))
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        let response = try await withTaskCancellationHandler {
+            try await head.value
+        } onCancel: {
+            task.cancel()
+        }
+        return StreamedResponse(response: response, body: ResponseBodyStream(pieces, end: { task.cancel() }))
+    }
+
+    /// Performs `method` and reads its `text/event-stream` body as server-sent events, reconnecting as
+    /// `reconnection` says when the connection ends.
+    ///
+    /// ```swift
+    /// for try await event in session.events(WatchOrders(), reconnection: EventReconnection()) {
+    ///     print(event.event, event.data)
+    /// }
+    /// ```
+    ///
+    /// No deadline or size limit applies (see ``StreamLimits/unlimited``); the idle timeout does. Each
+    /// reconnection sends `Last-Event-ID` with the last event ID when there is one, after the delay the
+    /// stream asked for with `retry`, else `reconnection`'s. A `204` ends the events for good; a status the
+    /// method does not accept throws, whatever `reconnection` says. Leaving the loop cancels the call.
+    /// - Parameters:
+    ///   - method: The call that opens the stream; give it `Accept: text/event-stream`.
+    ///   - reconnection: When and how often to reconnect; `nil` (the default) ends the events when the
+    ///     connection ends.
+    public func events<M: ApiMethod>(_ method: M, reconnection: EventReconnection? = nil) -> ServerSentEvents {
+        let (events, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
+        let task = Task { [self] in
+            var lastEventID: String?
+            var retry: Int?
+            var failures = 0
+            while true {
+                var parser = ServerSentEventParser(lastEventID: lastEventID)
+                do {
+                    let response = try await stream(
+                        method,
+                        limits: .unlimited,
+                        extraHeaders: lastEventID.map { [(name: "Last-Event-ID", value: $0)] } ?? []
+                    )
+                    if response.statusCode == 204 {
+                        continuation.finish()
+                        return
+                    }
+                    failures = 0
+                    defer {
+                        lastEventID = parser.lastEventID
+                        retry = parser.retry ?? retry
+                    }
+                    for try await piece in response.body {
+                        for event in parser.append(piece) {
+                            continuation.yield(event)
+                        }
+                    }
+                } catch let error as ApiError where reconnection.map({ error.allowsReconnection && failures < $0.maximumFailures }) ?? false {
+                    failures += 1
+                } catch {
+                    continuation.finish(throwing: error)
+                    return
+                }
+                guard let reconnection, !Task.isCancelled else {
+                    continuation.finish(throwing: Task.isCancelled ? ApiError.cancelled : nil)
+                    return
+                }
+                let delay = retry.map { Duration.milliseconds($0) } ?? reconnection.delay
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    continuation.finish(throwing: ApiError.cancelled)
+                    return
+                }
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return ServerSentEvents(events, end: { task.cancel() })
+    }
+}
+
+extension ApiError {
+    /// Whether a stream that ended with this error may be opened again: the connection failed or was
+    /// lost, or nothing arrived for too long; never for a status, a refused redirect or a bad request.
+    var allowsReconnection: Bool {
+        switch self {
+        case .timeout: true
+        case .transport(let failure): failure.kind != .tls && failure.kind != .badResponse
+        default: false
+        }
+    }
+}

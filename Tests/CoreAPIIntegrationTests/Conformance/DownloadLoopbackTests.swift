@@ -1,0 +1,186 @@
+import CoreAPI
+import Foundation
+import Testing
+
+/// Downloads to a file over real HTTP, on every transport: the bytes checked by SHA-256 against the
+/// server's, ranges and validators seen by the server, partial files counted on disk.
+extension SerialLoopback {
+    @Suite(.timeLimit(.minutes(2)))
+    struct DownloadLoopbackTests {
+        let server: FixtureServer
+        let scratch: ScratchDirectory
+
+        init() throws {
+            server = try FixtureServer.shared()
+            scratch = try ScratchDirectory()
+        }
+
+        private static func unique(_ label: String) -> String {
+            "\(label)-\(UUID().uuidString.prefix(8))"
+        }
+
+        private func destination(_ name: String) -> DownloadOptions {
+            DownloadOptions(destination: .file(scratch.url.appendingPathComponent(name)))
+        }
+
+        /// The body lands in the destination as the server sent it, with progress up to its size, and
+        /// nothing else is left in the directory.
+        @Test(arguments: TestTransport.allCases)
+        func theBodyIsWrittenToTheDestination(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let log = ProgressLog()
+            let size = 3 << 20
+            let file = try await session.download(
+                GetDownload(size: size, name: Self.unique("plain")),
+                options: destination("plain.bin"),
+                progress: log.append
+            )
+            #expect(file.size == Int64(size))
+            #expect(file.statusCode == 200)
+            #expect(file.resumedBytes == 0)
+            #expect(try Digest.sha256(of: file.location) == file.headers["X-Content-SHA256"])
+            #expect(try scratch.contents() == ["plain.bin"])
+            let downloads = log.values.filter { $0.direction == .download }.map(\.completedBytes)
+            #expect(downloads.last == Int64(size))
+            #expect(downloads == downloads.sorted())
+        }
+
+        /// A connection dropped after 2 MiB of 5 is resumed by the call itself with `Range` and
+        /// `If-Range`; the file's SHA-256 is the server's.
+        @Test(arguments: TestTransport.allCases)
+        func aDroppedConnectionIsResumedWithARange(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = Self.unique("dropped")
+            let file = try await session.download(
+                GetDownload(size: 5 << 20, name: name, drop: 2 << 20),
+                options: destination("dropped.bin")
+            )
+            #expect(file.size == 5 << 20)
+            #expect(file.statusCode == 206)
+            #expect(file.resumedBytes > 0 && file.resumedBytes <= 2 << 20)
+            #expect(try Digest.sha256(of: file.location) == file.headers["X-Content-SHA256"])
+            let requests = try server.downloadRequests(name: name)
+            #expect(requests.count == 2)
+            #expect(requests.first?.range == nil)
+            #expect(requests.last?.range == "bytes=\(file.resumedBytes)-")
+            #expect(requests.last?.ifRange == "\"v1\"")
+            #expect(try scratch.contents() == ["dropped.bin"])
+        }
+
+        /// Cancelling a download ends it with `cancelled` and removes its partial file.
+        @Test(arguments: TestTransport.allCases)
+        func aCancelRemovesThePartialFile(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let log = ProgressLog()
+            let task = Task {
+                try await session.download(
+                    GetDownload(size: 4 << 20, name: Self.unique("cancelled"), stall: 1 << 20),
+                    options: destination("cancelled.bin"),
+                    progress: log.append
+                )
+            }
+            try await poll { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
+            task.cancel()
+            await #expect(throws: ApiError.cancelled) { try await task.value }
+            #expect(try await scratch.contents(settlingTo: 0) == [])
+        }
+
+        /// A cancelled download that keeps its part is continued by the next download to the same file:
+        /// the second request asks for the rest, and the file's SHA-256 is the server's.
+        @Test(arguments: TestTransport.allCases)
+        func aKeptPartIsResumedByTheNextCall(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = Self.unique("kept")
+            var options = destination("kept.bin")
+            options.keepsPartialFile = true
+            let log = ProgressLog()
+            let first = Task {
+                try await session.download(
+                    GetDownload(size: 4 << 20, name: name, stall: 1 << 20),
+                    options: options,
+                    progress: log.append
+                )
+            }
+            try await poll { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
+            first.cancel()
+            await #expect(throws: ApiError.cancelled) { try await first.value }
+            #expect(try scratch.contents() == ["kept.bin.partial", "kept.bin.partial-validator"])
+            let file = try await session.download(GetDownload(size: 4 << 20, name: name), options: options)
+            #expect(file.statusCode == 206)
+            #expect(file.resumedBytes >= 1 << 20)
+            #expect(try Digest.sha256(of: file.location) == file.headers["X-Content-SHA256"])
+            #expect(try server.downloadRequests(name: name).last?.range == "bytes=\(file.resumedBytes)-")
+            #expect(try scratch.contents() == ["kept.bin"])
+        }
+
+        /// When the file changed since the part was kept, the server answers the range request with the
+        /// whole new body, which replaces the part.
+        @Test(arguments: TestTransport.allCases)
+        func aChangedFileStartsAgain(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = Self.unique("changed")
+            var options = destination("changed.bin")
+            options.keepsPartialFile = true
+            let log = ProgressLog()
+            let first = Task {
+                try await session.download(
+                    GetDownload(size: 3 << 20, name: name, stall: 1 << 20),
+                    options: options,
+                    progress: log.append
+                )
+            }
+            try await poll { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
+            first.cancel()
+            _ = try? await first.value
+            let file = try await session.download(GetDownload(size: 2 << 20, name: name, etag: "v2"), options: options)
+            #expect(file.statusCode == 200)
+            #expect(file.resumedBytes == 0)
+            #expect(file.size == 2 << 20)
+            #expect(try Digest.sha256(of: file.location) == file.headers["X-Content-SHA256"])
+            #expect(try server.downloadRequests(name: name).last?.ifRange == "\"v1\"")
+        }
+
+        /// An existing destination is refused before anything is sent, unless the download may replace it.
+        @Test(arguments: TestTransport.allCases)
+        func anExistingFileIsNotReplacedUnlessAllowed(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = Self.unique("exists")
+            let target = scratch.url.appendingPathComponent("exists.bin")
+            try Data("old".utf8).write(to: target)
+            await #expect(throws: ApiError.invalidRequest(.destinationExists(path: target.path))) {
+                try await session.download(GetDownload(size: 1024, name: name), options: destination("exists.bin"))
+            }
+            #expect(try server.downloadRequests(name: name).isEmpty)
+            var options = destination("exists.bin")
+            options.overwrite = true
+            let file = try await session.download(GetDownload(size: 1024, name: name), options: options)
+            #expect(try Data(contentsOf: file.location).count == 1024)
+        }
+
+        /// The download's own limit stops the body as it passes it, whatever the in-memory limit is, and
+        /// leaves no file; a status error writes nothing either.
+        @Test(arguments: TestTransport.allCases)
+        func theLimitAndStatusErrorsLeaveNoFile(transport: TestTransport) async throws {
+            let session = transport.makeSession(
+                hostProvider: server.hosts,
+                policy: TransportPolicy(maximumResponseSize: 1024)
+            )
+            var options = destination("limited.bin")
+            options.maximumSize = 1 << 20
+            await #expect(throws: ApiError.responseTooLarge(limit: 1 << 20)) {
+                try await session.download(GetDownload(size: 3 << 20, name: Self.unique("limit")), options: options)
+            }
+            let big = try await session.download(
+                GetDownload(size: 2 << 20, name: Self.unique("big")),
+                options: destination("big.bin")
+            )
+            #expect(big.size == 2 << 20)  // far above the in-memory limit of 1 KiB
+            await #expect {
+                try await session.download(StatusCall(code: 404), options: destination("missing.bin"))
+            } throws: { error in
+                (error as? FixtureServiceError)?.status == 404  // as `perform` fails: the service's error
+            }
+            #expect(try await scratch.contents(settlingTo: 1) == ["big.bin"])
+        }
+    }
+}
