@@ -11,6 +11,8 @@ public struct ServerSentEventParser: Sendable {
     private var hasData = false
     private var eventType = ""
     private var isAtStart = true
+    /// The first bytes, while they may still be a byte-order mark.
+    private var startBytes: [UInt8] = []
 
     /// The `id` field seen last, taken as the last event ID at the next blank line.
     private var idBuffer: String?
@@ -29,11 +31,16 @@ public struct ServerSentEventParser: Sendable {
     /// Takes the next piece of the body; returns the events it completes, in order.
     public mutating func append(_ piece: Data) -> [ServerSentEvent] {
         var piece = piece
-        if isAtStart, !piece.isEmpty {
-            isAtStart = false
-            if piece.starts(with: [0xEF, 0xBB, 0xBF]) {
-                piece = piece.dropFirst(3)
+        if isAtStart {
+            // A byte-order mark may arrive split over pieces: its bytes are held until it is told apart.
+            startBytes.append(contentsOf: piece)
+            let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+            if startBytes.count < mark.count, mark.starts(with: startBytes) {
+                return []
             }
+            isAtStart = false
+            piece = Data(startBytes.starts(with: mark) ? startBytes.dropFirst(mark.count) : startBytes[...])
+            startBytes = []
         }
         var complete: [[UInt8]] = []
         lines.append(piece) { complete.append($0) }
