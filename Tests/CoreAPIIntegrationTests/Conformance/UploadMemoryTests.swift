@@ -10,7 +10,7 @@ import Testing
 /// figure is not mixed with the rest of the test run: the child is this test binary running only
 /// ``UploadMemoryProbe``.
 extension SerialLoopback {
-    @Suite(.timeLimit(.minutes(3)), .enabled(if: UploadMemoryProbe.canMeasure))
+    @Suite(.timeLimit(.minutes(3)), .enabled(if: ChildProbe.canMeasure))
     struct UploadMemoryTests {
         @Test(arguments: TestTransport.allCases)
         func aLargeUploadDoesNotGrowPeakMemoryByTheFileSize(transport: TestTransport) async throws {
