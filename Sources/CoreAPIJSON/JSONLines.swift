@@ -24,7 +24,11 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
     ///   - body: A streamed body.
     ///   - decoder: The decoder for each record.
     ///   - separator: What ends a record.
-    public init(_ body: ResponseBodyStream, decoder: JSONDecoder = JSONDecoder(), separator: JSONLinesSeparator = .newline) {
+    public init(
+        _ body: ResponseBodyStream,
+        decoder: JSONDecoder = JSONDecoder(),
+        separator: JSONLinesSeparator = .newline
+    ) {
         self.body = body
         self.decoder = decoder
         self.separator = separator
@@ -42,7 +46,7 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
         var isFinished = false
 
         /// The next record, or `nil` at the end of the body.
-        /// - Throws: ``JSONLinesError`` for a record that does not decode; ``ApiError`` when the exchange
+        /// - Throws: ``JSONLinesError`` for a record that does not decode; `ApiError` when the exchange
         ///   failed before the body ended.
         public mutating func next() async throws -> Element? {
             while true {

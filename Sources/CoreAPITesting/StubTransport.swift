@@ -195,7 +195,7 @@ public final class StubTransport: Transport {
         return raw
     }
 
-    /// The size of the pieces a body handed to a ``ResponseBodyHandler`` arrives in.
+    /// The size of the pieces a body handed to a `ResponseBodyHandler` arrives in.
     public static let chunkSize = 16 * 1024
 
     /// Whether `handler` takes the body of `head`, its error as an ``ApiError``.

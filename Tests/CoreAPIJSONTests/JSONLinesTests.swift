@@ -34,7 +34,11 @@ struct JSONLinesTests {
     /// RFC 7464: each text starts with a record separator.
     @Test func decodesJSONTextSequences() async throws {
         let text = "\u{1E}{\"id\":1}\n\u{1E}{\"id\":2}\n"
-        #expect(try await Self.decode(JSONLines(Self.body(text), separator: .recordSeparator)) == [Item(id: 1), Item(id: 2)])
+        #expect(
+            try await Self.decode(JSONLines(Self.body(text), separator: .recordSeparator)) == [
+                Item(id: 1), Item(id: 2),
+            ]
+        )
     }
 
     /// The broken line's number counts blank lines; the records before it were delivered.

@@ -64,7 +64,6 @@ extension ApiSession {
         }
     }
 
-
     /// Validates the headers middlewares left, writes a pending body file, then sends the request with
     /// the transport and follows redirects by ``TransportPolicy``'s rules (see ``Redirect``).
     /// - Parameters:

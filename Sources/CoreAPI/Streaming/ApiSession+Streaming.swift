@@ -130,7 +130,9 @@ extension ApiSession {
                             continuation.yield(event)
                         }
                     }
-                } catch let error as ApiError where reconnection.map({ error.allowsReconnection && failures < $0.maximumFailures }) ?? false {
+                } catch let error as ApiError
+                    where reconnection.map({ error.allowsReconnection && failures < $0.maximumFailures }) ?? false
+                {
                     failures += 1
                 } catch {
                     continuation.finish(throwing: error)

@@ -11,7 +11,7 @@ public import Foundation
 /// - asks ``accepts`` once, with the head of each response that is not a redirect (a `301`, `302`,
 ///   `303`, `307` or `308` with a `Location` field, which it collects as always), after its own checks of
 ///   the head and before any byte of the body;
-/// - when it answers `true`, passes each piece of the decoded body to ``receive(_:)`` in order as it
+/// - when it answers `true`, passes each piece of the decoded body to ``receive`` in order as it
 ///   arrives, holds none of it, does not count it against ``TransportOptions/maximumResponseSize`` (the
 ///   handler has its own limit) and returns the response with an empty body once the body has ended;
 /// - when it answers `false` (an error status, whose body the session parses), collects the body as usual;
@@ -20,7 +20,7 @@ public import Foundation
 /// Both run on the transport's thread, one at a time: keep them short and never block in them. A
 /// transport that ignores the handler still works: the session hands a collected body to it at once.
 public struct ResponseBodyHandler: Sendable {
-    /// Decides, from a response head, whether its body goes to ``receive(_:)`` (`true`) or is collected.
+    /// Decides, from a response head, whether its body goes to ``receive`` (`true`) or is collected.
     public var accepts: @Sendable (HTTPURLResponse) throws -> Bool
     /// Takes the next piece of the decoded body.
     public var receive: @Sendable (Data) throws -> Void

@@ -18,7 +18,13 @@ extension SessionDelegate {
         {
             let fields = ResponseHead(head)
             if !fields.isRedirect {
-                receive(head, fields: fields, of: dataTask, handingBodyTo: handler, completionHandler: completionHandler)
+                receive(
+                    head,
+                    fields: fields,
+                    of: dataTask,
+                    handingBodyTo: handler,
+                    completionHandler: completionHandler
+                )
                 return
             }
         }

@@ -28,7 +28,9 @@ import Testing
         let environment = ProcessInfo.processInfo.environment
         let size = try #require(environment[Self.sizeVariable].flatMap { Int($0) })
         let baseURL = try #require(environment[Self.urlVariable])
-        let session = try StressChild.transport().makeSession(hostProvider: DictionaryHostProvider(["fixture": baseURL]))
+        let session = try StressChild.transport().makeSession(
+            hostProvider: DictionaryHostProvider(["fixture": baseURL])
+        )
         let file = try await session.download(GetDownload(size: size, name: "memory-probe"))
         defer { try? FileManager.default.removeItem(at: file.location) }
         let attributes = try FileManager.default.attributesOfItem(atPath: file.location.path)

@@ -56,7 +56,11 @@ struct ServerSentEventParserTests {
         ),
         Case(label: "unknown fields are ignored", input: "foo: bar\ndata: x\n\n", events: [ServerSentEvent(data: "x")]),
         Case(label: "a byte-order mark is skipped", input: "\u{FEFF}data: x\n\n", events: [ServerSentEvent(data: "x")]),
-        Case(label: "an unfinished event is not dispatched", input: "data: x\n\ndata: y\n", events: [ServerSentEvent(data: "x")]),
+        Case(
+            label: "an unfinished event is not dispatched",
+            input: "data: x\n\ndata: y\n",
+            events: [ServerSentEvent(data: "x")]
+        ),
     ]
 
     @Test(arguments: cases)

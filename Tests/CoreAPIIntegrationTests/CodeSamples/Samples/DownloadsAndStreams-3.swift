@@ -1,0 +1,10 @@
+// DownloadsAndStreams.md, sample 3.
+import CoreAPI
+import Foundation
+
+func startExport(_ id: Int, to destination: URL, with session: ApiSession) -> Task<DownloadedFile, any Error> {
+    Task {
+        let options = DownloadOptions(destination: .file(destination), keepsPartialFile: true)
+        return try await session.download(GetExport(id: id), options: options)
+    }
+}
