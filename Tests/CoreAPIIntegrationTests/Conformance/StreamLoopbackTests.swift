@@ -94,6 +94,23 @@ extension SerialLoopback {
             #expect(before == (1...6).map(Record.init))
         }
 
+        /// The method's deadline ends a stream read with its limits midway, with `timeout`; unlimited,
+        /// the same stream runs past it to its end.
+        @Test(arguments: TestTransport.allCases)
+        func theDeadlineAppliesUnlessTheCallOptsOut(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let method = WatchTicks(name: Self.unique("deadline"), count: 6, ms: 200, deadline: 0.5)
+            var pieces = 0
+            await #expect(throws: ApiError.timeout) {
+                for try await _ in try await session.stream(method).body {
+                    pieces += 1
+                }
+            }
+            #expect((1...4).contains(pieces))
+            let whole = try await session.stream(method, limits: .unlimited).body.collect(upTo: .max)
+            #expect(String(decoding: whole, as: UTF8.self).components(separatedBy: "event: tick").count == 7)
+        }
+
         /// A status the method does not accept throws from `stream` itself, with its body.
         @Test(arguments: TestTransport.allCases)
         func aStatusErrorThrowsBeforeTheBody(transport: TestTransport) async throws {

@@ -20,6 +20,7 @@ struct WatchTicks: ApiMethod {
     var count = 5
     var total = 1_000_000
     var ms = 200
+    @Excluded var deadline: TimeInterval?
     var hostProviderKey: String { "fixture" }
     var path: String { "/stream/sse" }
     var headers: Headers { ["Accept": "text/event-stream"] }
