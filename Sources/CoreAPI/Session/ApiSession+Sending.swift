@@ -29,6 +29,7 @@ extension ApiSession {
     /// the transport.
     /// - Returns: The response, or the ``ApiError`` the exchange ended with.
     /// - Throws: ``ApiError/invalidRequest(_:)`` when the request cannot be built; nothing is sent then.
+    @inline(__always)
     func exchange<M: ApiMethod>(
         for method: M,
         middlewares: [any Middleware],

@@ -254,6 +254,7 @@ public final class ApiSession: Sendable {
     }
 
     /// Performs `method` with an exchange of its own.
+    @inline(__always)
     private func performOwnCall<M: ApiMethod>(
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)?,
@@ -268,6 +269,7 @@ public final class ApiSession: Sendable {
     /// until it ends. With middlewares it runs in a task of its own, which a cancel reaches wherever a
     /// middleware waits; without, every wait is the network exchange, which the caller's cancellation
     /// and the call's handle reach directly, so it runs in the caller's task.
+    @inline(__always)
     func runCall<M: ApiMethod, T: Sendable>(
         of method: M,
         group: ObjectIdentifier?,

@@ -1,0 +1,135 @@
+import CoreAPI
+import Foundation
+import Testing
+
+/// What every ``ResponseStore`` does, for the memory and the file store alike, then what each does on
+/// its own: least-recently-used eviction, and files that are truncated, aged or past the byte limit.
+@Suite(.timeLimit(.minutes(1)))
+struct ResponseStoreTests {
+    enum Kind: String, CaseIterable, Sendable {
+        case memory, file
+    }
+
+    static func makeStore(_ kind: Kind) throws -> any ResponseStore {
+        switch kind {
+        case .memory: MemoryResponseStore()
+        case .file: try FileResponseStore(directory: temporaryDirectory())
+        }
+    }
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("coreapi-store-\(UUID().uuidString)")
+    }
+
+    static func response(_ text: String, classification: String? = nil, at time: Date = Date()) -> StoredResponse {
+        StoredResponse(
+            url: URL(string: "https://api.test/items")!,
+            statusCode: 200,
+            headers: ["Content-Type": "text/plain", "ETag": "\"\(text.count)\""],
+            body: Data(text.utf8),
+            requestTime: time,
+            responseTime: time,
+            classification: classification,
+            varyValues: ["accept-language": "de"]
+        )
+    }
+
+    @Test(arguments: Kind.allCases)
+    func storesReplacesAndRemoves(kind: Kind) async throws {
+        let store = try Self.makeStore(kind)
+        let first = Self.response("first")
+        await store.store(first, for: "GET https://api.test/items")
+        #expect(await store.response(for: "GET https://api.test/items") == first)
+        #expect(await store.response(for: "GET https://api.test/other") == nil)
+        let second = Self.response("second")
+        await store.store(second, for: "GET https://api.test/items")
+        #expect(await store.response(for: "GET https://api.test/items") == second)
+        await store.removeResponse(for: "GET https://api.test/items")
+        #expect(await store.response(for: "GET https://api.test/items") == nil)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func removesOneClassification(kind: Kind) async throws {
+        let store = try Self.makeStore(kind)
+        await store.store(Self.response("a", classification: "user-1"), for: "a")
+        await store.store(Self.response("b", classification: "user-2"), for: "b")
+        await store.store(Self.response("c"), for: "c")
+        await store.removeResponses(classifiedAs: "user-1")
+        #expect(await store.response(for: "a") == nil)
+        #expect(await store.response(for: "b")?.body == Data("b".utf8))
+        #expect(await store.response(for: "c")?.body == Data("c".utf8))
+        await store.removeAll()
+        #expect(await store.response(for: "b") == nil)
+        #expect(await store.response(for: "c") == nil)
+    }
+
+    /// Past its byte limit, the memory store drops the entry used least recently.
+    @Test func theMemoryStoreDropsTheLeastRecentlyUsed() async throws {
+        let one = Self.response(String(repeating: "x", count: 400))
+        let store = MemoryResponseStore(byteLimit: one.size * 3)
+        for key in ["a", "b", "c"] {
+            await store.store(one, for: key)
+        }
+        _ = await store.response(for: "a")  // now b is the least recently used
+        await store.store(one, for: "d")
+        #expect(await store.response(for: "b") == nil)
+        for key in ["a", "c", "d"] {
+            #expect(await store.response(for: key) != nil)
+        }
+        #expect(store.bytes == one.size * 3)
+    }
+
+    /// A truncated file is a miss and is removed; so is one past the age limit.
+    @Test func unreadableAndAgedFilesAreMisses() async throws {
+        let directory = Self.temporaryDirectory()
+        let store = try FileResponseStore(directory: directory, ageLimit: .seconds(60))
+        await store.store(Self.response("whole body"), for: "k")
+        let file = try #require(
+            FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?.allObjects
+                .compactMap { $0 as? URL }.first { !$0.hasDirectoryPath && $0.lastPathComponent.count == 64 }
+        )
+        let data = try Data(contentsOf: file)
+        try data.prefix(data.count - 3).write(to: file)
+        #expect(await store.response(for: "k") == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        await store.store(Self.response("old", at: Date().addingTimeInterval(-120)), for: "old")
+        #expect(await store.response(for: "old") == nil)
+        #expect(store.bytesOnDisk == 0)
+    }
+
+    /// Past the byte limit, the oldest files go first; what is on disk stays under the limit.
+    @Test func theFileStoreKeepsToItsByteLimit() async throws {
+        let store = try FileResponseStore(directory: Self.temporaryDirectory(), byteLimit: 64 * 1024)
+        let body = String(repeating: "y", count: 10_000)
+        for index in 0..<20 {
+            await store.store(Self.response(body + "\(index)"), for: "key-\(index)")
+        }
+        #expect(store.bytesOnDisk <= 64 * 1024)
+        #expect(await store.response(for: "key-19") != nil)
+        #expect(await store.response(for: "key-0") == nil)
+    }
+
+    /// Eight writers on two stores over one directory: every read sees a whole entry that one of them
+    /// wrote, never a mix.
+    @Test func concurrentWritersNeverLeaveHalfAnEntry() async throws {
+        let directory = Self.temporaryDirectory()
+        let stores = [try FileResponseStore(directory: directory), try FileResponseStore(directory: directory)]
+        let bodies = (0..<8).map { String(repeating: Character(UnicodeScalar(65 + $0)!), count: 50_000) }
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    for round in 0..<20 {
+                        await stores[writer % 2].store(Self.response(bodies[writer]), for: "shared-\(round % 3)")
+                        if let read = await stores[(writer + 1) % 2].response(for: "shared-\(round % 3)") {
+                            #expect(bodies.contains(String(decoding: read.body, as: UTF8.self)))
+                        }
+                    }
+                }
+            }
+        }
+        for key in 0..<3 {
+            let read = await stores[0].response(for: "shared-\(key)")
+            #expect(read.map { bodies.contains(String(decoding: $0.body, as: UTF8.self)) } ?? true)
+        }
+    }
+}
