@@ -74,6 +74,9 @@ public protocol ApiMethod: Encodable, Sendable {
     /// performs must not share: a call that joins an exchange waiting for that refresh would wait for
     /// itself.
     var sharesIdenticalCalls: Bool { get }
+    /// How an ``HTTPCacheMiddleware`` in the chain answers this method: by HTTP's rules
+    /// (``CachePolicy/useHTTPSemantics``, the default), or from the store, or from the network alone.
+    var cachePolicy: CachePolicy { get }
 
     /// Where the request goes; by default ``path`` below the host of ``hostProviderKey``.
     /// - Throws: the host provider's error for an unknown key; the request is then not sent.
@@ -123,6 +126,8 @@ extension ApiMethod {
     public var callKey: CallKey? { nil }
     /// `false`: every call sends its own request.
     public var sharesIdenticalCalls: Bool { false }
+    /// ``CachePolicy/useHTTPSemantics``.
+    public var cachePolicy: CachePolicy { .useHTTPSemantics }
 
     /// The response itself, when the method returns its ``Response``.
     public func finalize(_ response: Response) async throws -> Output where Output == Response {

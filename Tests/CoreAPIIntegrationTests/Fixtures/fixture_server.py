@@ -45,6 +45,7 @@ Routes (any method unless noted; HEAD answers like GET without a body):
                        {"content_type", "content_length", "transfer_encoding", "body_size", "parts": [{"name",
                        "filename", "content_type", "size", "sha256", "text"}]}, or 400 "bad_multipart"
   /stream/...          downloads with ranges, server-sent events, JSON Lines: see streams.py
+  /cache...            a resource for HTTP caching, with versions and request counts: see caching.py
   /upload              POST or PUT: streams the body in 1 MiB chunks without keeping it and answers
                        {"body_size", "sha256", "content_type", "content_length", "transfer_encoding", "expect"}
 
@@ -115,6 +116,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import caching  # noqa: E402  (the routes of HTTP caching, beside this file)
 import streams  # noqa: E402  (the routes of bodies read as they arrive, beside this file)
 
 COUNTS = {}
@@ -328,6 +330,8 @@ class Handler(BaseHTTPRequestHandler):
         elif path.startswith("/fault/"):
             self.fault(path, query)
         elif path.startswith("/stream/") and streams.handle(self, path, query):
+            pass
+        elif path.startswith("/cache") and caching.handle(self, path, query):
             pass
         elif path == "/graphql":
             self.graphql(body)

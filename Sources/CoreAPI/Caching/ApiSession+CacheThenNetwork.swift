@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Showing stored data at once, then fresh data.
+extension ApiSession {
+    /// The stored value of `method`, when `cache` has one, then the value the server confirms or sends,
+    /// as an `AsyncSequence`.
+    ///
+    /// ```swift
+    /// for try await event in session.cachedThenFresh(ListOrders(), cache: cache) {
+    ///     switch event {
+    ///     case .cached(let orders, let age): show(orders, age: age)
+    ///     case .fresh(let orders): show(orders, age: .zero)
+    ///     case .failed(let error): showOffline(error)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The stored response goes through the method's processing like a network one (a stored status
+    /// error is skipped). The network call then revalidates (``CachePolicy/revalidate``): a `304` is
+    /// delivered as the stored value, confirmed. When the network call fails after a stored value was
+    /// delivered, the failure is the last event and the sequence ends without throwing; with nothing
+    /// stored, it throws. `cache` must be one of the middlewares of the session or of the method.
+    public func cachedThenFresh<M: ApiMethod>(
+        _ method: M,
+        cache: HTTPCacheMiddleware
+    ) -> AsyncThrowingStream<CacheThenNetworkEvent<M.Output>, any Error> where M.Output: Sendable {
+        AsyncThrowingStream { continuation in
+            let task = Task { [self] in
+                var deliveredCached = false
+                if let (value, age) = await storedValue(of: method, in: cache) {
+                    continuation.yield(.cached(value, age: age))
+                    deliveredCached = true
+                }
+                do {
+                    let fresh = try await HTTPCacheMiddleware.$policyOverride.withValue(.revalidate) {
+                        try await perform(method)
+                    }
+                    continuation.yield(.fresh(fresh))
+                    continuation.finish()
+                } catch {
+                    if deliveredCached {
+                        continuation.yield(.failed(ApiError(error)))
+                        continuation.finish()
+                    } else {
+                        continuation.finish(throwing: error)
+                    }
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The value made from `cache`'s stored response for `method`, and its age; `nil` when none is
+    /// stored or it does not make a value.
+    private func storedValue<M: ApiMethod>(
+        of method: M,
+        in cache: HTTPCacheMiddleware
+    ) async -> (M.Output, Duration)? {
+        guard let request = try? makeURLRequest(for: method), let url = request.url,
+            let stored = await cache.usableResponse(for: request, url: url),
+            let raw = try? RawResponse(
+                url: url,
+                statusCode: stored.statusCode,
+                headers: stored.headers,
+                data: stored.body
+            ),
+            let response = try? process(.success(raw), for: method),
+            let output = try? await method.finalize(response)
+        else { return nil }
+        let age = CacheFreshness.age(of: stored, at: Date())
+        return (output, .milliseconds(Int64(age * 1000)))
+    }
+}
