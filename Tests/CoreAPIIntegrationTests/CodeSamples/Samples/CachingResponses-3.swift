@@ -1,0 +1,10 @@
+// CachingResponses.md, sample 3.
+import CoreAPI
+import Foundation
+
+struct ListOrdersOffline: ApiMethod {
+    typealias Response = Data
+    var hostProviderKey: String { "api" }
+    var path: String { "/orders" }
+    var cachePolicy: CachePolicy { .storedElseLoad }
+}
