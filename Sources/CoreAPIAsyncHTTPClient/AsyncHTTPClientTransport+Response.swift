@@ -73,8 +73,7 @@
                 // The session follows it: only the start of its body is kept, and the size limit is not
                 // reached by a body that is not read.
                 kept = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
-            } else if hasBody, let declared, declared > limit, fields.isIdentityEncoded {
-                // Content-Length counts encoded bytes, so it decides early only for an identity body.
+            } else if hasBody, fields.declaresMore(than: limit) {
                 throw ApiError.responseTooLarge(limit: limit)
             }
             exchange.received(0, of: nil)

@@ -89,8 +89,7 @@ public struct HTTPCacheMiddleware: Middleware {
     /// The stored response for `request` when the stored one applies to it: same key, matching `Vary`.
     func usableResponse(for request: URLRequest, url: URL) async -> StoredResponse? {
         guard let stored = await store.response(for: key(for: url)) else { return nil }
-        let vary = stored.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let vary = Self.varyNames(of: stored.headers)
         if vary.contains("*") { return nil }
         for name in vary where (request.value(forHTTPHeaderField: name) ?? "") != (stored.varyValues[name] ?? "") {
             return nil
@@ -193,8 +192,7 @@ public struct HTTPCacheMiddleware: Middleware {
         sent: Date,
         received: Date
     ) -> StoredResponse {
-        let vary = response.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let vary = Self.varyNames(of: response.headers)
         var values: [String: String] = [:]
         for name in vary where name != "*" {
             values[name] = request.value(forHTTPHeaderField: name) ?? ""
@@ -235,6 +233,12 @@ public struct HTTPCacheMiddleware: Middleware {
         let seconds = age ?? CacheFreshness.age(of: stored, at: Date())
         headers["Age"] = String(Int(seconds.rounded(.down)))
         return try RawResponse(url: url, statusCode: stored.statusCode, headers: headers, data: body ?? stored.body)
+    }
+
+    /// The lower-cased field names of every `Vary` field of `headers`.
+    private static func varyNames(of headers: Headers) -> [String] {
+        headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     }
 
     private func publicURL(_ url: URL) -> URL {

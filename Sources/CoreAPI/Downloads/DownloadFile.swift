@@ -91,7 +91,7 @@ final class DownloadFile: Sendable {
     ///   ``ApiError/responseTooLarge(limit:)`` when the declared length passes the limit.
     func start(with response: HTTPURLResponse) throws {
         let validator = Self.validator(of: response)
-        let declared = ResponseHead(response).declaredLength
+        let head = ResponseHead(response)
         try state.withLock { state in
             guard !state.isClosed else { throw ApiError.cancelled }
             if response.statusCode == 206 {
@@ -107,7 +107,7 @@ final class DownloadFile: Sendable {
                 state.acceptsRanges =
                     response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased().contains("bytes") ?? false
             }
-            if let declared, state.written + declared > maximumSize, ResponseHead(response).isIdentityEncoded {
+            if head.declaresMore(than: maximumSize, after: state.written) {
                 throw ApiError.responseTooLarge(limit: maximumSize)
             }
             do {

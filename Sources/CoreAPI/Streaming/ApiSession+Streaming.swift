@@ -43,8 +43,7 @@ extension ApiSession {
         let handler = ResponseBodyHandler(
             accepts: { response in
                 guard acceptable.contains(response.statusCode) else { return false }
-                let fields = ResponseHead(response)
-                if let declared = fields.declaredLength, declared > limit, fields.isIdentityEncoded {
+                if ResponseHead(response).declaresMore(than: limit) {
                     throw ApiError.responseTooLarge(limit: limit)
                 }
                 head.resolve(.success(response))

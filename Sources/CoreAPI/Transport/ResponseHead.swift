@@ -118,6 +118,14 @@ package struct ResponseHead {
         return encoding == "identity" || encoding.isEmpty
     }
 
+    /// Whether the head declares a body that, after `already` bytes kept from before, passes `limit`
+    /// before any of it is read: `Content-Length` counts encoded bytes, so it decides early only for
+    /// an identity body. The one early size check every transport, stream and download makes.
+    package func declaresMore(than limit: Int64, after already: Int64 = 0) -> Bool {
+        guard isIdentityEncoded, let declaredLength else { return false }
+        return declaredLength > limit - min(max(already, 0), limit)
+    }
+
     /// Whether `text` is one or more ASCII digits.
     package static func isDigits(_ text: some StringProtocol) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }

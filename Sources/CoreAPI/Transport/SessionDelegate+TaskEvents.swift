@@ -48,9 +48,9 @@ extension SessionDelegate {
                 state.redirectBodyLimit = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
                 return (state.progress, false)
             }
-            // Content-Length counts encoded bytes, so it decides early only for an identity body.
-            let declared = fields?.declaredLength ?? expected
-            let tooLarge = max(expected, declared) > limit && (fields?.isIdentityEncoded ?? true)
+            // FoundationNetworking's reading of the length counts too, for an identity body.
+            let tooLarge =
+                expected > limit && (fields?.isIdentityEncoded ?? true) || (fields?.declaresMore(than: limit) ?? false)
             if tooLarge {
                 state.failure = .responseTooLarge(limit: limit)
             }
@@ -96,7 +96,7 @@ extension SessionDelegate {
             if !streams, failure == nil {
                 // Collected: the size limit applies as to any body.
                 let limit = state.options.maximumResponseSize
-                if max(expected, fields.declaredLength ?? expected) > limit && fields.isIdentityEncoded {
+                if expected > limit && fields.isIdentityEncoded || fields.declaresMore(than: limit) {
                     state.failure = .responseTooLarge(limit: limit)
                     failure = state.failure
                 }

@@ -15,12 +15,22 @@ extension SerialLoopback {
             scratch = try ScratchDirectory()
         }
 
-        private static func unique(_ label: String) -> String {
-            "\(label)-\(UUID().uuidString.prefix(8))"
-        }
-
         private func destination(_ name: String) -> DownloadOptions {
             DownloadOptions(destination: .file(scratch.url.appendingPathComponent(name)))
+        }
+
+        /// Starts `method`, whose body stalls after its first MiB, waits until that MiB has arrived,
+        /// cancels the download and checks it ended with `cancelled`.
+        private func cancelAfterFirstMebibyte(
+            of method: GetDownload,
+            options: DownloadOptions,
+            with session: ApiSession
+        ) async throws {
+            let log = ProgressLog()
+            let task = Task { try await session.download(method, options: options, progress: log.append) }
+            try await poll { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
+            task.cancel()
+            await #expect(throws: ApiError.cancelled) { try await task.value }
         }
 
         /// The body lands in the destination as the server sent it, with progress up to its size, and
@@ -31,7 +41,7 @@ extension SerialLoopback {
             let log = ProgressLog()
             let size = 3 << 20
             let file = try await session.download(
-                GetDownload(size: size, name: Self.unique("plain")),
+                GetDownload(size: size, name: uniqueName("plain")),
                 options: destination("plain.bin"),
                 progress: log.append
             )
@@ -50,7 +60,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func aDroppedConnectionIsResumedWithARange(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let name = Self.unique("dropped")
+            let name = uniqueName("dropped")
             let file = try await session.download(
                 GetDownload(size: 5 << 20, name: name, drop: 2 << 20),
                 options: destination("dropped.bin")
@@ -71,17 +81,11 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func aCancelRemovesThePartialFile(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let log = ProgressLog()
-            let task = Task {
-                try await session.download(
-                    GetDownload(size: 4 << 20, name: Self.unique("cancelled"), stall: 1 << 20),
-                    options: destination("cancelled.bin"),
-                    progress: log.append
-                )
-            }
-            try await poll { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
-            task.cancel()
-            await #expect(throws: ApiError.cancelled) { try await task.value }
+            try await cancelAfterFirstMebibyte(
+                of: GetDownload(size: 4 << 20, name: uniqueName("cancelled"), stall: 1 << 20),
+                options: destination("cancelled.bin"),
+                with: session
+            )
             #expect(try await scratch.contents(settlingTo: 0) == [])
         }
 
@@ -90,20 +94,14 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func aKeptPartIsResumedByTheNextCall(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let name = Self.unique("kept")
+            let name = uniqueName("kept")
             var options = destination("kept.bin")
             options.keepsPartialFile = true
-            let log = ProgressLog()
-            let first = Task {
-                try await session.download(
-                    GetDownload(size: 4 << 20, name: name, stall: 1 << 20),
-                    options: options,
-                    progress: log.append
-                )
-            }
-            try await poll { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
-            first.cancel()
-            await #expect(throws: ApiError.cancelled) { try await first.value }
+            try await cancelAfterFirstMebibyte(
+                of: GetDownload(size: 4 << 20, name: name, stall: 1 << 20),
+                options: options,
+                with: session
+            )
             #expect(try scratch.contents() == ["kept.bin.partial", "kept.bin.partial-validator"])
             let file = try await session.download(GetDownload(size: 4 << 20, name: name), options: options)
             #expect(file.statusCode == 206)
@@ -118,20 +116,14 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func aChangedFileStartsAgain(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let name = Self.unique("changed")
+            let name = uniqueName("changed")
             var options = destination("changed.bin")
             options.keepsPartialFile = true
-            let log = ProgressLog()
-            let first = Task {
-                try await session.download(
-                    GetDownload(size: 3 << 20, name: name, stall: 1 << 20),
-                    options: options,
-                    progress: log.append
-                )
-            }
-            try await poll { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
-            first.cancel()
-            _ = try? await first.value
+            try await cancelAfterFirstMebibyte(
+                of: GetDownload(size: 3 << 20, name: name, stall: 1 << 20),
+                options: options,
+                with: session
+            )
             let file = try await session.download(GetDownload(size: 2 << 20, name: name, etag: "v2"), options: options)
             #expect(file.statusCode == 200)
             #expect(file.resumedBytes == 0)
@@ -144,7 +136,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func anExistingFileIsNotReplacedUnlessAllowed(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let name = Self.unique("exists")
+            let name = uniqueName("exists")
             let target = scratch.url.appendingPathComponent("exists.bin")
             try Data("old".utf8).write(to: target)
             await #expect(throws: ApiError.invalidRequest(.destinationExists(path: target.path))) {
@@ -168,10 +160,10 @@ extension SerialLoopback {
             var options = destination("limited.bin")
             options.maximumSize = 1 << 20
             await #expect(throws: ApiError.responseTooLarge(limit: 1 << 20)) {
-                try await session.download(GetDownload(size: 3 << 20, name: Self.unique("limit")), options: options)
+                try await session.download(GetDownload(size: 3 << 20, name: uniqueName("limit")), options: options)
             }
             let big = try await session.download(
-                GetDownload(size: 2 << 20, name: Self.unique("big")),
+                GetDownload(size: 2 << 20, name: uniqueName("big")),
                 options: destination("big.bin")
             )
             #expect(big.size == 2 << 20)  // far above the in-memory limit of 1 KiB

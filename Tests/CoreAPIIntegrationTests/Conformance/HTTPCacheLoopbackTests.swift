@@ -14,10 +14,6 @@ extension SerialLoopback {
             server = try FixtureServer.shared()
         }
 
-        private static func unique(_ label: String) -> String {
-            "\(label)-\(UUID().uuidString.prefix(8))"
-        }
-
         private func session(_ transport: TestTransport) -> ApiSession {
             transport.makeSession(hostProvider: server.hosts, middlewares: [HTTPCacheMiddleware(store: store)])
         }
@@ -25,7 +21,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func aFreshResponseIsServedFromTheStore(transport: TestTransport) async throws {
             let session = session(transport)
-            let name = Self.unique("fresh")
+            let name = uniqueName("fresh")
             var items: [CachedItem] = []
             for _ in 0..<3 {
                 items.append(try await session.perform(GetCached(name: name, maxAge: 60)))
@@ -38,7 +34,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func aStaleResponseIsRevalidated(transport: TestTransport) async throws {
             let session = session(transport)
-            let name = Self.unique("stale")
+            let name = uniqueName("stale")
             for _ in 0..<3 {
                 #expect(try await session.perform(GetCached(name: name, maxAge: 0)).version == 1)
             }
@@ -51,7 +47,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func aStaleChangedResponseIsReplaced(transport: TestTransport) async throws {
             let session = session(transport)
-            let name = Self.unique("changed")
+            let name = uniqueName("changed")
             #expect(try await session.perform(GetCached(name: name, maxAge: 0)).version == 1)
             try server.bumpCached(name: name)
             #expect(try await session.perform(GetCached(name: name, maxAge: 0)).version == 2)
@@ -63,7 +59,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func lastModifiedAloneRevalidates(transport: TestTransport) async throws {
             let session = session(transport)
-            let name = Self.unique("modified")
+            let name = uniqueName("modified")
             for _ in 0..<2 {
                 _ = try await session.perform(GetCached(name: name, maxAge: 0, etag: 0, lastModified: 1))
             }
@@ -74,7 +70,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func noStoreIsNeverStored(transport: TestTransport) async throws {
             let session = session(transport)
-            let name = Self.unique("no-store")
+            let name = uniqueName("no-store")
             for _ in 0..<2 {
                 _ = try await session.perform(GetCached(name: name, maxAge: 60, noStore: 1))
             }
@@ -86,7 +82,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func varyKeepsLanguagesApart(transport: TestTransport) async throws {
             let session = session(transport)
-            let name = Self.unique("vary")
+            let name = uniqueName("vary")
             let german = GetCached(name: name, maxAge: 60, vary: "Accept-Language", language: "de")
             let english = GetCached(name: name, maxAge: 60, vary: "Accept-Language", language: "en")
             #expect(try await session.perform(german).language == "de")
@@ -99,7 +95,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func anUnsafeMethodInvalidates(transport: TestTransport) async throws {
             let session = session(transport)
-            let name = Self.unique("unsafe")
+            let name = uniqueName("unsafe")
             #expect(try await session.perform(GetCached(name: name, maxAge: 60)).version == 1)
             _ = try await session.perform(ChangeCached(name: name, maxAge: 60))
             #expect(try await session.perform(GetCached(name: name, maxAge: 60)).version == 2)
@@ -111,7 +107,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func thePoliciesOfTheStore(transport: TestTransport) async throws {
             let session = session(transport)
-            let name = Self.unique("policy")
+            let name = uniqueName("policy")
             await #expect {
                 _ = try await session.perform(GetCached(name: name, policy: .storedOnly))
             } throws: { error in

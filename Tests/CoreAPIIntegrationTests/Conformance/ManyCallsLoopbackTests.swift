@@ -32,16 +32,12 @@ extension SerialLoopback {
             server = try FixtureServer.shared()
         }
 
-        private static func unique(_ label: String) -> String {
-            "\(label)-\(UUID().uuidString.prefix(8))"
-        }
-
         /// Twenty calls with a limit of three: the server never sees more than three at once, and sees
         /// all twenty.
         @Test(arguments: TestTransport.allCases)
         func aBatchKeepsToItsLimit(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let name = Self.unique("batch")
+            let name = uniqueName("batch")
             let methods = (0..<20).map { _ in Counted(name: name, ms: 100) }
             let outputs = try await session.performAll(methods, mode: .concurrent(limit: 3))
             #expect(outputs.count == 20)
@@ -54,7 +50,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func identicalCallsReachTheServerOnce(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let name = Self.unique("shared")
+            let name = uniqueName("shared")
             let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
                 for _ in 0..<100 {
                     group.addTask { try await session.perform(SharedCounted(name: name, ms: 1_500)) }
@@ -70,7 +66,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func cancellingByKeyLeavesTheOtherCalls(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let (dropped, kept) = (Self.unique("dropped"), Self.unique("kept"))
+            let (dropped, kept) = (uniqueName("dropped"), uniqueName("kept"))
             let droppedCalls = (0..<3).map { _ in Task { try await session.perform(Counted(name: dropped, ms: 30_000)) }
             }
             let keptCall = Task { try await session.perform(Counted(name: kept, ms: 300)) }

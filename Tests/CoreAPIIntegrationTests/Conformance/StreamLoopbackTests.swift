@@ -14,10 +14,6 @@ extension SerialLoopback {
             server = try FixtureServer.shared()
         }
 
-        private static func unique(_ label: String) -> String {
-            "\(label)-\(UUID().uuidString.prefix(8))"
-        }
-
         /// Five events written 200 ms apart arrive 200 ms apart, each as soon as it was written, not
         /// when the stream ends.
         @Test(arguments: TestTransport.allCases)
@@ -25,7 +21,7 @@ extension SerialLoopback {
             let session = transport.makeSession(hostProvider: server.hosts)
             let start = ContinuousClock.now
             var arrivals: [(ServerSentEvent, Duration)] = []
-            for try await event in session.events(WatchTicks(name: Self.unique("timed"), count: 5, ms: 200)) {
+            for try await event in session.events(WatchTicks(name: uniqueName("timed"), count: 5, ms: 200)) {
                 arrivals.append((event, ContinuousClock.now - start))
             }
             #expect(arrivals.map(\.0.id) == ["1", "2", "3", "4", "5"])
@@ -42,7 +38,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func reconnectionsContinueFromTheLastEventID(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let name = Self.unique("reconnect")
+            let name = uniqueName("reconnect")
             let events = session.events(
                 WatchTicks(name: name, count: 3, total: 7, ms: 10),
                 reconnection: EventReconnection(delay: .milliseconds(50))
@@ -59,7 +55,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func leavingTheLoopEndsTheCall(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let name = Self.unique("leave")
+            let name = uniqueName("leave")
             let events = session.events(
                 WatchTicks(name: name, count: 100, ms: 20),
                 reconnection: EventReconnection(delay: .milliseconds(10))
@@ -99,7 +95,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.allCases)
         func theDeadlineAppliesUnlessTheCallOptsOut(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let method = WatchTicks(name: Self.unique("deadline"), count: 6, ms: 200, deadline: 0.5)
+            let method = WatchTicks(name: uniqueName("deadline"), count: 6, ms: 200, deadline: 0.5)
             var pieces = 0
             await #expect(throws: ApiError.timeout) {
                 for try await _ in try await session.stream(method).body {
@@ -131,7 +127,7 @@ extension SerialLoopback {
                 hostProvider: server.hosts,
                 policy: TransportPolicy(maximumResponseSize: 1 << 20)
             )
-            let method = GetDownload(size: 3 << 20, name: Self.unique("limit"))
+            let method = GetDownload(size: 3 << 20, name: uniqueName("limit"))
             await #expect(throws: ApiError.responseTooLarge(limit: 1 << 20)) {
                 _ = try await session.stream(method)
             }
