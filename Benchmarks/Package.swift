@@ -38,6 +38,7 @@ let package = Package(
         suite("Pipeline"),
         suite("Encoders"),
         suite("Upload", needsServer: true),
+        suite("Caching"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,6 +30,9 @@ OVER_URLSESSION_DEFAULT_MAX = {"sequential": 0.40, "concurrent8": 0.25}
 # 42 and 68, plus about 25 % headroom.
 PIPELINE_ALLOCATIONS_MAX = {"perform: mock only": 53, "perform: 3 pass-through middlewares + mock": 85}
 UPLOAD_PEAK_RESIDENT_MAX = 64 * 1024 * 1024  # bytes, for the 1 GiB multipart upload
+# The file store kept at its byte limit: the blocks of its files never take more than the limit.
+STORE_AT_LIMIT = "file store: write at its 4 MiB byte limit"
+STORE_BYTE_LIMIT = 4 * 1024 * 1024
 
 PER_ITERATION = 1000
 SUFFIX = ".histogram.samples.tsv"
@@ -37,7 +40,7 @@ METRICS = [
     "cpuTotal", "cpuUser", "cpuSystem", "wallClock", "mallocCountTotal", "throughput", "peakMemoryResident",
     "peakMemoryResidentDelta", "Process CPU (μs)", "Operations/s", "CoreAPI CPU (μs)", "URLSession CPU (μs)",
     "CPU ratio (‰)", "Upload MB/s", "Peak resident VmHWM (B)", "CoreAPI CPU per operation (ns)",
-    "Foundation CPU per operation (ns)",
+    "Foundation CPU per operation (ns)", "File lengths (B)", "Allocated bytes (B)",
 ]
 VARIANTS = [
     "CoreAPI, URLSessionConfiguration.default", "URLSession, URLSessionConfiguration.default",
@@ -130,7 +133,7 @@ def collect(folder, pair_folders=()):
     (runs of the pairs alone, each in a process of its own)."""
     results = load(folder)
     runs = [results] + [load(extra) for extra in pair_folders]
-    figures = {"loopback": {}, "pairs": {}, "pipeline": {}, "encoders": {}, "work_pairs": {}}
+    figures = {"loopback": {}, "pairs": {}, "pipeline": {}, "encoders": {}, "work_pairs": {}, "stores": {}}
     for mode in MODES:
         for variant in VARIANTS:
             name = "%s: %s" % (mode, variant)
@@ -163,6 +166,18 @@ def collect(folder, pair_folders=()):
             continue
         operations = 1 if readable.startswith("decode") else PER_ITERATION
         figures["encoders"][readable] = per_request(medians(results, target, readable), operations)
+    for target, name in sorted(results):
+        if target != "Caching":
+            continue
+        readable = name.replace("_", " ")
+        values = medians(results, target, readable)
+        row = per_request(values, PER_ITERATION)
+        for metric, key in (("File lengths (B)", "file_bytes"), ("Allocated bytes (B)", "allocated_bytes")):
+            if metric in results[(target, name)]:
+                row[key] = max(results[(target, name)][metric])
+        figures["stores"][readable] = row
+    if STORE_AT_LIMIT not in figures["stores"]:
+        sys.exit("the %r benchmark is missing from the export" % STORE_AT_LIMIT)
     uploads = [name for target, name in results if target == "Upload"]
     if not uploads:
         sys.exit("the Upload benchmark is missing from the export")
@@ -219,6 +234,13 @@ def report(figures, enforce_cpu_ratios):
         print("  %-74s CoreAPI %9.2f µs  Foundation %9.2f µs  ratio %.3f (%.3f-%.3f, n=%d)" % (
             name, row["coreapi_cpu_us"], row["foundation_cpu_us"], row["ratio"], row["ratio_quartiles"][0],
             row["ratio_quartiles"][1], row["iterations"]))
+    print("\nResponse stores, 4 KiB bodies (per operation; operations per second over an iteration of 1000)")
+    for name, row in figures["stores"].items():
+        print("  %-46s %8.1f µs CPU %8.1f µs wall %7.1f mallocs %8d per second" % (
+            name, row["cpu_us"], row["wall_us"], row["mallocs"], row.get("per_second", 0)))
+        if "allocated_bytes" in row:
+            print("  %-46s files of %d bytes in %d bytes of blocks (largest over iterations)" % (
+                "", row["file_bytes"], row["allocated_bytes"]))
     upload = figures["upload"]
     print("\nUpload, 1 GiB multipart (%d iteration(s); peak is the largest, the rest medians)" % upload["iterations"])
     print("  peak resident %.1f MiB (VmHWM %.1f MiB, sampled %.1f MiB); %.0f MB/s; %.2f s wall; %.2f s CPU" % (
@@ -235,6 +257,8 @@ def report(figures, enforce_cpu_ratios):
                                 enforced=enforce_cpu_ratios))
     for name, bound in PIPELINE_ALLOCATIONS_MAX.items():
         checks.append(check("allocations/request, %s" % name, figures["pipeline"][name]["mallocs"], bound))
+    checks.append(check("file store at its byte limit, blocks of its files (MiB)",
+                        figures["stores"][STORE_AT_LIMIT]["allocated_bytes"] / 1048576, STORE_BYTE_LIMIT / 1048576))
     checks.append(check("1 GiB multipart upload, peak resident (MiB)", upload["peak_resident_bytes"] / 1048576,
                         UPLOAD_PEAK_RESIDENT_MAX / 1048576))
     return checks
