@@ -30,6 +30,8 @@ public final class StubTransport: Transport {
     public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
 
     private let routes = StubRoutes<Handler>()
+    /// The routes of WebSocket opening handshakes (``onWebSocket(_:handler:)``).
+    let webSocketRoutes = StubRoutes<WebSocketHandler>()
     /// The statuses the session follows when they carry a `Location` field.
     private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
     /// The most bytes of a redirect's body kept.

@@ -1,3 +1,10 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
 /// The HTTP engine under an ``ApiSession``: sends one request and returns its response.
 ///
 /// A transport is the only part of CoreAPI that touches the network. Everything above it — building
@@ -42,4 +49,26 @@ public protocol Transport: Sendable {
     /// - Returns: The response, whatever its status, with its body decoded from any content coding.
     /// - Throws: ``ApiError`` for every failure.
     func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse
+
+    /// Performs a WebSocket opening handshake and returns the connection, or the response that refused
+    /// it. Optional: by default it throws ``WebSocketError/unavailable(reason:)``.
+    ///
+    /// The session has built `request` — a `GET` to a `ws` or `wss` URL with the session's and the
+    /// method's header fields, as the middlewares left it — and runs this once per attempt of the
+    /// chain. A conforming type adds the handshake's own fields (`Upgrade`, `Sec-WebSocket-Key`, …),
+    /// checks the server's answer as RFC 6455 requires, and honours the calling task's cancellation.
+    /// - Parameters:
+    ///   - request: The opening handshake's request.
+    ///   - options: The connection's limits; the engine enforces ``WebSocketOptions/maximumMessageSize``.
+    /// - Returns: The open connection, or the HTTP response of a refusal.
+    /// - Throws: ``ApiError`` when no response came (a transport failure, a timeout, cancellation), or
+    ///   a ``WebSocketError``.
+    func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade
+}
+
+extension Transport {
+    /// Throws ``WebSocketError/unavailable(reason:)``: this transport opens no WebSockets.
+    public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+        throw WebSocketError.unavailable(reason: "\(type(of: self)) does not open WebSocket connections")
+    }
 }

@@ -1,0 +1,103 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import FoundationNetworking
+#else
+    import Foundation
+#endif
+
+/// Opening WebSocket connections through the session's transport and middlewares.
+extension ApiSession {
+    /// Opens the WebSocket connection `method` describes.
+    ///
+    /// The opening handshake is built like any request of the session — host, path, query parameters,
+    /// the session's and the method's header fields — with `ws` or `wss` for the host's `http` or
+    /// `https`, and goes through the session's and the method's middlewares: header and token
+    /// middlewares apply, a `401` reaches a token refresh, and logging redacts its secrets. The
+    /// session's ``transport`` performs it (``Transport/openWebSocket(_:options:)``).
+    /// - Parameter method: The endpoint and the connection's options.
+    /// - Returns: The open connection.
+    /// - Throws: ``ApiError`` as for any request — ``ApiError/invalidRequest(_:)`` before anything is
+    ///   sent, a transport failure, ``ApiError/timeout`` (``WebSocketOptions/handshakeTimeout``), a status
+    ///   error when the server refuses — or ``WebSocketError/unavailable(reason:)`` when the transport
+    ///   opens no WebSockets (``URLSessionTransport`` on Linux: use the `CoreAPIAsyncHTTPClient`
+    ///   transport there).
+    public func webSocket<M: WebSocketMethod>(_ method: M) async throws -> WebSocket {
+        let options = method.webSocketOptions
+        let opening = try makeWebSocketRequest(for: method)
+        let connection = try await openWebSocket(method, request: opening, options: options)
+        return WebSocket(url: opening.url ?? URL(fileURLWithPath: "/"), options: options, connection: connection) {
+            [weak self] in
+            guard let self else { throw ApiError.invalidRequest(.sessionInvalidated) }
+            // Built again for each reconnection: header fields and parameters are read anew.
+            return try await self.openWebSocket(
+                method,
+                request: self.makeWebSocketRequest(for: method),
+                options: options
+            )
+        }
+    }
+
+    /// The opening handshake's request: the method's request with `ws` or `wss` for `http` or `https`.
+    func makeWebSocketRequest<M: WebSocketMethod>(for method: M) throws -> URLRequest {
+        guard isValid else { throw ApiError.invalidRequest(.sessionInvalidated) }
+        var request = try makeURLRequest(for: method)
+        guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw ApiError.invalidRequest(.invalidURL(request.url?.absoluteString ?? ""))
+        }
+        switch components.scheme?.lowercased() {
+        case "http", "ws": components.scheme = "ws"
+        case "https", "wss": components.scheme = "wss"
+        default: throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+        }
+        request.url = components.url
+        return request
+    }
+
+    /// Runs one opening handshake through the middlewares; the connection when the server switched
+    /// protocols.
+    private func openWebSocket<M: WebSocketMethod>(
+        _ method: M,
+        request: URLRequest,
+        options: WebSocketOptions
+    ) async throws -> any WebSocketConnection {
+        let opened = LockedValue<[any WebSocketConnection]>([])
+        let transport = self.transport
+        let chain = MiddlewareChain(middlewares: middlewares + method.middlewares) { request in
+            switch try await transport.openWebSocket(request, options: options) {
+            case .upgraded(let connection):
+                opened.withLock { $0.append(connection) }
+                return try RawResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 101)
+            case .refused(let response):
+                return response
+            }
+        }
+        let limit = options.handshakeTimeout ?? .seconds(idleTimeout(for: method))
+        let context = MiddlewareContext(method: method, attempt: 1, session: self)
+        let response: RawResponse
+        do {
+            response = try await WebSocketTimeout.run(limit: limit, error: ApiError.timeout) {
+                try await chain.run(request, context: context)
+            }
+        } catch {
+            await Self.close(opened.withLock { $0 })
+            throw error is WebSocketError ? error : ApiError(error)
+        }
+        var connections = opened.withLock { $0 }
+        guard response.statusCode == 101, let connection = connections.popLast() else {
+            await Self.close(connections)
+            _ = try process(.success(response), for: method)
+            throw WebSocketError.handshakeFailed(
+                reason: response.statusCode == 101
+                    ? "a middleware answered the opening handshake" : "status \(response.statusCode) instead of 101"
+            )
+        }
+        await Self.close(connections)  // opened by attempts a middleware then discarded
+        return connection
+    }
+
+    private static func close(_ connections: [any WebSocketConnection]) async {
+        for connection in connections {
+            await connection.close(WebSocketClosure(code: .goingAway))
+        }
+    }
+}

@@ -1,0 +1,240 @@
+public import Foundation
+
+/// An open WebSocket connection of an ``ApiSession`` (``ApiSession/webSocket(_:)``): send messages,
+/// read ``events`` in order, close with a code and a reason.
+///
+/// Whatever the engine, it adds the same behaviour: a ping every ``WebSocketOptions/pingInterval``
+/// with a ``WebSocketOptions/pingTimeout``; messages over ``WebSocketOptions/maximumMessageSize``
+/// refused; cancelling the task that reads ``events`` closes the connection
+/// (``WebSocketCloseCode/goingAway``); and, with ``WebSocketOptions/reconnection``, a lost connection
+/// opened again through the whole opening handshake, reported as ``WebSocketEvent/reconnected(attempt:)``.
+/// Dropping the last reference closes the connection too.
+///
+/// ```swift
+/// let socket = try await session.webSocket(ChatSocket(room: "general"))
+/// try await socket.send(.json(Outgoing(text: "hello")))
+/// for try await event in socket.events {
+///     if case .message(let message) = event {
+///         print(try message.decode(Incoming.self).text)
+///     }
+/// }
+/// ```
+public final class WebSocket: Sendable {
+    /// The URL connected to, without its query (which may carry a token).
+    public let url: URL
+    /// The connection's limits, keep-alive and reconnection.
+    public let options: WebSocketOptions
+
+    private struct State {
+        var connection: (any WebSocketConnection)?
+        /// Counts the connections, so a keep-alive loop stops when its connection was replaced.
+        var generation = 0
+        /// How the client closed the connection, once it did.
+        var closedByClient: WebSocketClosure?
+        /// A failure found beside the reader (a ping timeout), reported by the reader.
+        var pendingFailure: WebSocketError?
+        /// How the connection ended for good, once it did.
+        var closure: WebSocketClosure?
+        var finished = false
+        var keepAlive: Task<Void, Never>?
+    }
+
+    private let state = LockedValue(State())
+    /// Opens a new connection, through the whole opening handshake.
+    private let open: @Sendable () async throws -> any WebSocketConnection
+
+    init(
+        url: URL,
+        options: WebSocketOptions,
+        connection: any WebSocketConnection,
+        open: @escaping @Sendable () async throws -> any WebSocketConnection
+    ) {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        self.url = components?.url ?? url
+        self.options = options
+        self.open = open
+        install(connection)
+    }
+
+    deinit {
+        let (connection, keepAlive) = state.withLock { ($0.finished ? nil : $0.connection, $0.keepAlive) }
+        keepAlive?.cancel()
+        if let connection {
+            Task { await connection.close(WebSocketClosure(code: .goingAway)) }
+        }
+    }
+
+    /// The events of the connection in order: messages, reconnections, and last the closure. One reader
+    /// at a time; cancelling its task closes the connection.
+    public var events: WebSocketEvents { WebSocketEvents(socket: self) }
+
+    /// How the connection ended, once it has: the close frame's code and reason, or
+    /// ``WebSocketCloseCode/abnormalClosure``.
+    public var closure: WebSocketClosure? { state.withLock { $0.closure } }
+
+    /// Sends one message.
+    /// - Throws: ``WebSocketError/messageTooLarge(limit:)`` for a message over
+    ///   ``WebSocketOptions/maximumMessageSize`` (nothing is sent); ``WebSocketError/closed(_:)`` once
+    ///   the connection is closed; the engine's ``WebSocketError`` otherwise. While a lost connection is
+    ///   being opened again, a send fails and is not queued.
+    public func send(_ message: WebSocketMessage) async throws {
+        guard message.size <= options.maximumMessageSize else {
+            throw WebSocketError.messageTooLarge(limit: options.maximumMessageSize)
+        }
+        let connection = try state.withLock { state -> any WebSocketConnection in
+            if let closure = state.closure ?? state.closedByClient { throw WebSocketError.closed(closure) }
+            guard let connection = state.connection else { throw WebSocketError.connectionLost }
+            return connection
+        }
+        try await connection.send(message)
+    }
+
+    /// Sends `value` as a JSON text message.
+    /// - Parameters:
+    ///   - value: The value to send.
+    ///   - encoder: The encoder, with the strategies the server expects; a plain one by default.
+    /// - Throws: As ``send(_:)``, and ``ApiError/invalidRequest(_:)`` when the value cannot be encoded.
+    public func send<Value: Encodable>(json value: Value, encoder: JSONEncoder = JSONEncoder()) async throws {
+        try await send(.json(value, encoder: encoder))
+    }
+
+    /// Closes the connection with `code` and `reason`; the reader then gets ``WebSocketEvent/closed(_:)``
+    /// with the server's answer. Does nothing when it is closed already.
+    /// - Parameters:
+    ///   - code: The close code; ``WebSocketCloseCode/normalClosure`` by default.
+    ///   - reason: The reason, at most 123 bytes of UTF-8; empty by default.
+    public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
+        let closure = WebSocketClosure(code: code, reason: reason)
+        let connection = state.withLock { state -> (any WebSocketConnection)? in
+            guard state.closedByClient == nil, state.closure == nil else { return nil }
+            state.closedByClient = closure
+            state.keepAlive?.cancel()
+            return state.connection
+        }
+        await connection?.close(closure)
+    }
+
+    /// The next event for ``events``; `nil` once the closure was delivered or a failure thrown.
+    func nextEvent() async throws -> WebSocketEvent? {
+        while true {
+            guard let connection = state.withLock({ $0.finished ? nil : $0.connection }) else { return nil }
+            let event: WebSocketEvent
+            do {
+                event = try await withTaskCancellationHandler {
+                    try await connection.receive()
+                } onCancel: {
+                    Task { await self.close(.goingAway) }
+                }
+                try Task.checkCancellation()
+            } catch {
+                if Task.isCancelled {
+                    finish(WebSocketClosure(code: .goingAway))
+                    throw ApiError.cancelled
+                }
+                let failure =
+                    state.withLock { $0.pendingFailure.take() } ?? (error as? WebSocketError) ?? .connectionLost
+                if failure == .connectionLost || failure == .pingTimeout,
+                    let reconnected = try await reconnect(after: failure)
+                {
+                    return reconnected
+                }
+                finish(WebSocketClosure(code: .abnormalClosure))
+                throw failure
+            }
+            switch event {
+            case .message(let message):
+                guard message.size <= options.maximumMessageSize else {
+                    await connection.close(WebSocketClosure(code: .messageTooBig))
+                    finish(WebSocketClosure(code: .messageTooBig))
+                    throw WebSocketError.messageTooLarge(limit: options.maximumMessageSize)
+                }
+                return event
+            case .closed(let closure):
+                let (byClient, pending) = state.withLock { ($0.closedByClient != nil, $0.pendingFailure.take()) }
+                if !byClient, closure.code != .normalClosure || pending != nil,
+                    let reconnected = try await reconnect(after: pending ?? .closed(closure))
+                {
+                    return reconnected
+                }
+                if let pending, !byClient {
+                    finish(closure)
+                    throw pending
+                }
+                finish(closure)
+                return event
+            case .reconnected:
+                continue  // an engine's mistake: reconnections are this type's
+            }
+        }
+    }
+
+    /// Opens the connection again when ``WebSocketOptions/reconnection`` allows; `nil` when it is off.
+    /// - Throws: The last attempt's error when every attempt failed; ``ApiError/cancelled`` when the
+    ///   reader was cancelled while waiting.
+    private func reconnect(after failure: WebSocketError) async throws -> WebSocketEvent? {
+        guard let policy = options.reconnection, policy.maximumAttempts > 0 else { return nil }
+        state.withLock { $0.connection = nil }
+        var lastError: any Error = failure
+        for attempt in 1...policy.maximumAttempts {
+            do {
+                try await Task.sleep(for: policy.delay(beforeAttempt: attempt))
+            } catch {
+                finish(WebSocketClosure(code: .goingAway))
+                throw ApiError.cancelled
+            }
+            if let byClient = state.withLock({ $0.closedByClient }) {
+                finish(byClient)
+                return .closed(byClient)
+            }
+            do {
+                install(try await open())
+                return .reconnected(attempt: attempt)
+            } catch {
+                lastError = error
+            }
+        }
+        finish(WebSocketClosure(code: .abnormalClosure))
+        throw lastError
+    }
+
+    /// Makes `connection` the current one and starts its keep-alive.
+    private func install(_ connection: any WebSocketConnection) {
+        let generation = state.withLock { state -> Int in
+            state.keepAlive?.cancel()
+            state.connection = connection
+            state.generation += 1
+            return state.generation
+        }
+        guard let interval = options.pingInterval else { return }
+        let timeout = options.pingTimeout
+        let keepAlive = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, let self else { return }
+                guard self.state.withLock({ $0.generation == generation && !$0.finished }) else { return }
+                do {
+                    try await WebSocketTimeout.run(limit: timeout, error: WebSocketError.pingTimeout) {
+                        try await connection.ping()
+                    }
+                } catch WebSocketError.pingTimeout {
+                    self.state.withLock { $0.pendingFailure = .pingTimeout }
+                    await connection.close(WebSocketClosure(code: .goingAway, reason: "ping timeout"))
+                    return
+                } catch {
+                    return  // the connection closed; the reader reports it
+                }
+            }
+        }
+        state.withLock { $0.keepAlive = keepAlive }
+    }
+
+    /// Ends the events with `closure`.
+    private func finish(_ closure: WebSocketClosure) {
+        state.withLock { state in
+            state.finished = true
+            state.closure = state.closure ?? closure
+            state.keepAlive?.cancel()
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// The limits and keep-alive of one WebSocket connection.
+public struct WebSocketOptions: Sendable, Hashable {
+    /// The largest message, in bytes, received or sent; a larger one arriving closes the connection with
+    /// ``WebSocketCloseCode/messageTooBig`` and is ``WebSocketError/messageTooLarge(limit:)``. 16 MiB by
+    /// default.
+    public var maximumMessageSize: Int
+    /// How often a ping is sent while the connection is open; `nil` for none. 30 seconds by default.
+    public var pingInterval: Duration?
+    /// How long a pong may take before the connection counts as dead: it is then closed, and the reader
+    /// gets ``WebSocketError/pingTimeout`` (or a reconnection). 10 seconds by default.
+    public var pingTimeout: Duration
+    /// How long the opening handshake may take; the method's timeout, else the session's, when `nil`.
+    public var handshakeTimeout: Duration?
+    /// Whether and how the connection is opened again after it is lost; `nil` (off) by default.
+    public var reconnection: WebSocketReconnection?
+
+    /// Options for a connection.
+    /// - Parameters:
+    ///   - maximumMessageSize: The largest message in bytes; 16 MiB by default.
+    ///   - pingInterval: How often a ping is sent; every 30 seconds by default, `nil` for never.
+    ///   - pingTimeout: How long a pong may take; 10 seconds by default.
+    ///   - handshakeTimeout: How long the opening handshake may take; the method's timeout by default.
+    ///   - reconnection: Whether the connection is opened again after it is lost; off by default.
+    public init(
+        maximumMessageSize: Int = 16 << 20,
+        pingInterval: Duration? = .seconds(30),
+        pingTimeout: Duration = .seconds(10),
+        handshakeTimeout: Duration? = nil,
+        reconnection: WebSocketReconnection? = nil
+    ) {
+        self.maximumMessageSize = maximumMessageSize
+        self.pingInterval = pingInterval
+        self.pingTimeout = pingTimeout
+        self.handshakeTimeout = handshakeTimeout
+        self.reconnection = reconnection
+    }
+}

@@ -1,0 +1,75 @@
+public import CoreAPI
+import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// WebSockets in memory: each opening handshake that a route accepts is connected to a
+/// ``StubWebSocketPeer`` the test drives.
+extension StubTransport {
+    /// Answers a WebSocket opening handshake.
+    public typealias WebSocketHandler = @Sendable (RecordedRequest) async throws -> StubWebSocketReply
+
+    /// Answers opening handshakes whose path matches `path` (equal, or a prefix when it ends in `*`)
+    /// with `handler`; a later route wins. Handshakes no route matches are refused with ``fallback``.
+    ///
+    /// ```swift
+    /// let peer = StubWebSocketPeer()
+    /// transport.onWebSocket("/chat") { _ in .accept(peer) }
+    /// ```
+    public func onWebSocket(_ path: String, handler: @escaping WebSocketHandler) {
+        webSocketRoutes.add(nil, path, handler)
+    }
+
+    /// Every WebSocket opening handshake so far, in order, with the header fields the session and its
+    /// middlewares gave it.
+    public var webSocketRequests: [RecordedRequest] {
+        webSocketRoutes.requests
+    }
+
+    /// Records the opening handshake and answers it from the newest matching route.
+    /// - Parameters:
+    ///   - request: The opening handshake as the session built it.
+    ///   - options: The connection's limits, which the stub connection enforces as an engine does.
+    /// - Returns: The stub connection, or the refusal.
+    /// - Throws: `ApiError`: a handler's error, or the refusal's failure.
+    public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+        guard let url = request.url else {
+            throw ApiError.invalidRequest(.invalidURL("a request without a URL"))
+        }
+        var headers = Headers()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            headers.add(value, for: name)
+        }
+        let recorded = RecordedRequest(
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            url: url,
+            headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
+            body: nil
+        )
+        let handler = webSocketRoutes.record(recorded)
+        let reply: StubWebSocketReply
+        do {
+            reply = try await handler?(recorded) ?? .refuse(fallback)
+        } catch {
+            throw ApiError(error)
+        }
+        switch reply {
+        case .accept(let peer):
+            return .upgraded(StubWebSocketConnection(peer: peer, options: options))
+        case .refuse(let response):
+            if let failure = response.failure {
+                throw ApiError(URLError(failure))
+            }
+            return .refused(
+                try RawResponse(
+                    url: url,
+                    statusCode: response.statusCode,
+                    headers: response.headers,
+                    data: response.body
+                )
+            )
+        }
+    }
+}

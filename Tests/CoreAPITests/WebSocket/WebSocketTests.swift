@@ -1,0 +1,290 @@
+import CoreAPI
+import CoreAPITesting
+import Foundation
+import Synchronization
+import Testing
+
+/// ``WebSocket`` over the in-memory engine of ``StubTransport``: messages both ways and in order, the
+/// opening handshake through the session's headers and middlewares, the close code and reason, the
+/// size limit, the ping timeout, cancellation and reconnection.
+@Suite(.timeLimit(.minutes(1)))
+struct WebSocketTests {
+    struct ChatSocket: WebSocketMethod {
+        @Excluded var room = "general"
+        var after: Int? = nil
+        var options = WebSocketOptions(pingInterval: nil)
+        var hostProviderKey: String { "chat" }
+        var path: String { "/rooms/\(room)/socket" }
+        var webSocketOptions: WebSocketOptions { options }
+        var headers: Headers { ["X-Room": room] }
+
+        enum CodingKeys: String, CodingKey {
+            case after
+        }
+    }
+
+    struct Note: Codable, Equatable {
+        var text: String
+        var sentAt: Int
+    }
+
+    private let transport = StubTransport()
+
+    private func session(_ middlewares: [any Middleware] = []) -> ApiSession {
+        transport.makeSession(
+            hostProvider: DictionaryHostProvider(["chat": "https://chat.test/v1"]),
+            headers: ["X-Client": "tests"],
+            middlewares: middlewares
+        )
+    }
+
+    /// Accepts every opening handshake with `peer`.
+    private func accepting(_ peer: StubWebSocketPeer) -> StubWebSocketPeer {
+        transport.onWebSocket("*") { _ in .accept(peer) }
+        return peer
+    }
+
+    @Test func textBinaryAndJSONGoBothWays() async throws {
+        let peer = accepting(StubWebSocketPeer())
+        let socket = try await session().webSocket(ChatSocket())
+        try await socket.send(.text("hello"))
+        try await socket.send(.binary(Data([0, 1, 2, 255])))
+        try await socket.send(json: Note(text: "hi", sentAt: 7))
+        #expect(await peer.nextReceived() == .text("hello"))
+        #expect(await peer.nextReceived() == .binary(Data([0, 1, 2, 255])))
+        let json = try #require(await peer.nextReceived())
+        #expect(try json.decode(Note.self) == Note(text: "hi", sentAt: 7))
+
+        peer.send(.text(#"{"text":"back","sentAt":8}"#))
+        peer.send(.binary(Data([9])))
+        var events = socket.events.makeAsyncIterator()
+        guard case .message(let first) = try await events.next() else {
+            Issue.record("no message")
+            return
+        }
+        #expect(try first.decode(Note.self) == Note(text: "back", sentAt: 8))
+        #expect(try await events.next() == .message(.binary(Data([9]))))
+    }
+
+    @Test func aThousandMessagesArriveInOrderBothWays() async throws {
+        let peer = accepting(StubWebSocketPeer())
+        let socket = try await session().webSocket(ChatSocket())
+        for index in 0..<1000 {
+            peer.send(.text("server \(index)"))
+            try await socket.send(.text("client \(index)"))
+        }
+        var received: [WebSocketEvent] = []
+        for try await event in socket.events {
+            received.append(event)
+            if received.count == 1000 { break }
+        }
+        #expect(received == (0..<1000).map { .message(.text("server \($0)")) })
+        #expect(peer.received == (0..<1000).map { .text("client \($0)") })
+    }
+
+    /// The handshake is the method's request with `wss` for `https`: query parameters, the session's
+    /// and the method's header fields, and what the middlewares add when it connects.
+    @Test func theOpeningHandshakeCarriesHeadersMiddlewaresAndParameters() async throws {
+        _ = accepting(StubWebSocketPeer())
+        let token = LockedToken("first")
+        let session = session([HeadersMiddleware.bearer { token.value }])
+        _ = try await session.webSocket(ChatSocket(room: "ops", after: 41))
+        token.value = "second"
+        _ = try await session.webSocket(ChatSocket(room: "ops"))
+        let requests = transport.webSocketRequests
+        #expect(
+            requests.map(\.url.absoluteString) == [
+                "wss://chat.test/v1/rooms/ops/socket?after=41", "wss://chat.test/v1/rooms/ops/socket",
+            ]
+        )
+        #expect(requests.map { $0.headers["Authorization"] } == ["Bearer first", "Bearer second"])
+        #expect(requests.allSatisfy { $0.headers["X-Client"] == "tests" && $0.headers["X-Room"] == "ops" })
+        #expect(requests.allSatisfy { $0.method == .get })
+    }
+
+    @Test func aRefusedHandshakeIsAStatusErrorAndNoConnection() async throws {
+        transport.onWebSocket("*") { _ in .refuse(.status(401)) }
+        await #expect(throws: ApiError.self) {
+            _ = try await session().webSocket(ChatSocket())
+        }
+        do {
+            _ = try await session().webSocket(ChatSocket())
+        } catch let error as ApiError {
+            guard case .unauthorized(let failure) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(failure.statusCode == 401)
+        }
+        transport.onWebSocket("*") { _ in .refuse(.status(200)) }
+        await #expect(throws: WebSocketError.handshakeFailed(reason: "status 200 instead of 101")) {
+            _ = try await session().webSocket(ChatSocket())
+        }
+    }
+
+    @Test func theServersCloseCodeAndReasonReachTheReader() async throws {
+        let peer = accepting(StubWebSocketPeer())
+        let socket = try await session().webSocket(ChatSocket())
+        peer.send(.text("last words"))
+        peer.close(WebSocketCloseCode(rawValue: 4001), reason: "room closed")
+        var events: [WebSocketEvent] = []
+        for try await event in socket.events {
+            events.append(event)
+        }
+        let closure = WebSocketClosure(code: WebSocketCloseCode(rawValue: 4001), reason: "room closed")
+        #expect(events == [.message(.text("last words")), .closed(closure)])
+        #expect(socket.closure == closure)
+        await #expect(throws: WebSocketError.closed(closure)) {
+            try await socket.send(.text("too late"))
+        }
+    }
+
+    @Test func theClientClosesWithACodeAndAReason() async throws {
+        let peer = accepting(StubWebSocketPeer())
+        let socket = try await session().webSocket(ChatSocket())
+        await socket.close(.normalClosure, reason: "done")
+        let closure = WebSocketClosure(code: .normalClosure, reason: "done")
+        #expect(peer.clientClosure == closure)
+        var events: [WebSocketEvent] = []
+        for try await event in socket.events {
+            events.append(event)
+        }
+        #expect(events == [.closed(closure)])
+    }
+
+    /// A message of exactly the limit passes; one byte more closes the connection with 1009. A message
+    /// over the limit is not sent at all.
+    @Test func messagesAreHeldToTheSizeLimit() async throws {
+        let limit = 1 << 20
+        let peer = accepting(StubWebSocketPeer())
+        let socket = try await session().webSocket(
+            ChatSocket(options: WebSocketOptions(maximumMessageSize: limit, pingInterval: nil))
+        )
+        await #expect(throws: WebSocketError.messageTooLarge(limit: limit)) {
+            try await socket.send(.binary(Data(count: limit + 1)))
+        }
+        #expect(peer.received.isEmpty)
+        try await socket.send(.binary(Data(count: limit)))
+        #expect(peer.received.map(\.size) == [limit])
+
+        peer.send(.binary(Data(count: limit)))
+        peer.send(.binary(Data(count: limit + 1)))
+        var events = socket.events.makeAsyncIterator()
+        #expect(try await events.next() == .message(.binary(Data(count: limit))))
+        await #expect(throws: WebSocketError.messageTooLarge(limit: limit)) {
+            _ = try await events.next()
+        }
+        #expect(peer.clientClosure?.code == .messageTooBig)
+        #expect(try await events.next() == nil)
+    }
+
+    @Test func aServerThatStopsAnsweringPingsTimesOut() async throws {
+        let peer = accepting(StubWebSocketPeer(answersPings: false))
+        let options = WebSocketOptions(pingInterval: .milliseconds(20), pingTimeout: .milliseconds(100))
+        let socket = try await session().webSocket(ChatSocket(options: options))
+        await #expect(throws: WebSocketError.pingTimeout) {
+            for try await _ in socket.events {}
+        }
+        #expect(peer.pings >= 1)
+        #expect(peer.clientClosure == WebSocketClosure(code: .goingAway, reason: "ping timeout"))
+    }
+
+    @Test func answeredPingsKeepTheConnectionOpen() async throws {
+        let peer = accepting(StubWebSocketPeer())
+        let options = WebSocketOptions(pingInterval: .milliseconds(10), pingTimeout: .milliseconds(500))
+        let socket = try await session().webSocket(ChatSocket(options: options))
+        let start = ContinuousClock.now
+        while peer.pings < 5, ContinuousClock.now - start < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(peer.pings >= 5)
+        #expect(!peer.isClosed)
+        await socket.close()
+    }
+
+    @Test func cancellingTheReaderClosesTheConnection() async throws {
+        let peer = accepting(StubWebSocketPeer())
+        let socket = try await session().webSocket(ChatSocket())
+        let reader = Task {
+            for try await _ in socket.events {}
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        reader.cancel()
+        await #expect(throws: ApiError.cancelled) {
+            try await reader.value
+        }
+        #expect(peer.clientClosure?.code == .goingAway)
+    }
+
+    /// A dropped connection is opened again through the whole handshake (the token middleware runs
+    /// again), and the reader learns of it between the two connections' messages.
+    @Test func aLostConnectionIsReopenedAndTheReaderIsTold() async throws {
+        let peers = [StubWebSocketPeer(), StubWebSocketPeer()]
+        let handshakes = LockedToken("0")
+        transport.onWebSocket("*") { _ in
+            let index = Int(handshakes.value)!
+            handshakes.value = String(index + 1)
+            return .accept(peers[index])
+        }
+        let tokens = LockedToken("")
+        let session = session([
+            HeadersMiddleware.bearer {
+                tokens.value += "t"
+                return tokens.value
+            }
+        ])
+        let options = WebSocketOptions(
+            pingInterval: nil,
+            reconnection: WebSocketReconnection(initialDelay: .milliseconds(5))
+        )
+        let socket = try await session.webSocket(ChatSocket(options: options))
+        peers[0].send(.text("before"))
+        peers[0].drop()
+        var events = socket.events.makeAsyncIterator()
+        #expect(try await events.next() == .message(.text("before")))
+        #expect(try await events.next() == .reconnected(attempt: 1))
+        peers[1].send(.text("after"))
+        #expect(try await events.next() == .message(.text("after")))
+        #expect(transport.webSocketRequests.map { $0.headers["Authorization"] } == ["Bearer t", "Bearer tt"])
+        try await socket.send(.text("to the new one"))
+        #expect(peers[1].received == [.text("to the new one")])
+    }
+
+    @Test func withoutReconnectionALostConnectionFailsTheReader() async throws {
+        let peer = accepting(StubWebSocketPeer())
+        let socket = try await session().webSocket(ChatSocket())
+        peer.drop()
+        await #expect(throws: WebSocketError.connectionLost) {
+            for try await _ in socket.events {}
+        }
+        #expect(socket.closure?.code == .abnormalClosure)
+    }
+
+    #if canImport(FoundationNetworking)
+        /// On Linux URLSession cannot open WebSockets: the session says so at once and sends nothing.
+        @Test func urlSessionOnLinuxRefusesAtOnce() async throws {
+            let session = ApiSession(hostProvider: DictionaryHostProvider(["chat": "http://127.0.0.1:9"]))
+            defer { session.invalidate() }
+            await #expect {
+                _ = try await session.webSocket(ChatSocket())
+            } throws: { error in
+                guard case .unavailable(let reason) = error as? WebSocketError else { return false }
+                return reason.contains("Linux")
+            }
+        }
+    #endif
+}
+
+/// A string several tasks read and write.
+final class LockedToken: Sendable {
+    private let storage: Mutex<String>
+
+    init(_ value: String) {
+        storage = Mutex(value)
+    }
+
+    var value: String {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
