@@ -45,6 +45,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             ]
         ),
         // The system's zlib, with which CoreAPIAsyncHTTPClient decodes gzip and deflate bodies.

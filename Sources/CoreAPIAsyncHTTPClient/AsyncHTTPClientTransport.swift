@@ -41,7 +41,7 @@
         /// Whether the transport made `client` and shuts it down.
         private let ownsClient: Bool
         /// The TLS configuration of every `https` request.
-        private let tlsConfiguration: TLSConfiguration
+        let tlsConfiguration: TLSConfiguration
         /// Whether `shutdown()` was called.
         private let isShutDown = LockedValue(false)
 

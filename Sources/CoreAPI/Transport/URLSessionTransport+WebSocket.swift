@@ -10,7 +10,8 @@
         public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
             throw WebSocketError.unavailable(
                 reason: "URLSession cannot open WebSockets on Linux (its libcurl has no WebSocket support); "
-                    + "open them through a transport that can"
+                    + "use AsyncHTTPClientTransport from the CoreAPIAsyncHTTPClient product, "
+                    + "built with the package trait AsyncHTTPClient"
             )
         }
     }

@@ -19,17 +19,16 @@ extension ApiSession {
     /// - Throws: ``ApiError`` as for any request — ``ApiError/invalidRequest(_:)`` before anything is
     ///   sent, a transport failure, ``ApiError/timeout`` (``WebSocketOptions/handshakeTimeout``), a status
     ///   error when the server refuses — or ``WebSocketError/unavailable(reason:)`` when the transport
-    ///   opens no WebSockets (``URLSessionTransport`` on Linux: use the `CoreAPIAsyncHTTPClient`
-    ///   transport there).
+    ///   opens no WebSockets (``URLSessionTransport`` on Linux: use `AsyncHTTPClientTransport`, from the
+    ///   `CoreAPIAsyncHTTPClient` product and the package trait `AsyncHTTPClient`, there).
     public func webSocket<M: WebSocketMethod>(_ method: M) async throws -> WebSocket {
         let options = method.webSocketOptions
         let opening = try makeWebSocketRequest(for: method)
         let connection = try await openWebSocket(method, request: opening, options: options)
+        // The socket keeps the session for its reconnections; the session keeps no socket.
         return WebSocket(url: opening.url ?? URL(fileURLWithPath: "/"), options: options, connection: connection) {
-            [weak self] in
-            guard let self else { throw ApiError.invalidRequest(.sessionInvalidated) }
             // Built again for each reconnection: header fields and parameters are read anew.
-            return try await self.openWebSocket(
+            try await self.openWebSocket(
                 method,
                 request: self.makeWebSocketRequest(for: method),
                 options: options

@@ -12,6 +12,9 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     case messageTooLarge(limit: Int)
     /// No pong came within ``WebSocketOptions/pingTimeout`` of a ping; the connection was closed.
     case pingTimeout
+    /// The server broke the protocol (RFC 6455), such as with a malformed frame; the connection was
+    /// closed with ``WebSocketCloseCode/protocolError``.
+    case protocolError(reason: String)
     /// The connection ended without a close frame, such as a dropped TCP connection.
     case connectionLost
     /// The connection is closed (by either side), so the message was not sent.
@@ -24,6 +27,7 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
         case .handshakeFailed(let reason): "WebSocket handshake failed: \(reason)"
         case .messageTooLarge(let limit): "WebSocket message larger than \(limit) bytes"
         case .pingTimeout: "WebSocket ping timed out"
+        case .protocolError(let reason): "WebSocket protocol error: \(reason)"
         case .connectionLost: "WebSocket connection lost"
         case .closed(let closure): "WebSocket closed (\(closure.code))"
         }

@@ -269,7 +269,7 @@ struct WebSocketTests {
                 _ = try await session.webSocket(ChatSocket())
             } throws: { error in
                 guard case .unavailable(let reason) = error as? WebSocketError else { return false }
-                return reason.contains("Linux")
+                return reason.contains("Linux") && reason.contains("trait AsyncHTTPClient")
             }
         }
     #endif

@@ -1,0 +1,174 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    public import CoreAPI
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
+    import NIOSSL
+    import NIOWebSocket
+
+    #if canImport(FoundationNetworking)
+        public import FoundationNetworking
+    #endif
+
+    /// WebSockets over SwiftNIO: the opening handshake and the frames are NIO's (`NIOWebSocket`), on the
+    /// client's event loop group and with the transport's TLS configuration.
+    extension AsyncHTTPClientTransport {
+        /// The result of an opening handshake on a channel.
+        enum Handshake: Sendable {
+            case upgraded(NIOWebSocketConnection)
+            case refused(EventLoopFuture<RawResponse>)
+        }
+
+        /// Connects to the `ws` or `wss` URL of `request`, sends the opening handshake with its header
+        /// fields, and returns the connection, or the HTTP response of a refusal (its body up to 64 KiB).
+        /// - Parameters:
+        ///   - request: The opening handshake as the session built it.
+        ///   - options: The connection's limits; a larger message closes it with 1009.
+        /// - Returns: The connection, or the refusal.
+        /// - Throws: `ApiError` when no answer came: a transport failure (`cannotConnect`, `tls`,
+        ///   `dns`), `ApiError.cancelled`; `WebSocketError.handshakeFailed(reason:)` for a `101` that
+        ///   does not accept the key.
+        public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+            guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                let host = components.host, !host.isEmpty
+            else {
+                throw ApiError.invalidRequest(.invalidURL(request.url.map { Redaction().redact($0) } ?? ""))
+            }
+            let secure: Bool
+            switch components.scheme?.lowercased() {
+            case "ws": secure = false
+            case "wss": secure = true
+            default: throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+            }
+            let port = components.port ?? (secure ? 443 : 80)
+            var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            if let query = components.percentEncodedQuery { target += "?" + query }
+
+            var headers = HTTPHeaders()
+            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+                headers.add(name: name, value: value)
+            }
+            if !headers.contains(name: "Host") {
+                let bracketed = host.contains(":") ? "[\(host)]" : host
+                headers.add(name: "Host", value: components.port.map { "\(bracketed):\($0)" } ?? bracketed)
+            }
+            let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
+            let sslContext = try secure ? makeWebSocketSSLContext() : nil
+            let maximumSize = max(options.maximumMessageSize, 126)
+
+            let handshake: Handshake
+            do {
+                let upgraded = try await ClientBootstrap(group: client.eventLoopGroup)
+                    .connectTimeout(.seconds(10))
+                    .connect(host: host, port: port) { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            if let sslContext {
+                                let handler = try NIOSSLClientHandler(
+                                    context: sslContext,
+                                    serverHostname: Self.isIPAddress(host) ? nil : host
+                                )
+                                try channel.pipeline.syncOperations.addHandler(handler)
+                            }
+                            return try Self.configureUpgrade(
+                                on: channel,
+                                head: head,
+                                url: url,
+                                maximumSize: maximumSize
+                            )
+                        }
+                    }
+                handshake = try await upgraded.get()
+            } catch let error as WebSocketError {
+                throw error
+            } catch let error as NIOHTTPClientUpgradeError {
+                throw WebSocketError.handshakeFailed(reason: "\(error)")
+            } catch {
+                throw Self.apiError(forConnectionError: error)
+            }
+            switch handshake {
+            case .upgraded(let connection):
+                return .upgraded(connection)
+            case .refused(let response):
+                do {
+                    return .refused(try await response.get())
+                } catch {
+                    throw ApiError.transport(.init(kind: .connectionLost))
+                }
+            }
+        }
+
+        /// Sets up the HTTP client pipeline that sends `head` and upgrades to WebSocket frames.
+        private static func configureUpgrade(
+            on channel: any Channel,
+            head: HTTPRequestHead,
+            url: URL,
+            maximumSize: Int
+        ) throws -> EventLoopFuture<Handshake> {
+            // Protocol errors are answered by WebSocketFrameHandler, which also tells the reader which.
+            let upgrader = NIOTypedWebSocketClientUpgrader<Handshake>(
+                maxFrameSize: maximumSize,
+                enableAutomaticErrorHandling: false
+            ) { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = WebSocketFrameHandler(maximumMessageSize: maximumSize)
+                    try channel.pipeline.syncOperations.addHandler(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 0,
+                            maxAccumulatedFrameCount: Int.max,
+                            maxAccumulatedFrameSize: maximumSize
+                        )
+                    )
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    return .upgraded(
+                        NIOWebSocketConnection(channel: channel, handler: handler, maximumMessageSize: maximumSize)
+                    )
+                }
+            }
+            var configuration = NIOUpgradableHTTPClientPipelineConfiguration(
+                upgradeConfiguration: NIOTypedHTTPClientUpgradeConfiguration(
+                    upgradeRequestHead: head,
+                    upgraders: [upgrader]
+                ) { channel in
+                    // Not upgraded: collect the response the upgrade handler passes on once this returns.
+                    channel.eventLoop.makeCompletedFuture {
+                        let collector = RefusalCollector(url: url, promise: channel.eventLoop.makePromise())
+                        try channel.pipeline.syncOperations.addHandler(collector)
+                        return .refused(collector.promise.futureResult)
+                    }
+                }
+            )
+            // Frames the server sends right after its 101 arrive with it; they must not be dropped.
+            configuration.leftOverBytesStrategy = .forwardBytes
+            return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                configuration: configuration
+            )
+        }
+
+        /// The TLS context of `wss` connections: the transport's configuration, which validates the
+        /// server's certificate chain and host name.
+        private func makeWebSocketSSLContext() throws -> NIOSSLContext {
+            do {
+                return try NIOSSLContext(configuration: tlsConfiguration)
+            } catch {
+                throw ApiError.transport(.init(kind: .tls))
+            }
+        }
+
+        /// Whether `host` is an IP address literal, which TLS must not send as the server name.
+        private static func isIPAddress(_ host: String) -> Bool {
+            (try? SocketAddress(ipAddress: host, port: 0)) != nil
+        }
+
+        /// The `ApiError` of a failure to connect or to finish the handshake.
+        private static func apiError(forConnectionError error: any Error) -> ApiError {
+            if let error = error as? ApiError { return error }
+            if error is CancellationError { return .cancelled }
+            if error is NIOSSLError || error is BoringSSLError { return .transport(.init(kind: .tls)) }
+            if error is ChannelError, case .connectTimeout = error as? ChannelError { return .timeout }
+            if error is NIOConnectionError || error is IOError { return .transport(.init(kind: .cannotConnect)) }
+            return .transport(.init(kind: .connectionLost))
+        }
+    }
+#endif

@@ -1,0 +1,81 @@
+#if AsyncHTTPClient
+    import CoreAPI
+    import NIOCore
+    import NIOWebSocket
+
+    /// A WebSocket connection on a SwiftNIO channel that `AsyncHTTPClientTransport` upgraded.
+    struct NIOWebSocketConnection: WebSocketConnection {
+        let channel: any Channel
+        let handler: WebSocketFrameHandler
+        let maximumMessageSize: Int
+
+        /// How long a close waits for the server's close frame before it ends the connection.
+        static let closeWait: TimeAmount = .seconds(1)
+
+        func send(_ message: WebSocketMessage) async throws {
+            guard message.size <= maximumMessageSize else {
+                throw WebSocketError.messageTooLarge(limit: maximumMessageSize)
+            }
+            if let closure = handler.sentClose ?? (handler.hasEnded ? WebSocketClosure(code: .abnormalClosure) : nil) {
+                throw WebSocketError.closed(closure)
+            }
+            let data = ByteBuffer(bytes: message.data)
+            let frame: WebSocketFrame
+            switch message {
+            case .text: frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: data)
+            case .binary: frame = WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: data)
+            }
+            do {
+                try await channel.writeAndFlush(frame)
+            } catch {
+                throw WebSocketError.connectionLost
+            }
+        }
+
+        func receive() async throws -> WebSocketEvent {
+            let channel = self.channel
+            let item = await withTaskCancellationHandler {
+                await handler.next {
+                    channel.eventLoop.execute {
+                        channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in channel.read() }
+                    }
+                }
+            } onCancel: { [handler] in
+                // The close frame goes out at once, as ``close(_:)`` sends it, so the server learns why.
+                if handler.markClosing(WebSocketClosure(code: .goingAway)) {
+                    channel.writeAndFlush(WebSocketFrameHandler.closeFrame(.goingAway, reason: ""), promise: nil)
+                    channel.eventLoop.scheduleTask(in: Self.closeWait) { channel.close(promise: nil) }
+                }
+                handler.interruptReader()
+            }
+            switch item {
+            case .message(let message): return .message(message)
+            case .closed(let closure): return .closed(closure)
+            case .failed(let error): throw error
+            }
+        }
+
+        func ping() async throws {
+            var payload = ByteBuffer()
+            payload.writeInteger(UInt64.random(in: .min ... .max))
+            let frame = WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: payload)
+            let channel = self.channel
+            // A failed write closes the channel, which ends the wait.
+            guard await handler.awaitPong(afterSending: { channel.writeAndFlush(frame, promise: nil) }) else {
+                throw WebSocketError.connectionLost
+            }
+        }
+
+        func close(_ closure: WebSocketClosure) async {
+            guard handler.markClosing(closure) else {
+                if handler.hasEnded { try? await channel.close() }
+                return
+            }
+            let code = closure.code.isSendable ? closure.code : .normalClosure
+            try? await channel.writeAndFlush(WebSocketFrameHandler.closeFrame(code, reason: closure.reason))
+            // The server answers with its close frame and ends the connection; one that does not is cut off.
+            let channel = self.channel
+            channel.eventLoop.scheduleTask(in: Self.closeWait) { channel.close(promise: nil) }
+        }
+    }
+#endif
