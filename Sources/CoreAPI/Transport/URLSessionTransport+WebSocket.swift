@@ -15,4 +15,39 @@
             )
         }
     }
+#else
+    public import Foundation
+
+    /// WebSockets over `URLSessionWebSocketTask`, on the transport's `URLSession`: its configuration,
+    /// its TLS trust and its delegate's answers to authentication challenges apply.
+    extension URLSessionTransport {
+        /// Opens a `URLSessionWebSocketTask` and waits until a ping gets its pong, which proves the
+        /// handshake succeeded; a refused handshake is returned as its response (without its body,
+        /// which URLSession does not keep).
+        /// - Parameters:
+        ///   - request: The opening handshake as the session built it.
+        ///   - options: The connection's limits; URLSession enforces the message size.
+        /// - Returns: The connection, or the refusal.
+        /// - Throws: ``ApiError`` when no response came, or the call was cancelled.
+        public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+            let task = urlSession.webSocketTask(with: request)
+            task.maximumMessageSize = options.maximumMessageSize
+            task.resume()
+            let connection = URLSessionWebSocketConnection(task: task, maximumMessageSize: options.maximumMessageSize)
+            do {
+                try await withTaskCancellationHandler {
+                    try await connection.ping()
+                } onCancel: {
+                    task.cancel()
+                }
+            } catch {
+                if let response = task.response as? HTTPURLResponse, response.statusCode != 101 {
+                    return .refused(RawResponse(response: response, data: Data()))
+                }
+                task.cancel()
+                throw Task.isCancelled ? ApiError.cancelled : ApiError.transport(.init(kind: .cannotConnect))
+            }
+            return .upgraded(connection)
+        }
+    }
 #endif

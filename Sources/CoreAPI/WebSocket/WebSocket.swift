@@ -33,6 +33,9 @@ public final class WebSocket: Sendable {
         var closedByClient: WebSocketClosure?
         /// A failure found beside the reader (a ping timeout), reported by the reader.
         var pendingFailure: WebSocketError?
+        /// Reconnection attempts since the last message arrived: a server that accepts and drops again
+        /// at once goes on counting, with growing delays, towards the policy's limit.
+        var attemptsInARow = 0
         /// How the connection ended for good, once it did.
         var closure: WebSocketClosure?
         var finished = false
@@ -149,12 +152,12 @@ public final class WebSocket: Sendable {
                     finish(WebSocketClosure(code: .messageTooBig))
                     throw WebSocketError.messageTooLarge(limit: options.maximumMessageSize)
                 }
+                state.withLock { $0.attemptsInARow = 0 }
                 return event
             case .closed(let closure):
                 let (byClient, pending) = state.withLock { ($0.closedByClient != nil, $0.pendingFailure.take()) }
-                if !byClient, closure.code != .normalClosure || pending != nil,
-                    let reconnected = try await reconnect(after: pending ?? .closed(closure))
-                {
+                let reconnects = pending != nil || options.reconnection?.closeCodes.contains(closure.code) == true
+                if !byClient, reconnects, let reconnected = try await reconnect(after: pending ?? .closed(closure)) {
                     return reconnected
                 }
                 if let pending, !byClient {
@@ -176,7 +179,9 @@ public final class WebSocket: Sendable {
         guard let policy = options.reconnection, policy.maximumAttempts > 0 else { return nil }
         state.withLock { $0.connection = nil }
         var lastError: any Error = failure
-        for attempt in 1...policy.maximumAttempts {
+        let first = state.withLock { $0.attemptsInARow } + 1
+        for attempt in first..<max(first, policy.maximumAttempts + 1) {
+            state.withLock { $0.attemptsInARow = attempt }
             do {
                 try await Task.sleep(for: policy.delay(beforeAttempt: attempt))
             } catch {

@@ -29,11 +29,15 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     public static let messageTooBig = Self(rawValue: 1009)
     /// 1011: the server met an unexpected condition.
     public static let internalServerError = Self(rawValue: 1011)
+    /// 1012: the server is restarting.
+    public static let serviceRestart = Self(rawValue: 1012)
+    /// 1013: the server is overloaded; try again later.
+    public static let tryAgainLater = Self(rawValue: 1013)
 
-    /// Whether the code may be sent in a close frame: 1000–1003, 1007–1011, or 3000–4999.
+    /// Whether the code may be sent in a close frame: 1000–1003, 1007–1014, or 3000–4999.
     public var isSendable: Bool {
         switch rawValue {
-        case 1000...1003, 1007...1011, 3000...4999: true
+        case 1000...1003, 1007...1014, 3000...4999: true
         default: false
         }
     }

@@ -1,0 +1,83 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import FoundationNetworking
+#else
+    import Foundation
+#endif
+
+/// A WebSocket connection on a `URLSessionWebSocketTask`: the engine of ``URLSessionTransport`` on
+/// Apple platforms (FoundationNetworking's task cannot connect on Linux, where the transport refuses
+/// at once). URLSession joins fragments, answers pings and enforces the size limit itself.
+///
+/// URLSession sends only the close codes its `CloseCode` names: an application code (4000–4999) goes
+/// out as ``WebSocketCloseCode/normalClosure``. Codes the server sends arrive as they are.
+struct URLSessionWebSocketConnection: WebSocketConnection {
+    let task: URLSessionWebSocketTask
+    let maximumMessageSize: Int
+
+    func send(_ message: WebSocketMessage) async throws {
+        guard message.size <= maximumMessageSize else {
+            throw WebSocketError.messageTooLarge(limit: maximumMessageSize)
+        }
+        do {
+            switch message {
+            case .text(let text): try await task.send(.string(text))
+            case .binary(let data): try await task.send(.data(data))
+            }
+        } catch {
+            throw closure.map(WebSocketError.closed) ?? WebSocketError.connectionLost
+        }
+    }
+
+    func receive() async throws -> WebSocketEvent {
+        let task = self.task
+        do {
+            let message = try await withTaskCancellationHandler {
+                try await task.receive()
+            } onCancel: {
+                task.cancel(with: .goingAway, reason: nil)
+            }
+            switch message {
+            case .string(let text): return .message(.text(text))
+            case .data(let data): return .message(.binary(data))
+            @unknown default: throw WebSocketError.protocolError(reason: "a message of an unknown kind")
+            }
+        } catch let error as WebSocketError {
+            throw error
+        } catch {
+            if let closure { return .closed(closure) }
+            if (error as NSError).domain == NSPOSIXErrorDomain, (error as NSError).code == Int(EMSGSIZE) {
+                throw WebSocketError.messageTooLarge(limit: maximumMessageSize)
+            }
+            throw WebSocketError.connectionLost
+        }
+    }
+
+    func ping() async throws {
+        let task = self.task
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            task.sendPing { error in
+                if error == nil {
+                    continuation.resume()
+                } else {
+                    continuation.resume(throwing: WebSocketError.connectionLost)
+                }
+            }
+        }
+    }
+
+    func close(_ closure: WebSocketClosure) async {
+        let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(closure.code.rawValue)) ?? .normalClosure
+        task.cancel(with: code, reason: closure.reason.isEmpty ? nil : Data(closure.reason.utf8))
+    }
+
+    /// How the server closed the connection, once it did.
+    private var closure: WebSocketClosure? {
+        let code = task.closeCode.rawValue
+        guard code != URLSessionWebSocketTask.CloseCode.invalid.rawValue else { return nil }
+        return WebSocketClosure(
+            code: WebSocketCloseCode(rawValue: UInt16(clamping: code)),
+            reason: String(decoding: task.closeReason ?? Data(), as: UTF8.self)
+        )
+    }
+}
