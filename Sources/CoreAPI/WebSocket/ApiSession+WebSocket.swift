@@ -26,7 +26,12 @@ extension ApiSession {
         let opening = try makeWebSocketRequest(for: method)
         let connection = try await openWebSocket(method, request: opening, options: options)
         // The socket keeps the session for its reconnections; the session keeps no socket.
-        return WebSocket(url: opening.url ?? URL(fileURLWithPath: "/"), options: options, connection: connection) {
+        return WebSocket(
+            url: opening.url ?? URL(fileURLWithPath: "/"),
+            options: options,
+            coders: (method.messageEncoder, method.messageDecoder),
+            connection: connection
+        ) {
             // Built again for each reconnection: header fields and parameters are read anew.
             try await self.openWebSocket(
                 method,

@@ -24,6 +24,10 @@ public final class WebSocket: Sendable {
     public let url: URL
     /// The connection's limits, keep-alive and reconnection.
     public let options: WebSocketOptions
+    /// The encoder of ``send(json:encoder:)``: the method's ``WebSocketMethod/messageEncoder``.
+    public let messageEncoder: JSONEncoder
+    /// The decoder of ``decode(_:from:)``: the method's ``WebSocketMethod/messageDecoder``.
+    public let messageDecoder: JSONDecoder
 
     private struct State {
         var connection: (any WebSocketConnection)?
@@ -49,6 +53,7 @@ public final class WebSocket: Sendable {
     init(
         url: URL,
         options: WebSocketOptions,
+        coders: (encoder: JSONEncoder, decoder: JSONDecoder),
         connection: any WebSocketConnection,
         open: @escaping @Sendable () async throws -> any WebSocketConnection
     ) {
@@ -56,6 +61,8 @@ public final class WebSocket: Sendable {
         components?.query = nil
         self.url = components?.url ?? url
         self.options = options
+        self.messageEncoder = coders.encoder
+        self.messageDecoder = coders.decoder
         self.open = open
         install(connection)
     }
@@ -96,10 +103,19 @@ public final class WebSocket: Sendable {
     /// Sends `value` as a JSON text message.
     /// - Parameters:
     ///   - value: The value to send.
-    ///   - encoder: The encoder, with the strategies the server expects; a plain one by default.
+    ///   - encoder: The encoder; ``messageEncoder``, the method's, when `nil` (the default).
     /// - Throws: As ``send(_:)``, and ``ApiError/invalidRequest(_:)`` when the value cannot be encoded.
-    public func send<Value: Encodable>(json value: Value, encoder: JSONEncoder = JSONEncoder()) async throws {
-        try await send(.json(value, encoder: encoder))
+    public func send<Value: Encodable>(json value: Value, encoder: JSONEncoder? = nil) async throws {
+        try await send(.json(value, encoder: encoder ?? messageEncoder))
+    }
+
+    /// Decodes a message, text or binary, as JSON with ``messageDecoder``, the method's.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - message: The message.
+    /// - Throws: ``ApiError/mapping(_:)`` naming the type, with the decoding error as its cause.
+    public func decode<Value: Decodable>(_ type: Value.Type, from message: WebSocketMessage) throws -> Value {
+        try message.decode(type, decoder: messageDecoder)
     }
 
     /// Closes the connection with `code` and `reason`; the reader then gets ``WebSocketEvent/closed(_:)``

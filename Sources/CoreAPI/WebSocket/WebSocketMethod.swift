@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A WebSocket endpoint, declared as a method: host key, path, header fields, middlewares and query
 /// parameters (what it encodes), as for any ``ApiMethod``, plus the connection's options.
 ///
@@ -16,9 +18,18 @@ public protocol WebSocketMethod: ApiMethod where Response == EmptyResponse {
     /// The connection's limits, keep-alive and reconnection; the defaults of ``WebSocketOptions``
     /// unless set.
     var webSocketOptions: WebSocketOptions { get }
+    /// The encoder of the JSON messages sent with ``WebSocket/send(json:encoder:)``: set the key and date
+    /// strategies of the service here once. A plain `JSONEncoder` by default.
+    var messageEncoder: JSONEncoder { get }
+    /// The decoder of ``WebSocket/decode(_:from:)``; a plain `JSONDecoder` by default.
+    var messageDecoder: JSONDecoder { get }
 }
 
 extension WebSocketMethod {
     /// The defaults of ``WebSocketOptions``.
     public var webSocketOptions: WebSocketOptions { WebSocketOptions() }
+    /// A plain `JSONEncoder`.
+    public var messageEncoder: JSONEncoder { JSONEncoder() }
+    /// A plain `JSONDecoder`.
+    public var messageDecoder: JSONDecoder { JSONDecoder() }
 }

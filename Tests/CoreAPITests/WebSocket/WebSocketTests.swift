@@ -68,6 +68,33 @@ struct WebSocketTests {
         #expect(try await events.next() == .message(.binary(Data([9]))))
     }
 
+    /// A service sets its JSON strategies once, on the method: `send(json:)` and `decode(_:from:)` use them.
+    @Test func theMethodsCodersShapeJSONMessages() async throws {
+        struct SnakeSocket: WebSocketMethod {
+            var hostProviderKey: String { "chat" }
+            var path: String { "/snake" }
+            var webSocketOptions: WebSocketOptions { WebSocketOptions(pingInterval: nil) }
+            var messageEncoder: JSONEncoder {
+                let encoder = JSONEncoder()
+                encoder.keyEncodingStrategy = .convertToSnakeCase
+                encoder.outputFormatting = .sortedKeys
+                return encoder
+            }
+            var messageDecoder: JSONDecoder {
+                let decoder = JSONDecoder()
+                decoder.keyDecodingStrategy = .convertFromSnakeCase
+                return decoder
+            }
+        }
+        let peer = accepting(StubWebSocketPeer())
+        let socket = try await session().webSocket(SnakeSocket())
+        try await socket.send(json: Note(text: "hi", sentAt: 7))
+        #expect(await peer.nextReceived() == .text(#"{"sent_at":7,"text":"hi"}"#))
+        #expect(
+            try socket.decode(Note.self, from: .text(#"{"text":"back","sent_at":8}"#)) == Note(text: "back", sentAt: 8)
+        )
+    }
+
     @Test func aThousandMessagesArriveInOrderBothWays() async throws {
         let peer = accepting(StubWebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())

@@ -22,7 +22,7 @@ func follow(_ room: String, with session: ApiSession) async throws {
     for try await event in socket.events {
         switch event {
         case .message(let message):
-            print(try message.decode(PostedLine.self).text)
+            print(try socket.decode(PostedLine.self, from: message).text)
         case .reconnected(let attempt):
             print("reconnected after \(attempt) attempt(s); messages sent meanwhile were missed")
         case .closed(let closure):
