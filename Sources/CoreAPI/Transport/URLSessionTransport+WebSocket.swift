@@ -45,7 +45,7 @@
                     return .refused(RawResponse(response: response, data: Data()))
                 }
                 task.cancel()
-                throw Task.isCancelled ? ApiError.cancelled : ApiError.transport(.init(kind: .cannotConnect))
+                throw Task.isCancelled ? ApiError.cancelled : ApiError(task.error ?? error)
             }
             return .upgraded(connection)
         }

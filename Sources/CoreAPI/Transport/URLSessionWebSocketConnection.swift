@@ -9,8 +9,8 @@
 /// Apple platforms (FoundationNetworking's task cannot connect on Linux, where the transport refuses
 /// at once). URLSession joins fragments, answers pings and enforces the size limit itself.
 ///
-/// URLSession sends only the close codes its `CloseCode` names: an application code (4000–4999) goes
-/// out as ``WebSocketCloseCode/normalClosure``. Codes the server sends arrive as they are.
+/// A close code that may not be sent (1005, 1006, 1015) goes out as
+/// ``WebSocketCloseCode/normalClosure``. Codes the server sends arrive as they are.
 struct URLSessionWebSocketConnection: WebSocketConnection {
     let task: URLSessionWebSocketTask
     let maximumMessageSize: Int
@@ -67,7 +67,8 @@ struct URLSessionWebSocketConnection: WebSocketConnection {
     }
 
     func close(_ closure: WebSocketClosure) async {
-        let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(closure.code.rawValue)) ?? .normalClosure
+        let sendable = closure.code.isSendable ? closure.code : .normalClosure
+        let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(sendable.rawValue)) ?? .normalClosure
         task.cancel(with: code, reason: closure.reason.isEmpty ? nil : Data(closure.reason.utf8))
     }
 

@@ -64,12 +64,21 @@ extension ApiSession {
         request: URLRequest,
         options: WebSocketOptions
     ) async throws -> any WebSocketConnection {
-        let opened = LockedValue<[any WebSocketConnection]>([])
+        // The connections the attempts opened, and whether the handshake was given up (timeout, cancel):
+        // a connection that arrives after that is closed at once instead of being left open.
+        let opened = LockedValue<(connections: [any WebSocketConnection], abandoned: Bool)>(([], false))
         let transport = self.transport
         let chain = MiddlewareChain(middlewares: middlewares + method.middlewares) { request in
             switch try await transport.openWebSocket(request, options: options) {
             case .upgraded(let connection):
-                opened.withLock { $0.append(connection) }
+                let kept = opened.withLock { state -> Bool in
+                    if !state.abandoned { state.connections.append(connection) }
+                    return !state.abandoned
+                }
+                guard kept else {
+                    await connection.close(WebSocketClosure(code: .goingAway))
+                    throw ApiError.cancelled
+                }
                 return try RawResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 101)
             case .refused(let response):
                 return response
@@ -83,10 +92,14 @@ extension ApiSession {
                 try await chain.run(request, context: context)
             }
         } catch {
-            await Self.close(opened.withLock { $0 })
+            let connections = opened.withLock { state in
+                state.abandoned = true
+                return state.connections
+            }
+            await Self.close(connections)
             throw error is WebSocketError ? error : ApiError(error)
         }
-        var connections = opened.withLock { $0 }
+        var connections = opened.withLock { $0.connections }
         guard response.statusCode == 101, let connection = connections.popLast() else {
             await Self.close(connections)
             _ = try process(.success(response), for: method)

@@ -151,6 +151,11 @@ public final class WebSocket: Sendable {
                     finish(WebSocketClosure(code: .goingAway))
                     throw ApiError.cancelled
                 }
+                if let byClient = state.withLock({ $0.closedByClient }) {
+                    // Closed by the client, and cut off when the server did not answer in time.
+                    finish(byClient)
+                    return .closed(byClient)
+                }
                 let failure =
                     state.withLock { $0.pendingFailure.take() } ?? (error as? WebSocketError) ?? .connectionLost
                 if failure == .connectionLost || failure == .pingTimeout,
@@ -158,6 +163,7 @@ public final class WebSocket: Sendable {
                 {
                     return reconnected
                 }
+                await connection.close(WebSocketClosure(code: .goingAway))
                 finish(WebSocketClosure(code: .abnormalClosure))
                 throw failure
             }
@@ -195,9 +201,10 @@ public final class WebSocket: Sendable {
         guard let policy = options.reconnection, policy.maximumAttempts > 0 else { return nil }
         state.withLock { $0.connection = nil }
         var lastError: any Error = failure
-        let first = state.withLock { $0.attemptsInARow } + 1
-        for attempt in first..<max(first, policy.maximumAttempts + 1) {
-            state.withLock { $0.attemptsInARow = attempt }
+        var attempt = state.withLock { $0.attemptsInARow }
+        while attempt < policy.maximumAttempts {
+            attempt += 1
+            state.withLock { [attempt] in $0.attemptsInARow = attempt }
             do {
                 try await Task.sleep(for: policy.delay(beforeAttempt: attempt))
             } catch {
@@ -209,7 +216,14 @@ public final class WebSocket: Sendable {
                 return .closed(byClient)
             }
             do {
-                install(try await open())
+                let connection = try await open()
+                if let byClient = state.withLock({ $0.closedByClient }) {
+                    // Closed while this one was being opened: it is not kept.
+                    await connection.close(byClient)
+                    finish(byClient)
+                    return .closed(byClient)
+                }
+                install(connection)
                 return .reconnected(attempt: attempt)
             } catch {
                 lastError = error

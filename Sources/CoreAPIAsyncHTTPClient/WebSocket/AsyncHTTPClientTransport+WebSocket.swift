@@ -56,46 +56,60 @@
             }
             let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
             let sslContext = try secure ? makeWebSocketSSLContext() : nil
-            let maximumSize = max(options.maximumMessageSize, 126)
+            // NIO's frame decoder takes at most UInt32.max.
+            let maximumSize = min(max(options.maximumMessageSize, 126), Int(UInt32.max))
 
-            let handshake: Handshake
-            do {
-                let upgraded = try await ClientBootstrap(group: client.eventLoopGroup)
-                    .connectTimeout(.seconds(10))
-                    .connect(host: host, port: port) { channel in
-                        channel.eventLoop.makeCompletedFuture {
-                            if let sslContext {
-                                let handler = try NIOSSLClientHandler(
-                                    context: sslContext,
-                                    serverHostname: Self.isIPAddress(host) ? nil : host
-                                )
-                                try channel.pipeline.syncOperations.addHandler(handler)
-                            }
-                            return try Self.configureUpgrade(
-                                on: channel,
-                                head: head,
-                                url: url,
-                                maximumSize: maximumSize
-                            )
-                        }
-                    }
-                handshake = try await upgraded.get()
-            } catch let error as WebSocketError {
-                throw error
-            } catch let error as NIOHTTPClientUpgradeError {
-                throw WebSocketError.handshakeFailed(reason: "\(error)")
-            } catch {
-                throw Self.apiError(forConnectionError: error)
-            }
-            switch handshake {
-            case .upgraded(let connection):
-                return .upgraded(connection)
-            case .refused(let response):
+            // The channel, once connected: closed when the caller is cancelled (the session's handshake
+            // timeout cancels too) and whenever the handshake fails, so no socket is left behind.
+            let channelBox = LockedValue<(any Channel)?>(nil)
+            let closeChannel = { @Sendable in channelBox.withLock { $0 }?.close(promise: nil) }
+            return try await withTaskCancellationHandler {
+                let handshake: Handshake
                 do {
-                    return .refused(try await response.get())
+                    let upgraded = try await ClientBootstrap(group: client.eventLoopGroup)
+                        .connectTimeout(.seconds(10))
+                        .connect(host: host, port: port) { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                channelBox.withLock { $0 = channel }
+                                if let sslContext {
+                                    let handler = try NIOSSLClientHandler(
+                                        context: sslContext,
+                                        serverHostname: Self.isIPAddress(host) ? nil : host
+                                    )
+                                    try channel.pipeline.syncOperations.addHandler(handler)
+                                }
+                                return try Self.configureUpgrade(
+                                    on: channel,
+                                    head: head,
+                                    url: url,
+                                    maximumSize: maximumSize
+                                )
+                            }
+                        }
+                    if Task.isCancelled { closeChannel() }
+                    handshake = try await upgraded.get()
                 } catch {
-                    throw ApiError.transport(.init(kind: .connectionLost))
+                    closeChannel()
+                    if Task.isCancelled { throw ApiError.cancelled }
+                    if let error = error as? WebSocketError { throw error }
+                    if let error = error as? NIOHTTPClientUpgradeError {
+                        throw WebSocketError.handshakeFailed(reason: "\(error)")
+                    }
+                    throw Self.apiError(forConnectionError: error)
                 }
+                switch handshake {
+                case .upgraded(let connection):
+                    return .upgraded(connection)
+                case .refused(let response):
+                    do {
+                        return .refused(try await response.get())
+                    } catch {
+                        closeChannel()
+                        throw Task.isCancelled ? ApiError.cancelled : ApiError.transport(.init(kind: .connectionLost))
+                    }
+                }
+            } onCancel: {
+                closeChannel()
             }
         }
 

@@ -56,6 +56,9 @@
         }
 
         func ping() async throws {
+            // A reader that fell behind paused the socket reads: the pong may be queued behind messages
+            // the server is still sending, which already show it is alive.
+            if handler.isReadingPaused { return }
             var payload = ByteBuffer()
             payload.writeInteger(UInt64.random(in: .min ... .max))
             let frame = WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: payload)

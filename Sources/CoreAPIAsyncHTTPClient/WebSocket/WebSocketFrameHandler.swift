@@ -46,13 +46,27 @@
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let frame = Self.unwrapInboundIn(data)
+            // RFC 6455 §5.1-5.2: a server never masks, and no extension was agreed that sets RSV bits.
+            guard frame.maskKey == nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+                fail(
+                    .protocolError(reason: "a masked frame or one with reserved bits set"),
+                    code: .protocolError,
+                    context
+                )
+                return
+            }
             switch frame.opcode {
             case .text:
-                deliver(.message(.text(String(buffer: frame.unmaskedData))), context: context)
+                // §8.1: text that is not UTF-8 fails the connection (1007), never repaired.
+                guard let text = String(validating: frame.data.readableBytesView, as: UTF8.self) else {
+                    fail(.protocolError(reason: "a text message that is not UTF-8"), code: .invalidPayload, context)
+                    return
+                }
+                deliver(.message(.text(text)), context: context)
             case .binary:
-                deliver(.message(.binary(Data(frame.unmaskedData.readableBytesView))), context: context)
+                deliver(.message(.binary(Data(frame.data.readableBytesView))), context: context)
             case .ping:
-                let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+                let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.data)
                 context.writeAndFlush(Self.wrapOutboundOut(pong), promise: nil)
             case .pong:
                 let waiters = state.withLock { state in
@@ -61,30 +75,32 @@
                 }
                 waiters.forEach { $0.resume(returning: true) }
             case .connectionClose:
-                var payload = frame.unmaskedData
-                let code =
-                    payload.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:)) ?? .noStatusReceived
-                let closure = WebSocketClosure(
-                    code: code,
-                    reason: payload.readString(length: payload.readableBytes) ?? ""
-                )
-                let answered = state.withLock { state -> Bool in
-                    defer { state.sentClose = state.sentClose ?? closure }
-                    return state.sentClose != nil
-                }
-                // First the reader's end: closing the channel below ends it as lost otherwise.
-                finish(.closed(closure))
-                if answered {
-                    context.close(promise: nil)
-                } else {
-                    // RFC 6455 §5.5.1: answer with a close frame, then end the connection.
-                    let echo = Self.closeFrame(closure.code.isSendable ? closure.code : .normalClosure, reason: "")
-                    context.writeAndFlush(Self.wrapOutboundOut(echo)).assumeIsolated().whenComplete { _ in
-                        context.close(promise: nil)
-                    }
-                }
+                receivedClose(frame.data, context: context)
             default:
-                break
+                fail(.protocolError(reason: "a frame of a reserved opcode"), code: .protocolError, context)
+            }
+        }
+
+        /// Answers the server's close frame (§5.5.1) and ends the connection with its code and reason.
+        private func receivedClose(_ data: ByteBuffer, context: ChannelHandlerContext) {
+            var payload = data
+            let code = payload.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:)) ?? .noStatusReceived
+            let reason = String(validating: payload.readableBytesView, as: UTF8.self)
+            guard data.readableBytes != 1, code == .noStatusReceived || code.isSendable, let reason else {
+                fail(.protocolError(reason: "a malformed close frame"), code: .protocolError, context)
+                return
+            }
+            let closure = WebSocketClosure(code: code, reason: reason)
+            let answers = markClosing(closure)
+            // First the reader's end: closing the channel below ends it as lost otherwise.
+            finish(.closed(closure))
+            guard answers else {
+                context.close(promise: nil)
+                return
+            }
+            let echo = Self.closeFrame(code.isSendable ? code : .normalClosure, reason: "")
+            context.writeAndFlush(Self.wrapOutboundOut(echo)).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
             }
         }
 
@@ -94,27 +110,25 @@
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            let failure: WebSocketError
             switch error {
             case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
                 NIOWebSocketError.invalidFrameLength:
-                failure = .messageTooLarge(limit: maximumMessageSize)
-                if state.withLock({ $0.sentClose == nil }) {
-                    state.withLock { $0.sentClose = WebSocketClosure(code: .messageTooBig) }
-                    context.writeAndFlush(
-                        Self.wrapOutboundOut(Self.closeFrame(.messageTooBig, reason: "")),
-                        promise: nil
-                    )
-                }
+                fail(.messageTooLarge(limit: maximumMessageSize), code: .messageTooBig, context)
+            case is NIOWebSocketFrameAggregator.Error, is NIOWebSocketError:
+                fail(.protocolError(reason: "\(error)"), code: .protocolError, context)
             default:
-                failure = .protocolError(reason: "\(error)")
-                if state.withLock({ $0.sentClose == nil }) {
-                    state.withLock { $0.sentClose = WebSocketClosure(code: .protocolError) }
-                    context.writeAndFlush(
-                        Self.wrapOutboundOut(Self.closeFrame(.protocolError, reason: "")),
-                        promise: nil
-                    )
-                }
+                // The socket or TLS failed (a reset, an unclean shutdown): the connection is lost, and
+                // no close frame can go out on it.
+                finish(.failed(.connectionLost))
+                context.close(promise: nil)
+            }
+        }
+
+        /// Fails the connection: a close frame with `code` when none was sent, `failure` for the
+        /// reader, and the end of the channel.
+        private func fail(_ failure: WebSocketError, code: WebSocketCloseCode, _ context: ChannelHandlerContext) {
+            if markClosing(WebSocketClosure(code: code)) {
+                context.writeAndFlush(Self.wrapOutboundOut(Self.closeFrame(code, reason: "")), promise: nil)
             }
             finish(.failed(failure))
             context.close(promise: nil)
@@ -185,6 +199,12 @@
         /// The close frame the client sent, once it did.
         var sentClose: WebSocketClosure? {
             state.withLock { $0.sentClose }
+        }
+
+        /// Whether the channel stopped reading because the reader fell behind: the server is sending,
+        /// so it is alive, and a ping's pong may wait behind the queued messages.
+        var isReadingPaused: Bool {
+            state.withLock { $0.isReadingPaused }
         }
 
         /// Whether the connection has ended.

@@ -30,9 +30,9 @@ struct WebSocketTests {
         var sentAt: Int
     }
 
-    private let transport = StubTransport()
+    let transport = StubTransport()
 
-    private func session(_ middlewares: [any Middleware] = []) -> ApiSession {
+    func session(_ middlewares: [any Middleware] = []) -> ApiSession {
         transport.makeSession(
             hostProvider: DictionaryHostProvider(["chat": "https://chat.test/v1"]),
             headers: ["X-Client": "tests"],
@@ -41,7 +41,7 @@ struct WebSocketTests {
     }
 
     /// Accepts every opening handshake with `peer`.
-    private func accepting(_ peer: StubWebSocketPeer) -> StubWebSocketPeer {
+    func accepting(_ peer: StubWebSocketPeer) -> StubWebSocketPeer {
         transport.onWebSocket("*") { _ in .accept(peer) }
         return peer
     }
@@ -258,93 +258,6 @@ struct WebSocketTests {
             try await reader.value
         }
         #expect(peer.clientClosure?.code == .goingAway)
-    }
-
-    /// A dropped connection is opened again through the whole handshake (the token middleware runs
-    /// again), and the reader learns of it between the two connections' messages.
-    @Test func aLostConnectionIsReopenedAndTheReaderIsTold() async throws {
-        let peers = [StubWebSocketPeer(), StubWebSocketPeer()]
-        let handshakes = LockedToken("0")
-        transport.onWebSocket("*") { _ in
-            let index = Int(handshakes.value)!
-            handshakes.value = String(index + 1)
-            return .accept(peers[index])
-        }
-        let tokens = LockedToken("")
-        let session = session([
-            HeadersMiddleware.bearer {
-                tokens.value += "t"
-                return tokens.value
-            }
-        ])
-        let options = WebSocketOptions(
-            pingInterval: nil,
-            reconnection: WebSocketReconnection(initialDelay: .milliseconds(5))
-        )
-        let socket = try await session.webSocket(ChatSocket(options: options))
-        peers[0].send(.text("before"))
-        peers[0].drop()
-        var events = socket.events.makeAsyncIterator()
-        #expect(try await events.next() == .message(.text("before")))
-        #expect(try await events.next() == .reconnected(attempt: 1))
-        peers[1].send(.text("after"))
-        #expect(try await events.next() == .message(.text("after")))
-        #expect(transport.webSocketRequests.map { $0.headers["Authorization"] } == ["Bearer t", "Bearer tt"])
-        try await socket.send(.text("to the new one"))
-        #expect(peers[1].received == [.text("to the new one")])
-    }
-
-    /// The server's close code decides: "try again" codes reconnect, an application's own code ends.
-    @Test(arguments: [(UInt16(1012), true), (1013, true), (1001, true), (4001, false), (1000, false), (1008, false)])
-    func closeCodesThatReconnect(code: UInt16, reconnects: Bool) async throws {
-        let peers = [StubWebSocketPeer(), StubWebSocketPeer()]
-        let handshakes = LockedToken("0")
-        transport.onWebSocket("*") { _ in
-            let index = Int(handshakes.value)!
-            handshakes.value = String(index + 1)
-            return .accept(peers[min(index, 1)])
-        }
-        let options = WebSocketOptions(
-            pingInterval: nil,
-            reconnection: WebSocketReconnection(initialDelay: .milliseconds(1))
-        )
-        let socket = try await session().webSocket(ChatSocket(options: options))
-        let closure = WebSocketClosure(code: WebSocketCloseCode(rawValue: code), reason: "bye")
-        peers[0].close(closure.code, reason: "bye")
-        var events = socket.events.makeAsyncIterator()
-        if reconnects {
-            #expect(try await events.next() == .reconnected(attempt: 1))
-            peers[1].close(.normalClosure)
-            #expect(try await events.next() == .closed(WebSocketClosure(code: .normalClosure)))
-        } else {
-            #expect(try await events.next() == .closed(closure))
-        }
-        #expect(try await events.next() == nil)
-    }
-
-    /// A server that accepts and drops at once, again and again, meets the attempt limit: attempts
-    /// count from the last message, not from the last successful handshake.
-    @Test func reconnectionGivesUpOnAServerThatDropsAtOnce() async throws {
-        let handshakes = LockedToken("0")
-        transport.onWebSocket("*") { _ in
-            handshakes.value = String(Int(handshakes.value)! + 1)
-            let peer = StubWebSocketPeer()
-            peer.drop()
-            return .accept(peer)
-        }
-        let policy = WebSocketReconnection(maximumAttempts: 3, initialDelay: .milliseconds(1))
-        let socket = try await session().webSocket(
-            ChatSocket(options: WebSocketOptions(pingInterval: nil, reconnection: policy))
-        )
-        var events: [WebSocketEvent] = []
-        await #expect(throws: WebSocketError.connectionLost) {
-            for try await event in socket.events {
-                events.append(event)
-            }
-        }
-        #expect(events == [.reconnected(attempt: 1), .reconnected(attempt: 2), .reconnected(attempt: 3)])
-        #expect(handshakes.value == "4")
-        #expect(policy.delay(beforeAttempt: 3) == .milliseconds(4))
     }
 
     @Test func withoutReconnectionALostConnectionFailsTheReader() async throws {
