@@ -1,6 +1,10 @@
 public import CoreAPI
 public import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A canned reply of a ``StubServer``: a status, headers and a body, or a transport failure, optionally
 /// after a delay.
 public struct StubResponse: Sendable {
@@ -93,5 +97,22 @@ public struct RecordedRequest: Sendable, Hashable {
     /// The body as UTF-8 text, or `nil`.
     public var bodyText: String? {
         body.map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension RecordedRequest {
+    /// The record of `request` as a stub transport received it: its header fields sorted by name
+    /// (ignoring case), so tests compare them in a fixed order.
+    init(_ request: URLRequest, url: URL, body: Data?) {
+        var headers = Headers()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            headers.add(value, for: name)
+        }
+        self.init(
+            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            url: url,
+            headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
+            body: body
+        )
     }
 }

@@ -38,16 +38,7 @@ extension StubTransport {
         guard let url = request.url else {
             throw ApiError.invalidRequest(.invalidURL("a request without a URL"))
         }
-        var headers = Headers()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            headers.add(value, for: name)
-        }
-        let recorded = RecordedRequest(
-            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-            url: url,
-            headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
-            body: nil
-        )
+        let recorded = RecordedRequest(request, url: url, body: nil)
         let handler = webSocketRoutes.record(recorded)
         let reply: StubWebSocketReply
         do {

@@ -136,16 +136,7 @@ public final class StubTransport: Transport {
         } else {
             body = request.request.httpBody
         }
-        var headers = Headers()
-        for (name, value) in request.request.allHTTPHeaderFields ?? [:] {
-            headers.add(value, for: name)
-        }
-        let recorded = RecordedRequest(
-            method: HTTPMethod(rawValue: request.request.httpMethod ?? "GET"),
-            url: url,
-            headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
-            body: body
-        )
+        let recorded = RecordedRequest(request.request, url: url, body: body)
         let handler = routes.record(recorded)
         let reply: StubResponse
         do {

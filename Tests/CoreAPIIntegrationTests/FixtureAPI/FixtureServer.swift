@@ -12,25 +12,13 @@ import Testing
 /// outlives the tests. It listens on two ports: `baseURL` (`http://127.0.0.1:<port>`) and `baseURL2`
 /// (`http://localhost:<port2>`), a second origin for cross-origin redirects.
 final class FixtureServer: Sendable {
-    enum StartError: Error, CustomStringConvertible {
-        case noPython
-        case noPort(String)
-
-        var description: String {
-            switch self {
-            case .noPython: "python3 is required for the loopback fixture server; run .ci/run or install python3"
-            case .noPort(let output): "the fixture server did not report a port: \(output)"
-            }
-        }
-    }
-
     let port: Int
     /// The second port, reached as `localhost` (another origin than `baseURL`).
     let port2: Int
     /// A TLS listener with a self-signed certificate no client trusts.
     let port3: Int
-    private let process: Process
-    private let input: Pipe
+    /// The script's process, which ends with this one.
+    private let child: PythonFixtureProcess
 
     private static let started: Result<FixtureServer, any Error> = Result { try FixtureServer() }
 
@@ -42,46 +30,11 @@ final class FixtureServer: Sendable {
     private init() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fixture_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            throw StartError.noPython
-        }
-        let line = Self.readLine(from: output.fileHandleForReading)
-        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            process.terminate()
-            throw StartError.noPort(line)
-        }
-        let line2 = Self.readLine(from: output.fileHandleForReading)
-        guard line2.hasPrefix("PORT2 "), let port2 = Int(line2.dropFirst(6)) else {
-            process.terminate()
-            throw StartError.noPort(line2)
-        }
-        let line3 = Self.readLine(from: output.fileHandleForReading)
-        guard line3.hasPrefix("PORT3 "), let port3 = Int(line3.dropFirst(6)) else {
-            process.terminate()
-            throw StartError.noPort(line3)
-        }
-        self.port = port
-        self.port2 = port2
-        self.port3 = port3
-        self.process = process
-        self.input = input
-    }
-
-    private static func readLine(from handle: FileHandle) -> String {
-        var bytes: [UInt8] = []
-        while let chunk = try? handle.read(upToCount: 1), let byte = chunk.first, byte != UInt8(ascii: "\n") {
-            bytes.append(byte)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        let child = try PythonFixtureProcess(script: script)
+        port = try child.port(labelled: "PORT")
+        port2 = try child.port(labelled: "PORT2")
+        port3 = try child.port(labelled: "PORT3")
+        self.child = child
     }
 
     /// The base URL, `http://127.0.0.1:<port>`.

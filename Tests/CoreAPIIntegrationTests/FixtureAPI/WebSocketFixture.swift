@@ -10,23 +10,15 @@ final class WebSocketFixture: Sendable {
     /// The pinned version of the `websockets` package.
     static let packageVersion = "15.0.1"
 
-    enum StartError: Error, CustomStringConvertible {
-        case noPython
-        case installFailed(String)
-        case noPort(String)
-
-        var description: String {
-            switch self {
-            case .noPython: "python3 is required for the WebSocket fixture server"
-            case .installFailed(let output): "pip could not install websockets: \(output)"
-            case .noPort(let output): "the WebSocket fixture did not report a port: \(output)"
-            }
-        }
+    /// pip could not install the package; its output.
+    struct InstallFailed: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "pip could not install websockets: \(output)" }
     }
 
     let port: Int
-    private let process: Process
-    private let input: Pipe
+    /// The script's process, which ends with this one.
+    private let child: PythonFixtureProcess
 
     private static let started: Result<WebSocketFixture, any Error> = Result { try WebSocketFixture() }
 
@@ -41,29 +33,12 @@ final class WebSocketFixture: Sendable {
         let packages = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/test-python/websockets-\(Self.packageVersion)")
         try Self.install(into: packages)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", fixtures.appendingPathComponent("websocket_server.py").path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONPATH"] = packages.path
-        process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            throw StartError.noPython
-        }
-        let line = Self.readLine(from: output.fileHandleForReading)
-        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            process.terminate()
-            throw StartError.noPort(line)
-        }
-        self.port = port
-        self.process = process
-        self.input = input
+        let child = try PythonFixtureProcess(
+            script: fixtures.appendingPathComponent("websocket_server.py"),
+            environment: ["PYTHONPATH": packages.path]
+        )
+        port = try child.port(labelled: "PORT")
+        self.child = child
     }
 
     /// Installs the pinned `websockets` into `folder` unless it is there.
@@ -83,19 +58,11 @@ final class WebSocketFixture: Sendable {
         do {
             try process.run()
         } catch {
-            throw StartError.noPython
+            throw PythonFixtureProcess.NoPython()
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw StartError.installFailed(text) }
-    }
-
-    private static func readLine(from handle: FileHandle) -> String {
-        var bytes: [UInt8] = []
-        while let chunk = try? handle.read(upToCount: 1), let byte = chunk.first, byte != UInt8(ascii: "\n") {
-            bytes.append(byte)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw InstallFailed(output: text) }
     }
 
     /// A host provider whose key `ws` names this server over `http` (the session makes it `ws`).

@@ -5,8 +5,8 @@ import Foundation
 /// process ends.
 final class TLSFixtureServer: Sendable {
     let port: Int
-    private let process: Process
-    private let input: Pipe
+    /// The script's process.
+    private let child: PythonFixtureProcess
 
     /// Starts a server.
     /// - Parameters:
@@ -17,28 +17,11 @@ final class TLSFixtureServer: Sendable {
     init(certificate: String, key: String, clientAuthority: String? = nil) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/tls_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, certificate, key] + (clientAuthority.map { [$0] } ?? [])
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        var bytes: [UInt8] = []
-        while let chunk = try? output.fileHandleForReading.read(upToCount: 1), let byte = chunk.first,
-            byte != UInt8(ascii: "\n")
-        {
-            bytes.append(byte)
-        }
-        let line = String(decoding: bytes, as: UTF8.self)
-        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            process.terminate()
-            throw FixtureServer.StartError.noPort(line)
-        }
-        self.port = port
-        self.process = process
-        self.input = input
+        child = try PythonFixtureProcess(
+            script: script,
+            arguments: [certificate, key] + (clientAuthority.map { [$0] } ?? [])
+        )
+        port = try child.port(labelled: "PORT")
     }
 
     /// The base URL, `https://127.0.0.1:<port>`.
@@ -46,7 +29,7 @@ final class TLSFixtureServer: Sendable {
 
     /// Stops the server and waits for it to exit.
     func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try? child.input.fileHandleForWriting.close()
+        child.process.waitUntilExit()
     }
 }
