@@ -42,7 +42,12 @@
                     )
                 )
             }
-            let fields = ResponseHead(head)
+            let fields = ResponseHead(
+                statusCode: head.statusCode,
+                contentLength: response.headers["Content-Length"],
+                contentEncoding: response.headers["Content-Encoding"],
+                hasLocation: response.headers.contains(name: "Location")
+            )
             if let failure = fields.failure(method: method, decodedCodings: ContentDecoder.codings) {
                 throw failure
             }
@@ -150,28 +155,69 @@
 
         /// The `HTTPURLResponse` for the head of `response`; repeated fields are joined with `", "`
         /// under the spelling of their first occurrence, as FoundationNetworking joins them.
+        ///
+        /// A head usually has a few fields, so a repeated one is found by comparing names as they are
+        /// (ASCII, ignoring case) rather than through a table of lower-cased names: no string is made
+        /// per field. Past `linearMergeLimit` fields the table is used, so a head of thousands of tiny
+        /// fields costs no more than linear time.
         /// - Throws: `badResponse` when `HTTPURLResponse` refuses it.
         static func head(of response: HTTPClientResponse, url: URL) throws(ApiError) -> HTTPURLResponse {
-            var fields: [String: String] = [:]
-            var spellings: [String: String] = [:]
+            var names: [String] = []
+            var values: [String] = []
+            names.reserveCapacity(response.headers.count)
+            values.reserveCapacity(response.headers.count)
+            var positions: [String: Int]? = response.headers.count > linearMergeLimit ? [:] : nil
             for (name, value) in response.headers {
-                let lowercased = name.lowercased()
-                let key = spellings[lowercased] ?? name
-                spellings[lowercased] = key
-                fields[key] = fields[key].map { $0 + ", " + value } ?? value
+                let index: Int?
+                if positions != nil {
+                    let key = name.lowercased()
+                    index = positions?[key]
+                    if index == nil { positions?[key] = names.count }
+                } else {
+                    index = names.firstIndex { Self.equalIgnoringCase($0, name) }
+                }
+                if let index {
+                    values[index] += ", " + value
+                } else {
+                    names.append(name)
+                    values.append(value)
+                }
             }
-            let version = "HTTP/\(response.version.major).\(response.version.minor)"
+            let version: String
+            switch (response.version.major, response.version.minor) {
+            case (1, 1): version = "HTTP/1.1"
+            case (2, 0): version = "HTTP/2.0"
+            case let (major, minor): version = "HTTP/\(major).\(minor)"
+            }
             guard
                 let head = HTTPURLResponse(
                     url: url,
                     statusCode: Int(response.status.code),
                     httpVersion: version,
-                    headerFields: fields
+                    headerFields: Dictionary(zip(names, values)) { first, _ in first }
                 )
             else {
                 throw ApiError.transport(.init(kind: .badResponse))
             }
             return head
+        }
+
+        /// The most fields a head may have for repeated ones to be found by comparing names pairwise.
+        static let linearMergeLimit = 32
+
+        /// Whether two field names are equal ignoring ASCII case (RFC 9110 §5.1).
+        static func equalIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
+            var lhs = lhs
+            var rhs = rhs
+            return lhs.withUTF8 { left in
+                rhs.withUTF8 { right in
+                    left.count == right.count
+                        && zip(left, right).allSatisfy { left, right in
+                            // Equal, or the same letter in two cases (only letters differ by 0x20 alone).
+                            left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
+                        }
+                }
+            }
         }
     }
 #endif

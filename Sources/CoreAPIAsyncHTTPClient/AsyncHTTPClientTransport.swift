@@ -34,7 +34,7 @@
     /// `HTTPClient`: `shutdown()` shuts it down, and so does releasing the transport. A client passed
     /// to `init(client:tlsConfiguration:)` — `HTTPClient.shared` included — stays its creator's and is
     /// never shut down by the transport.
-    public final class AsyncHTTPClientTransport: Transport {
+    public final class AsyncHTTPClientTransport: ActivityReportingTransport {
         /// The client requests are sent with.
         public let client: HTTPClient
 
@@ -189,6 +189,10 @@
             let exchange = Exchange(options: options)
             defer { exchange.end() }
             do {
+                if !exchange.hasClock {
+                    // No timeout to watch here (none set, or the session enforces them): no task group.
+                    return try await self.exchange(request, exchange: exchange, options: options)
+                }
                 return try await withThrowingTaskGroup(of: RawResponse?.self) { group in
                     group.addTask {
                         try await self.exchange(request, exchange: exchange, options: options)

@@ -3,15 +3,14 @@
     import Dispatch
 
     /// What one exchange of an `AsyncHTTPClientTransport` shares between the task that sends it, its
-    /// watchdog and AsyncHTTPClient's task that pulls the request body: when a byte last moved, whether
-    /// the exchange timed out or ended, and its progress reports.
+    /// watchdog (when the session does not enforce its timeouts) and AsyncHTTPClient's task that pulls
+    /// the request body: when a byte last moved, whether the exchange timed out or ended, and its
+    /// progress reports.
     final class Exchange: Sendable {
         /// Thrown by `watch()` when the idle timeout or the deadline passes.
         struct TimedOut: Error {}
 
         private struct State {
-            /// When a byte last moved (uptime nanoseconds).
-            var lastActivity: UInt64
             var isTimedOut = false
             /// Whether the response head arrived: upload progress is no longer reported after it.
             var hasHead = false
@@ -21,7 +20,9 @@
             var isEnded = false
         }
 
-        private let state: LockedValue<State>
+        private let state = LockedValue(State())
+        /// When a byte last moved: the session's clock when it enforces the timeouts, else this one's.
+        private let activity: ExchangeActivity
         /// The idle timeout in nanoseconds; `.max` for none.
         private let idleTimeout: UInt64
         /// The deadline in uptime nanoseconds; `.max` for none.
@@ -31,10 +32,17 @@
         private let reporting = LockedValue(())
 
         init(options: TransportOptions) {
-            idleTimeout = options.idleTimeoutNanoseconds
-            deadline = options.deadline == .distantFuture ? .max : options.deadline.uptimeNanoseconds
+            if let activity = options.activity {
+                // The session ends the exchange on time: nothing to watch here.
+                self.activity = activity
+                idleTimeout = .max
+                deadline = .max
+            } else {
+                activity = ExchangeActivity()
+                idleTimeout = options.idleTimeoutNanoseconds
+                deadline = options.deadline == .distantFuture ? .max : options.deadline.uptimeNanoseconds
+            }
             progress = options.progress
-            state = LockedValue(State(lastActivity: DispatchTime.now().uptimeNanoseconds))
         }
 
         /// Whether the exchange has an idle timeout or a deadline to watch.
@@ -51,26 +59,21 @@
 
         /// Notes that a byte moved.
         func touch() {
-            let now = DispatchTime.now().uptimeNanoseconds
-            state.withLock { $0.lastActivity = now }
+            activity.touch()
         }
 
         /// Notes that the response head arrived: upload progress is no longer reported.
         func receivedHead() {
-            let now = DispatchTime.now().uptimeNanoseconds
-            state.withLock { state in
-                state.lastActivity = now
-                state.hasHead = true
-            }
+            activity.touch()
+            state.withLock { $0.hasHead = true }
         }
 
         /// Notes that `sent` of `total` body bytes were handed to the client, and reports it unless the
         /// response head has arrived already, or more was reported before (by an attempt that met a
         /// closed connection).
         func sent(_ sent: Int64, of total: Int64) {
-            let now = DispatchTime.now().uptimeNanoseconds
+            activity.touch()
             let reports = state.withLock { state in
-                state.lastActivity = now
                 guard !state.hasHead, sent > state.uploadReported else { return false }
                 state.uploadReported = sent
                 return true
@@ -97,8 +100,9 @@
         func watch() async throws {
             while true {
                 let now = DispatchTime.now().uptimeNanoseconds
+                let lastActivity = activity.lastActivity
                 let due = state.withLock { state -> UInt64 in
-                    let (idleDue, overflow) = state.lastActivity.addingReportingOverflow(idleTimeout)
+                    let (idleDue, overflow) = lastActivity.addingReportingOverflow(idleTimeout)
                     let due = min(deadline, overflow ? .max : idleDue)
                     if now >= due {
                         state.isTimedOut = true

@@ -103,7 +103,13 @@ extension ApiSession {
                 throw ApiError.timeout
             }
             let started = ContinuousClock.now
-            var raw = try await call.exchange(current, with: transport, direct: urlSessionTransport, options: options)
+            var raw = try await call.exchange(
+                current,
+                with: transport,
+                direct: urlSessionTransport,
+                reportsActivity: transportReportsActivity,
+                options: options
+            )
             raw.exchangeDuration = ContinuousClock.now - started
             switch Redirect.next(after: raw.response, request: current.request, chain: chain, policy: policy) {
             case .success(nil):

@@ -42,6 +42,8 @@ public final class ApiSession: Sendable {
     private let ownTransport: URLSessionTransport?
     /// ``transport`` when it is exactly a ``URLSessionTransport``, which each exchange awaits directly.
     let urlSessionTransport: URLSessionTransport?
+    /// Whether ``transport`` leaves its timeouts to the session (an ``ActivityReportingTransport``).
+    let transportReportsActivity: Bool
 
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
     let calls = CallRegistry()
@@ -188,6 +190,7 @@ public final class ApiSession: Sendable {
         self.ownTransport = ownsTransport ? transport as? URLSessionTransport : nil
         self.urlSessionTransport =
             type(of: transport) == URLSessionTransport.self ? transport as? URLSessionTransport : nil
+        self.transportReportsActivity = transport is any ActivityReportingTransport
         self.headers = headers
         self.middlewares = middlewares
         self.policy = policy

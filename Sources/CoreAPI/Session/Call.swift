@@ -48,14 +48,18 @@ final class Call: Sendable {
     /// (``ApiError/timeout``). A ``URLSessionTransport`` does this itself, even while FoundationNetworking
     /// is busy, and is awaited directly. Any other transport runs in a task of its own that the caller
     /// does not wait for once a cancel or the deadline has decided (see ``PendingExchange``): the
-    /// transport may finish its clean-up later, and what it delivers then is dropped.
+    /// transport may finish its clean-up later, and what it delivers then is dropped. For an
+    /// ``ActivityReportingTransport`` the idle timeout is decided here too, from the activity it reports.
     /// - Parameters:
     ///   - transport: The session's transport.
     ///   - direct: The same transport when it is a ``URLSessionTransport``, found once by the session.
+    ///   - reportsActivity: Whether the transport is an ``ActivityReportingTransport``, found once by
+    ///     the session.
     func exchange(
         _ request: EncodedRequest,
         with transport: any Transport,
         direct: URLSessionTransport?,
+        reportsActivity: Bool,
         options: TransportOptions
     ) async throws -> RawResponse {
         if let direct {
@@ -64,12 +68,23 @@ final class Call: Sendable {
             defer { end() }
             return try await direct.send(request, options: options, cancellation: cancellation)
         }
-        let pending = PendingExchange()
+        var options = options
+        if reportsActivity {
+            options.activity = ExchangeActivity()
+        }
+        let pending = PendingExchange(options: options)
+        if let progress = options.progress {
+            // The transport may go on for a moment after a cancel or a timeout decided: its reports stop
+            // with the decision.
+            options.progress = { value in
+                if !pending.isDecided { progress(value) }
+            }
+        }
         try begin { pending.finish(.failure(.cancelled)) }
         defer { end() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                pending.start(continuation, deadline: options.deadline) {
+                pending.start(continuation) { [options] in
                     try await transport.send(request, options: options)
                 }
             }

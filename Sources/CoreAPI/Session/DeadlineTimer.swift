@@ -1,11 +1,14 @@
 import Dispatch
 import Foundation
 
-/// One timer for the deadlines of every exchange in the process.
+/// One timer for the deadlines, and the idle timeouts the session enforces, of every exchange in the
+/// process.
 ///
 /// A timer per exchange would keep a timer entry alive for the whole deadline (a minute by default)
-/// after the exchange ended. This one is armed for the earliest deadline only, and an exchange that
-/// ends removes its entry at once.
+/// after the exchange ended. This one is armed for the earliest time due only, and an exchange that
+/// ends removes its entry at once. An idle timeout is due a while after the exchange's last activity;
+/// when it comes, the timer reads the activity again and moves the entry on if there was some, so
+/// activity itself never touches the timer.
 final class DeadlineTimer: Sendable {
     /// The timer every session shares.
     static let shared = DeadlineTimer()
@@ -20,9 +23,9 @@ final class DeadlineTimer: Sendable {
     private let state = LockedValue(State())
     private let queue = DispatchQueue(label: "CoreAPI.ApiSession.deadlines")
 
-    /// Ends `exchange` with ``ApiError/timeout`` at `deadline` unless it is removed first.
-    func add(_ exchange: PendingExchange, deadline: DispatchTime) {
-        let due = deadline.uptimeNanoseconds
+    /// Ends `exchange` with ``ApiError/timeout`` at `due` (uptime nanoseconds), or when its
+    /// ``PendingExchange/due`` time is then later, at that time, unless it is removed first.
+    func add(_ exchange: PendingExchange, due: UInt64) {
         state.withLock { state in
             state.entries[ObjectIdentifier(exchange)] = (due, exchange)
             arm(&state, for: due)
@@ -57,11 +60,14 @@ final class DeadlineTimer: Sendable {
             var expired: [PendingExchange] = []
             var next = UInt64.max
             for (key, entry) in state.entries {
-                if entry.due <= now {
+                // An idle timeout moves later with every activity: read the exchange's time again.
+                let due = entry.due <= now ? entry.exchange.due : entry.due
+                if due <= now {
                     expired.append(entry.exchange)
                     state.entries[key] = nil
                 } else {
-                    next = min(next, entry.due)
+                    state.entries[key]?.due = due
+                    next = min(next, due)
                 }
             }
             state.armedUntil = .max

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 
 /// One exchange with a transport whose outcome is decided once: by the transport, by a cancel, or by
-/// the deadline, whichever comes first.
+/// a timeout (the deadline, or the idle timeout of an ``ActivityReportingTransport``), whichever comes
+/// first.
 ///
 /// The caller waits on a continuation, not on the transport's task, so it resumes at once when a
 /// cancel or the deadline decides, however long the transport takes to notice.
@@ -18,11 +19,38 @@ final class PendingExchange: Sendable {
 
     private let state = LockedValue(State())
 
-    /// Starts `operation` in a task of its own, and a timer for `deadline`; resumes `continuation` at
-    /// once when the outcome was already decided (a cancel came first).
+    /// When the exchange must have ended, in uptime nanoseconds; `.max` for no deadline.
+    private let deadline: UInt64
+    /// The idle timeout the session enforces, in nanoseconds; `.max` when the transport enforces its own.
+    private let idleTimeout: UInt64
+    /// The transport's activity, which the idle timeout counts from.
+    private let activity: ExchangeActivity?
+
+    /// An exchange that ends by `options`' deadline and, when the transport reports its activity to
+    /// `options.activity`, after `options.idleTimeout` without any.
+    init(options: TransportOptions) {
+        deadline = options.deadline == .distantFuture ? .max : options.deadline.uptimeNanoseconds
+        activity = options.activity
+        idleTimeout = options.activity == nil ? .max : options.idleTimeoutNanoseconds
+    }
+
+    /// Whether the outcome is decided: the caller has been, or is about to be, resumed.
+    var isDecided: Bool {
+        state.withLock { $0.isDecided }
+    }
+
+    /// When the exchange times out unless it shows activity first: its deadline, or its idle timeout
+    /// after its last activity, whichever is earlier; `.max` for never.
+    var due: UInt64 {
+        guard let activity, idleTimeout != .max else { return deadline }
+        let (idleDue, overflow) = activity.lastActivity.addingReportingOverflow(idleTimeout)
+        return overflow ? deadline : min(deadline, idleDue)
+    }
+
+    /// Starts `operation` in a task of its own, and the shared timer for the exchange's timeouts; resumes
+    /// `continuation` at once when the outcome was already decided (a cancel came first).
     func start(
         _ continuation: CheckedContinuation<RawResponse, any Error>,
-        deadline: DispatchTime,
         _ operation: @escaping @Sendable () async throws -> RawResponse
     ) {
         let decided = state.withLock { state -> Result<RawResponse, ApiError>? in
@@ -41,7 +69,8 @@ final class PendingExchange: Sendable {
                 finish(.failure(ApiError(error)))
             }
         }
-        let hasDeadline = deadline != .distantFuture
+        let due = due
+        let hasDeadline = due != .max
         let finished = state.withLock { state in
             state.engine = engine
             state.hasDeadline = hasDeadline
@@ -50,8 +79,8 @@ final class PendingExchange: Sendable {
         if finished {
             engine.cancel()
         } else if hasDeadline {
-            DeadlineTimer.shared.add(self, deadline: deadline)
-            // Decided while the entry was being added: the entry would stay until the deadline.
+            DeadlineTimer.shared.add(self, due: due)
+            // Decided while the entry was being added: the entry would stay until it is due.
             if state.withLock({ $0.isDecided }) {
                 DeadlineTimer.shared.remove(self)
             }

@@ -39,6 +39,20 @@ package struct ResponseHead {
             Redirect.followedStatuses.contains(statusCode) && response.value(forHTTPHeaderField: "Location") != nil
     }
 
+    /// The fields the checks read, as an engine that does not build an `HTTPURLResponse` first found
+    /// them; repeated fields joined with `", "` in the order they came.
+    /// - Parameters:
+    ///   - statusCode: The status code.
+    ///   - contentLength: The `Content-Length` values.
+    ///   - contentEncoding: The `Content-Encoding` values.
+    ///   - hasLocation: Whether the head has a `Location` field.
+    package init(statusCode: Int, contentLength: [String], contentEncoding: [String], hasLocation: Bool) {
+        self.statusCode = statusCode
+        self.contentLength = contentLength.isEmpty ? nil : contentLength.joined(separator: ", ")
+        self.contentEncoding = contentEncoding.isEmpty ? nil : contentEncoding.joined(separator: ", ")
+        self.hasLocation = hasLocation
+    }
+
     /// Whether the head is a redirect the session may follow: a status of ``Redirect/followedStatuses``
     /// with a `Location` field.
     package var isRedirect: Bool {

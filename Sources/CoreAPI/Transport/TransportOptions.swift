@@ -17,6 +17,9 @@ public struct TransportOptions: Sendable {
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// Where the body goes when the session reads it as it arrives; `nil` to collect every body.
     public var bodyHandler: ResponseBodyHandler?
+    /// The clock an ``ActivityReportingTransport`` touches when the session enforces its timeouts;
+    /// `nil` when the transport enforces them itself.
+    package var activity: ExchangeActivity?
 
     /// Creates options; the defaults are no limit at all.
     /// - Parameters:

@@ -223,12 +223,14 @@
                 #expect(ContinuousClock.now - start < .seconds(1))
             }
 
-            @Test func aSilentServerEndsAtTheIdleTimeout() async throws {
+            /// Called without a session (no activity clock), the transport watches its idle timeout itself;
+            /// through a session the session's timer does (`TimeoutLoopbackTests`).
+            @Test func aSilentServerEndsAtTheIdleTimeoutWithoutASession() async throws {
+                let target = try #require(URL(string: url("/fault/trickle?bytes=5&ms=2000")))
+                let options = TransportOptions(idleTimeout: 0.5)
                 let start = ContinuousClock.now
                 await #expect(throws: ApiError.timeout) {
-                    try await session.perform(
-                        TransportCall<Data>(url: url("/fault/trickle?bytes=5&ms=2000"), timeout: 0.5)
-                    )
+                    try await Self.transport.send(EncodedRequest(request: URLRequest(url: target)), options: options)
                 }
                 let elapsed = ContinuousClock.now - start
                 #expect(elapsed >= .milliseconds(450))

@@ -1,0 +1,162 @@
+import CoreAPI
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A transport that leaves its timeouts to the session: it reports activity `beats` times, `interval`
+/// apart, then answers; it records the clock it was given and whether it saw its task cancelled.
+///
+/// The beats come from a dispatch timer, not from sleeps of the exchange's task, so a busy cooperative
+/// thread pool delays the answer but not the activity the test is about.
+private final class PacedTransport: ActivityReportingTransport {
+    let beats: Int
+    let interval: Duration
+    /// Set when the exchange's task was cancelled while it waited.
+    let sawCancellation = LockedValue(false)
+    /// Whether the session gave it a clock to touch.
+    let hadClock = LockedValue<Bool?>(nil)
+
+    init(beats: Int, interval: Duration) {
+        self.beats = beats
+        self.interval = interval
+    }
+
+    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+        hadClock.withLock { $0 = options.activity != nil }
+        let milliseconds = Int(interval / .milliseconds(1))
+        let beat = DispatchSource.makeTimerSource(queue: .global())
+        beat.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
+        beat.setEventHandler { options.activity?.touch() }
+        beat.activate()
+        defer { beat.cancel() }
+        do {
+            try await Task.sleep(for: interval * beats)
+        } catch {
+            sawCancellation.withLock { $0 = true }
+            throw ApiError.cancelled
+        }
+        return try RawResponse(url: request.request.url!, statusCode: 200, data: Data("done".utf8))
+    }
+}
+
+/// A transport without the protocol: it enforces its own timeouts, so the session gives it no clock.
+private final class PlainTransport: Transport {
+    let hadClock = LockedValue<Bool?>(nil)
+
+    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+        hadClock.withLock { $0 = options.activity != nil }
+        return try RawResponse(url: request.request.url!, statusCode: 200)
+    }
+}
+
+/// A transport that ignores cancellation: it reports upload progress every 10 ms, `reports` times.
+private final class StubbornTransport: Transport {
+    let reports: Int
+
+    init(reports: Int) {
+        self.reports = reports
+    }
+
+    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+        for sent in 1...reports {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { continuation.resume() }
+            }
+            options.progress?(TransferProgress(direction: .upload, completedBytes: Int64(sent), totalBytes: nil))
+        }
+        return try RawResponse(url: request.request.url!, statusCode: 200)
+    }
+}
+
+private struct Paced: ApiMethod {
+    typealias Response = Data
+    var hostProviderKey: String { "api" }
+    var path: String { "/paced" }
+    var timeout: TimeInterval?
+    var deadline: TimeInterval?
+}
+
+/// The idle timeout and the deadline the session enforces itself for a transport that reports its
+/// activity (`ActivityReportingTransport`), with its one shared timer instead of a watchdog per exchange.
+@Suite(.timeLimit(.minutes(1)))
+struct SessionTimeoutTests {
+    private func session(_ transport: any Transport) -> ApiSession {
+        ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.test"]), transport: transport)
+    }
+
+    @Test func anExchangeWithoutActivityEndsAtItsIdleTimeout() async throws {
+        let transport = PacedTransport(beats: 1, interval: .seconds(30))
+        let start = ContinuousClock.now
+        await #expect(throws: ApiError.timeout) {
+            try await session(transport).perform(Paced(timeout: 0.3))
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(300))
+        #expect(elapsed < promptly)  // not the 30 s the transport waits
+        #expect(transport.hadClock.current == true)
+        try await waitUntil { transport.sawCancellation.current }  // the engine's task is cancelled too
+    }
+
+    @Test func activityKeepsAnExchangeAlivePastItsIdleTimeout() async throws {
+        // Forty beats 100 ms apart: the exchange lasts 4 s, twice its idle timeout (which a beat late by
+        // up to 1.9 s on a busy machine does not reach).
+        let transport = PacedTransport(beats: 40, interval: .milliseconds(100))
+        let start = ContinuousClock.now
+        let data = try await session(transport).perform(Paced(timeout: 2))
+        #expect(data == Data("done".utf8))
+        #expect(ContinuousClock.now - start >= .seconds(4))
+        #expect(transport.sawCancellation.current == false)
+    }
+
+    @Test func oneTimerEndsASilentExchangeWhileItKeepsAnActiveOneAlive() async throws {
+        let active = PacedTransport(beats: 40, interval: .milliseconds(100))
+        let silent = PacedTransport(beats: 1, interval: .seconds(30))
+        let start = ContinuousClock.now
+        async let kept = session(active).perform(Paced(timeout: 2))
+        await #expect(throws: ApiError.timeout) {
+            try await session(silent).perform(Paced(timeout: 0.5))
+        }
+        #expect(ContinuousClock.now - start < promptly)
+        #expect(try await kept == Data("done".utf8))
+        #expect(ContinuousClock.now - start >= .seconds(4))
+    }
+
+    @Test func theDeadlineEndsAnExchangeWhateverItsActivity() async throws {
+        let transport = PacedTransport(beats: 300, interval: .milliseconds(100))
+        let start = ContinuousClock.now
+        await #expect(throws: ApiError.timeout) {
+            // An idle timeout far above the beats' interval, so only the deadline can end it.
+            try await session(transport).perform(Paced(timeout: 10, deadline: 0.6))
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(600))
+        #expect(elapsed < promptly)  // not the 30 s of activity
+    }
+
+    @Test func noProgressIsReportedOnceTheCallHasEnded() async throws {
+        // The transport ignores cancellation and goes on reporting for 1.5 s.
+        let transport = StubbornTransport(reports: 150)
+        let reports = LockedValue<[ContinuousClock.Instant]>([])
+        let session = session(transport)
+        let call = Task {
+            try await session.perform(Paced()) { _ in
+                reports.withLock { $0.append(.now) }
+            }
+        }
+        try await waitUntil { !reports.current.isEmpty }  // it reports while the call runs
+        call.cancel()
+        await #expect(throws: ApiError.cancelled) { try await call.value }
+        let ended = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(reports.current.filter { $0 > ended + .milliseconds(50) }.count == 0)
+    }
+
+    @Test func aTransportWithoutTheProtocolGetsNoClock() async throws {
+        let transport = PlainTransport()
+        _ = try await session(transport).perform(Paced(timeout: 0.3))
+        #expect(transport.hadClock.current == false)
+    }
+}
