@@ -47,18 +47,20 @@ extension ApiSession {
         }
         let file = try DownloadFile(options: options)
         let acceptable = method.acceptableStatusCodes
-        let handler = ResponseBodyHandler(
-            accepts: { response in
-                guard acceptable.contains(response.statusCode) else { return false }
-                try file.start(with: response)
-                return true
-            },
-            receive: file.write
-        )
         let limits: StreamLimits = method.deadline == nil ? .unlimited : .method
         var resumesLeft = options.resumeAttempts
         var restarted = false
         while true {
+            // Each exchange writes as an attempt of its own: one given up cannot write into the next.
+            let attempt = file.currentAttempt
+            let handler = ResponseBodyHandler(
+                accepts: { response in
+                    guard acceptable.contains(response.statusCode) else { return false }
+                    try file.start(with: response, attempt: attempt)
+                    return true
+                },
+                receive: { piece in try file.write(piece, attempt: attempt) }
+            )
             do {
                 let response = try await exchange(
                     method,

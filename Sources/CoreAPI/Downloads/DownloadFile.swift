@@ -9,7 +9,10 @@ import Foundation
 /// `<destination>.partial-validator` when the partial file outlives the call), and how much is written.
 ///
 /// The transport writes from its own thread and the call may end while it still delivers, so every
-/// step holds the lock, and nothing is written once the file is closed.
+/// step holds the lock, and nothing is written once the file is closed. An exchange the session has
+/// given up (a timeout, then a resumed request) may still deliver for a moment after it: each exchange
+/// writes as one attempt, and a piece or head of an attempt that is no longer the current one is
+/// refused, so it can neither land in the next exchange's file nor spoil its range check.
 final class DownloadFile: Sendable {
     private struct State {
         var handle: FileHandle?
@@ -23,6 +26,8 @@ final class DownloadFile: Sendable {
         var acceptsRanges = false
         /// Whether a `206` did not continue the partial file: another range, or another version.
         var mismatched = false
+        /// The exchange allowed to write: moved on by ``pause()`` and ``restart()``.
+        var attempt = 0
     }
 
     /// Where the finished file goes.
@@ -84,16 +89,22 @@ final class DownloadFile: Sendable {
         state.withLock { $0.resumedFrom }
     }
 
+    /// The attempt the next exchange writes as: pass it to ``start(with:attempt:)`` and
+    /// ``write(_:attempt:)``.
+    var currentAttempt: Int {
+        state.withLock { $0.attempt }
+    }
+
     /// Takes the head of a response whose body is the file: a `206` continues the partial file, any
     /// other status starts it again.
     /// - Throws: ``ApiError/TransportFailure/Kind/badResponse`` for a `206` that does not continue it
     ///   (see ``takeMismatch()``);
     ///   ``ApiError/responseTooLarge(limit:)`` when the declared length passes the limit.
-    func start(with response: HTTPURLResponse) throws {
+    func start(with response: HTTPURLResponse, attempt: Int) throws {
         let validator = Self.validator(of: response)
         let head = ResponseHead(response)
         try state.withLock { state in
-            guard !state.isClosed else { throw ApiError.cancelled }
+            guard !state.isClosed, state.attempt == attempt else { throw ApiError.cancelled }
             if response.statusCode == 206 {
                 guard state.written > 0, Self.rangeStart(of: response) == state.written,
                     validator == nil || validator == state.validator
@@ -127,13 +138,15 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Appends a piece of the body.
+    /// Appends a piece of the body that `attempt`'s exchange delivered.
     /// - Throws: ``ApiError/responseTooLarge(limit:)`` past the limit;
     ///   ``ApiError/InvalidRequestReason/unwritableFile(path:)`` when the disk refuses it;
-    ///   ``ApiError/cancelled`` once the download has ended.
-    func write(_ piece: Data) throws {
+    ///   ``ApiError/cancelled`` once the download has ended or moved on to another attempt.
+    func write(_ piece: Data, attempt: Int) throws {
         try state.withLock { state in
-            guard !state.isClosed, let handle = state.handle else { throw ApiError.cancelled }
+            guard !state.isClosed, state.attempt == attempt, let handle = state.handle else {
+                throw ApiError.cancelled
+            }
             guard state.written + Int64(piece.count) <= maximumSize else {
                 throw ApiError.responseTooLarge(limit: maximumSize)
             }
@@ -165,6 +178,7 @@ final class DownloadFile: Sendable {
         state.withLock { state in
             try? state.handle?.close()
             state.handle = nil
+            state.attempt += 1
         }
     }
 
@@ -175,6 +189,7 @@ final class DownloadFile: Sendable {
             state.handle = nil
             state.written = 0
             state.validator = nil
+            state.attempt += 1
         }
         try? FileManager.default.removeItem(at: validatorFile)
     }
