@@ -114,8 +114,13 @@ struct ConcurrencyStressScenarios {
     /// and longest when the thousand connections had also been slow to open (28 s instead of 4–10 s),
     /// against 0.3–1.0 s with a hundred connections. So the bound only catches a hang: a call that is not
     /// cancelled ends with the fixture's 120 s hold.
+    ///
+    /// Opening the thousand connections usually takes 1.5–10 s, but on a loaded machine
+    /// FoundationNetworking once had 933 tasks running and 928 requests at the fixture after 45 s. What
+    /// this scenario checks is the cancel, so from nine hundred open connections it goes on: the calls
+    /// that have not reached the fixture yet must end with the others.
     @Test func cancelAllRequestsEndsAThousandOpenConnections() async throws {
-        let ended = try await cancelAllInFlight(connections: Self.callCount)
+        let ended = try await cancelAllInFlight(connections: Self.callCount, enough: Self.callCount * 9 / 10)
         #expect(ended < .seconds(30) * Self.slowdown)
     }
 
@@ -240,7 +245,15 @@ struct ConcurrencyStressScenarios {
 
     /// Waits until all ``callCount`` calls of `session` are in the network (their tasks resumed, where the
     /// engine shows it) and `atServer` of them, tagged `tag`, reached the fixture.
-    private func waitUntilInFlight(_ session: ApiSession, atServer: Int, tag: String) async throws {
+    ///
+    /// When ``startDeadline`` passes first, a scenario that can go on with fewer calls at the server
+    /// (`enough` of them) does, and says so; any other throws.
+    private func waitUntilInFlight(
+        _ session: ApiSession,
+        atServer: Int,
+        enough: Int? = nil,
+        tag: String
+    ) async throws {
         let start = ContinuousClock.now
         let deadline = Self.startDeadline
         var slowestPoll = Duration.zero
@@ -254,6 +267,12 @@ struct ConcurrencyStressScenarios {
             }
             guard ContinuousClock.now - start < deadline else {
                 let tasks = running.map { ", and \($0) of \(Self.callCount) tasks were running" } ?? ""
+                if let enough, arrived >= enough {
+                    print(
+                        "stress: going on with \(arrived) of \(atServer) requests at the fixture\(tasks) after \(deadline)"
+                    )
+                    break
+                }
                 throw StressFailure(
                     "after \(deadline) \(arrived) of \(atServer) requests had reached the fixture\(tasks)"
                 )
@@ -264,9 +283,9 @@ struct ConcurrencyStressScenarios {
     }
 
     /// Starts ``callCount`` calls held by the fixture on a session with `connections` connections, waits
-    /// until all are in flight, cancels them with `cancelAllRequests()` and returns how long after that
-    /// call the last one ended.
-    private func cancelAllInFlight(connections: Int) async throws -> Duration {
+    /// until all are in flight (or, after ``startDeadline``, until `enough` are at the fixture), cancels
+    /// them with `cancelAllRequests()` and returns how long after that call the last one ended.
+    private func cancelAllInFlight(connections: Int, enough: Int? = nil) async throws -> Duration {
         let session = makeSession(connections: connections)
         let tag = "cancel-all-\(UUID().uuidString)"
         let start = ContinuousClock.now
@@ -278,7 +297,7 @@ struct ConcurrencyStressScenarios {
                 )
             }
         }
-        try await waitUntilInFlight(session, atServer: connections, tag: tag)
+        try await waitUntilInFlight(session, atServer: connections, enough: enough, tag: tag)
         let inFlight = ContinuousClock.now - start
         let cancelledAt = ContinuousClock.now
         session.cancelAllRequests()
@@ -296,7 +315,7 @@ struct ConcurrencyStressScenarios {
         #expect(outcomes.filter { $0 != .cancelled && $0 != .success }.isEmpty, "\(Self.tally(outcomes))")
         await expectNoExchangesLeft(in: session)
         print(
-            "stress: \(Self.callCount) calls in flight (\(connections) connections) after \(inFlight); "
+            "stress: \(Self.callCount) calls started (\(connections) connections), cancelled after \(inFlight); "
                 + "cancelAllRequests() returned after \(callReturned), the last call ended \(ended) after it: "
                 + "\(Self.tally(outcomes))"
         )
