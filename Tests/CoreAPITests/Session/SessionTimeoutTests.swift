@@ -9,9 +9,14 @@ import Testing
 /// A transport that leaves its timeouts to the session: it reports activity `beats` times, `interval`
 /// apart, then answers; it records the clock it was given and whether it saw its task cancelled.
 ///
-/// The beats come from a dispatch timer, not from sleeps of the exchange's task, so a busy cooperative
-/// thread pool delays the answer but not the activity the test is about.
+/// The beats come from a timer on a serial queue of their own, like the session's timer, not from sleeps
+/// of the exchange's task or from a timer on the global queue: tests running beside this one block the
+/// global queue's few threads for seconds, which stopped the beats while the session's timer, whose queue
+/// always gets a thread, went on (reproduced with sixteen 3.5 s blocks on the global queue: the exchange
+/// timed out with global-queue beats and lived with these).
 private final class PacedTransport: ActivityReportingTransport {
+    private static let beatQueue = DispatchQueue(label: "SessionTimeoutTests.beats")
+
     let beats: Int
     let interval: Duration
     /// Set when the exchange's task was cancelled while it waited.
@@ -27,7 +32,7 @@ private final class PacedTransport: ActivityReportingTransport {
     func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
         hadClock.withLock { $0 = options.activity != nil }
         let milliseconds = Int(interval / .milliseconds(1))
-        let beat = DispatchSource.makeTimerSource(queue: .global())
+        let beat = DispatchSource.makeTimerSource(queue: Self.beatQueue)
         beat.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
         beat.setEventHandler { options.activity?.touch() }
         beat.activate()
