@@ -68,10 +68,11 @@ enum StressChild {
         }
 
         /// Starts the child and returns its exit status and output once it exits, without holding a
-        /// thread of the concurrency pool meanwhile.
+        /// thread of the concurrency pool or of the global queue meanwhile: the wait, minutes long, has a
+        /// thread of its own, so timers on the global queue in the tests beside it keep their threads.
         func run() async throws -> (Int32, String) {
             try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async { [arguments, environment] in
+                Thread { [arguments, environment] in
                     let process = Process()
                     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
                     process.arguments = arguments
@@ -93,6 +94,7 @@ enum StressChild {
                     process.waitUntilExit()
                     continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
                 }
+                .start()
             }
         }
 
