@@ -9,14 +9,12 @@ import Testing
 /// A transport that leaves its timeouts to the session: it reports activity `beats` times, `interval`
 /// apart, then answers; it records the clock it was given and whether it saw its task cancelled.
 ///
-/// The beats come from a timer on a serial queue of their own, like the session's timer, not from sleeps
-/// of the exchange's task or from a timer on the global queue: tests running beside this one block the
-/// global queue's few threads for seconds, which stopped the beats while the session's timer, whose queue
-/// always gets a thread, went on (reproduced with sixteen 3.5 s blocks on the global queue: the exchange
-/// timed out with global-queue beats and lived with these).
+/// The beats come from a thread of its own that sleeps between them, as an engine's event loop thread
+/// reports its reads, not from sleeps of the exchange's task or from a dispatch timer: in CI's parallel
+/// runs both kinds of beat stopped for over 2 s at a time (sleeps on the cooperative pool, then timers
+/// on the global queue and on a serial queue), while the session's timer went on and ended a live
+/// exchange.
 private final class PacedTransport: ActivityReportingTransport {
-    private static let beatQueue = DispatchQueue(label: "SessionTimeoutTests.beats")
-
     let beats: Int
     let interval: Duration
     /// Set when the exchange's task was cancelled while it waited.
@@ -31,12 +29,16 @@ private final class PacedTransport: ActivityReportingTransport {
 
     func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
         hadClock.withLock { $0 = options.activity != nil }
-        let milliseconds = Int(interval / .milliseconds(1))
-        let beat = DispatchSource.makeTimerSource(queue: Self.beatQueue)
-        beat.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
-        beat.setEventHandler { options.activity?.touch() }
-        beat.activate()
-        defer { beat.cancel() }
+        let microseconds = UInt32(interval / .microseconds(1))
+        let stopped = LockedValue(false)
+        Thread {
+            while !stopped.current {
+                usleep(microseconds)
+                options.activity?.touch()
+            }
+        }
+        .start()
+        defer { stopped.withLock { $0 = true } }
         do {
             try await Task.sleep(for: interval * beats)
         } catch {
