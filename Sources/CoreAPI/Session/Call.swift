@@ -70,7 +70,7 @@ final class Call: Sendable {
         }
         var options = options
         if reportsActivity {
-            options.activity = ExchangeActivity()
+            options.activity = ExchangeActivity(started: false)  // touched when its task starts
         }
         let pending = PendingExchange(options: options)
         if let progress = options.progress {

@@ -41,9 +41,15 @@ final class PendingExchange: Sendable {
 
     /// When the exchange times out unless it shows activity first: its deadline, or its idle timeout
     /// after its last activity, whichever is earlier; `.max` for never.
+    ///
+    /// Idle time counts from when the transport's task starts: until then it waits for a thread of a
+    /// busy pool, which is not the server being silent, so the idle timeout is looked at again an idle
+    /// timeout from now (the deadline still bounds the whole exchange).
     var due: UInt64 {
         guard let activity, idleTimeout != .max else { return deadline }
-        let (idleDue, overflow) = activity.lastActivity.addingReportingOverflow(idleTimeout)
+        let last = activity.lastActivity
+        let since = last == 0 ? DispatchTime.now().uptimeNanoseconds : last
+        let (idleDue, overflow) = since.addingReportingOverflow(idleTimeout)
         return overflow ? deadline : min(deadline, idleDue)
     }
 
@@ -62,7 +68,8 @@ final class PendingExchange: Sendable {
             continuation.resume(with: decided)
             return
         }
-        let engine = Task {
+        let engine = Task { [activity] in
+            activity?.touch()  // the transport starts: idle time counts from now (see `due`)
             do {
                 finish(.success(try await operation()))
             } catch {

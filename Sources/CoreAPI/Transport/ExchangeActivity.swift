@@ -8,18 +8,22 @@ import Dispatch
 package final class ExchangeActivity: Sendable {
     private let last: LockedValue<UInt64>
 
-    /// A clock whose last activity is now.
-    package init() {
-        last = LockedValue(DispatchTime.now().uptimeNanoseconds)
+    /// A clock whose last activity is now, or, when `started` is `false`, that counts no idle time
+    /// until its first touch: the transport it is for has not started yet.
+    package init(started: Bool = true) {
+        last = LockedValue(started ? DispatchTime.now().uptimeNanoseconds : 0)
     }
 
     /// Records activity now.
     package func touch() {
         let now = DispatchTime.now().uptimeNanoseconds
-        last.withLock { $0 = now }
+        // Two threads may touch at once (an engine's reads and its body writes): the later time wins
+        // whichever stores first, so the clock never goes back.
+        last.withLock { $0 = max($0, now) }
     }
 
-    /// The uptime, in nanoseconds, of the last activity.
+    /// The uptime, in nanoseconds, of the last activity; `0` before the first touch of a clock made
+    /// with `started: false`.
     package var lastActivity: UInt64 {
         last.current
     }
