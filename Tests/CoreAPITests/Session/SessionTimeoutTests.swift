@@ -10,10 +10,9 @@ import Testing
 /// apart, then answers; it records the clock it was given and whether it saw its task cancelled.
 ///
 /// The beats come from a thread of its own that sleeps between them, as an engine's event loop thread
-/// reports its reads, not from sleeps of the exchange's task or from a dispatch timer: in CI's parallel
-/// runs both kinds of beat stopped for over 2 s at a time (sleeps on the cooperative pool, then timers
-/// on the global queue and on a serial queue), while the session's timer went on and ended a live
-/// exchange.
+/// reports its reads, not from sleeps of the exchange's task or from a timer on the global queue: tests
+/// running beside this one hold the cooperative pool and the global queue's threads for seconds, which
+/// stopped such beats while the session's timer, whose queue always gets a thread, went on.
 private final class PacedTransport: ActivityReportingTransport {
     let beats: Int
     let interval: Duration
