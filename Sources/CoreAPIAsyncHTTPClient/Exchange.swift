@@ -100,14 +100,9 @@
         func watch() async throws {
             while true {
                 let now = DispatchTime.now().uptimeNanoseconds
-                let lastActivity = activity.lastActivity
-                let due = state.withLock { state -> UInt64 in
-                    let (idleDue, overflow) = lastActivity.addingReportingOverflow(idleTimeout)
-                    let due = min(deadline, overflow ? .max : idleDue)
-                    if now >= due {
-                        state.isTimedOut = true
-                    }
-                    return due
+                let due = activity.due(idleTimeout: idleTimeout, deadline: deadline)
+                if now >= due {
+                    state.withLock { $0.isTimedOut = true }
                 }
                 if now >= due {
                     throw TimedOut()

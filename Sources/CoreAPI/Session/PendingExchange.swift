@@ -40,17 +40,11 @@ final class PendingExchange: Sendable {
     }
 
     /// When the exchange times out unless it shows activity first: its deadline, or its idle timeout
-    /// after its last activity, whichever is earlier; `.max` for never.
-    ///
-    /// Idle time counts from when the transport's task starts: until then it waits for a thread of a
-    /// busy pool, which is not the server being silent, so the idle timeout is looked at again an idle
-    /// timeout from now (the deadline still bounds the whole exchange).
+    /// after its last activity, whichever is earlier; `.max` for never. Idle time counts from when the
+    /// transport's task starts (see ``ExchangeActivity/due(idleTimeout:deadline:)``).
     var due: UInt64 {
         guard let activity, idleTimeout != .max else { return deadline }
-        let last = activity.lastActivity
-        let since = last == 0 ? DispatchTime.now().uptimeNanoseconds : last
-        let (idleDue, overflow) = since.addingReportingOverflow(idleTimeout)
-        return overflow ? deadline : min(deadline, idleDue)
+        return activity.due(idleTimeout: idleTimeout, deadline: deadline)
     }
 
     /// Starts `operation` in a task of its own, and the shared timer for the exchange's timeouts; resumes

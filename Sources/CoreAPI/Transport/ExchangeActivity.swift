@@ -27,4 +27,18 @@ package final class ExchangeActivity: Sendable {
     package var lastActivity: UInt64 {
         last.current
     }
+
+    /// When an exchange with this clock times out: `idleTimeout` after its last activity, or at
+    /// `deadline` when that is earlier (uptime nanoseconds; `.max` for none).
+    ///
+    /// Before the first touch of a clock made with `started: false`, idle time counts from now: the
+    /// transport's task is still waiting for a thread of a busy pool, which is not the server being
+    /// silent, so the idle timeout is looked at again an idle timeout later (the deadline still bounds
+    /// the whole exchange).
+    package func due(idleTimeout: UInt64, deadline: UInt64) -> UInt64 {
+        let last = lastActivity
+        let since = last == 0 ? DispatchTime.now().uptimeNanoseconds : last
+        let (idleDue, overflow) = since.addingReportingOverflow(idleTimeout)
+        return overflow ? deadline : min(deadline, idleDue)
+    }
 }
