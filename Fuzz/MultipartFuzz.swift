@@ -236,8 +236,18 @@ private func quote(_ text: String) -> String? {
     return result + "\""
 }
 
+/// `text` with each CR and LF scalar written as %0D and %0A. Scalar by scalar, not by `Character`: a CR
+/// followed by a combining mark (`"\r\u{0593}"`) is one `Character` that is not equal to `"\r"`.
 private func display(_ text: String) -> String {
-    text.replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    var result = ""
+    for scalar in text.unicodeScalars {
+        switch scalar.value {
+        case 0x0D: result += "%0D"
+        case 0x0A: result += "%0A"
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
 }
 
 private func contentBytes(of attachment: Attachment) -> [UInt8] {
