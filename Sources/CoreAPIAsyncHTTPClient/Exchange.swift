@@ -103,8 +103,6 @@
                 let due = activity.due(idleTimeout: idleTimeout, deadline: deadline)
                 if now >= due {
                     state.withLock { $0.isTimedOut = true }
-                }
-                if now >= due {
                     throw TimedOut()
                 }
                 try await Task.sleep(nanoseconds: due - now)
