@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -73,10 +74,20 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// CI builds this package's own targets with warnings as errors by setting COREAPI_WARNINGS_AS_ERRORS=1 for
+// every command, so one debug build serves the warnings check, the README's `swift test` and the example.
+// A flag on the command line (`-Xswiftc -warnings-as-errors`) would differ from the README's plain command
+// and make SwiftPM rebuild everything; a manifest setting reaches only these targets, not the packages they
+// depend on, and nobody who depends on CoreAPI sees it unless they set the variable themselves.
+let warningsAsErrors = ProcessInfo.processInfo.environment["COREAPI_WARNINGS_AS_ERRORS"] == "1"
+
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    if warningsAsErrors {
+        settings.append(.unsafeFlags(["-warnings-as-errors"]))
+    }
     target.swiftSettings = settings
 }
