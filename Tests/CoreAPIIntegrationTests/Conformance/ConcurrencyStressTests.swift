@@ -17,27 +17,27 @@ import Testing
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(ThreadSanitizer.isActive ? 4 : 3)))
     struct ConcurrencyStressTests {
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aThousandConcurrentRequestsAllSucceed(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func cancellingOneOfAThousandInFlightEndsOnlyThatOne(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func cancelAllRequestsEndsAThousandInFlightWithinTwoSeconds(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func cancelAllRequestsEndsAThousandOpenConnections(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func mixedCallsWhileTheEnvironmentSwitches(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }

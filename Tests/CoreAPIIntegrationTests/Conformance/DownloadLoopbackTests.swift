@@ -35,7 +35,7 @@ extension SerialLoopback {
 
         /// The body lands in the destination as the server sent it, with progress up to its size, and
         /// nothing else is left in the directory.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func theBodyIsWrittenToTheDestination(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let log = ProgressLog()
@@ -57,7 +57,7 @@ extension SerialLoopback {
 
         /// A connection dropped after 2 MiB of 5 is resumed by the call itself with `Range` and
         /// `If-Range`; the file's SHA-256 is the server's.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aDroppedConnectionIsResumedWithARange(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("dropped")
@@ -78,7 +78,7 @@ extension SerialLoopback {
         }
 
         /// Cancelling a download ends it with `cancelled` and removes its partial file.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aCancelRemovesThePartialFile(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             try await cancelAfterFirstMebibyte(
@@ -91,7 +91,7 @@ extension SerialLoopback {
 
         /// A cancelled download that keeps its part is continued by the next download to the same file:
         /// the second request asks for the rest, and the file's SHA-256 is the server's.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aKeptPartIsResumedByTheNextCall(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("kept")
@@ -113,7 +113,7 @@ extension SerialLoopback {
 
         /// When the file changed since the part was kept, the server answers the range request with the
         /// whole new body, which replaces the part.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aChangedFileStartsAgain(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("changed")
@@ -133,7 +133,7 @@ extension SerialLoopback {
         }
 
         /// An existing destination is refused before anything is sent, unless the download may replace it.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func anExistingFileIsNotReplacedUnlessAllowed(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("exists")
@@ -151,7 +151,7 @@ extension SerialLoopback {
 
         /// The download's own limit stops the body as it passes it, whatever the in-memory limit is, and
         /// leaves no file; a status error writes nothing either.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func theLimitAndStatusErrorsLeaveNoFile(transport: TestTransport) async throws {
             let session = transport.makeSession(
                 hostProvider: server.hosts,

@@ -6,22 +6,22 @@ extension SerialLoopback {
     /// resumes on.
     @Suite(.timeLimit(.minutes(2)))
     struct EndsOnTimeTests {
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aCancelledCallEndsAtOnce(transport: TestTransport) async throws {
             try await StressChild.run(#function, of: "EndsOnTimeScenarios", over: transport)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func cancelAllEndsEveryCallAtOnce(transport: TestTransport) async throws {
             try await StressChild.run(#function, of: "EndsOnTimeScenarios", over: transport)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func anIdleTimeoutEndsTheCallOnTime(transport: TestTransport) async throws {
             try await StressChild.run(#function, of: "EndsOnTimeScenarios", over: transport)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aBasicChallengeEndsAsA401AsSoonAsItArrives(transport: TestTransport) async throws {
             try await StressChild.run(#function, of: "EndsOnTimeScenarios", over: transport)
         }

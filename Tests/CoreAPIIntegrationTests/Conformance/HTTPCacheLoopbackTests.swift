@@ -18,7 +18,7 @@ extension SerialLoopback {
             transport.makeSession(hostProvider: server.hosts, middlewares: [HTTPCacheMiddleware(store: store)])
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aFreshResponseIsServedFromTheStore(transport: TestTransport) async throws {
             let session = session(transport)
             let name = uniqueName("fresh")
@@ -31,7 +31,7 @@ extension SerialLoopback {
             #expect(stats.gets == 1)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aStaleResponseIsRevalidated(transport: TestTransport) async throws {
             let session = session(transport)
             let name = uniqueName("stale")
@@ -44,7 +44,7 @@ extension SerialLoopback {
             #expect(stats.notModified == 2)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aStaleChangedResponseIsReplaced(transport: TestTransport) async throws {
             let session = session(transport)
             let name = uniqueName("changed")
@@ -56,7 +56,7 @@ extension SerialLoopback {
             #expect((stats.gets, stats.conditional, stats.notModified) == (3, 2, 1))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func lastModifiedAloneRevalidates(transport: TestTransport) async throws {
             let session = session(transport)
             let name = uniqueName("modified")
@@ -67,7 +67,7 @@ extension SerialLoopback {
             #expect((stats.gets, stats.conditional, stats.notModified) == (2, 1, 1))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func noStoreIsNeverStored(transport: TestTransport) async throws {
             let session = session(transport)
             let name = uniqueName("no-store")
@@ -79,7 +79,7 @@ extension SerialLoopback {
         }
 
         /// A stored response answers only requests with the `Accept-Language` it was fetched with.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func varyKeepsLanguagesApart(transport: TestTransport) async throws {
             let session = session(transport)
             let name = uniqueName("vary")
@@ -92,7 +92,7 @@ extension SerialLoopback {
         }
 
         /// A successful `POST` to the same URL removes its stored response.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func anUnsafeMethodInvalidates(transport: TestTransport) async throws {
             let session = session(transport)
             let name = uniqueName("unsafe")
@@ -104,7 +104,7 @@ extension SerialLoopback {
         }
 
         /// Stored only: a miss answers 504 and sends nothing; stored else load: a stale entry answers.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func thePoliciesOfTheStore(transport: TestTransport) async throws {
             let session = session(transport)
             let name = uniqueName("policy")

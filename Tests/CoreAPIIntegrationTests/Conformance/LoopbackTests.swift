@@ -22,7 +22,7 @@ extension SerialLoopback {
             transport.makeSession(hostProvider: server.hosts)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func queryParametersReachTheServerEscaped(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let echo = try await session.perform(
@@ -34,7 +34,7 @@ extension SerialLoopback {
             #expect(echo.bodySize == 0)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func jsonBodyReachesTheServer(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let echo = try await session.perform(EchoCreate(name: "Lamp", price: 12.5, note: nil))
@@ -43,7 +43,7 @@ extension SerialLoopback {
             #expect(echo.headers["content-type"] == "application/json")
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func formBodyReachesTheServer(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let echo = try await session.perform(EchoForm(title: "a b&c", count: 3))
@@ -52,7 +52,7 @@ extension SerialLoopback {
             #expect(echo.headers["content-type"] == "application/x-www-form-urlencoded; charset=utf-8")
         }
 
-        @Test(arguments: TestTransport.allCases, [400, 404, 409, 500, 503])
+        @Test(arguments: TestTransport.underTest, [400, 404, 409, 500, 503])
         func errorStatusGoesThroughTheFamilyProcess(transport: TestTransport, code: Int) async throws {
             let session = makeSession(transport)
             let error = await #expect(throws: FixtureServiceError.self) {
@@ -61,7 +61,7 @@ extension SerialLoopback {
             #expect(error == FixtureServiceError(status: code, message: "status \(code) from fixture"))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func unacceptableStatusKeepsCodeHeadersAndBody(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let error = await #expect(throws: ApiError.self) {
@@ -76,7 +76,7 @@ extension SerialLoopback {
             #expect(String(decoding: failure.body, as: UTF8.self).contains("status 418 from fixture"))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func perMethodAcceptableStatusCodes(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let data = try await session.perform(RawGet(path: "/status/404", acceptableStatusCodes: [200, 404]))
@@ -84,7 +84,7 @@ extension SerialLoopback {
         }
 
         @Test(
-            arguments: TestTransport.allCases,
+            arguments: TestTransport.underTest,
             [
                 ("/text/latin1", "café crème, naïve"),
                 ("/text/cp1251", "Привет, мир"),
@@ -99,7 +99,7 @@ extension SerialLoopback {
             #expect(text == sample.expected)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func gzipBodyIsInflated(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let payload = try await session.perform(GzipCall())
@@ -107,7 +107,7 @@ extension SerialLoopback {
             #expect(payload.items == Array(0..<100))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func emptyAndHeadResponses(transport: TestTransport) async throws {
             let session = makeSession(transport)
             struct Empty: FixtureMethod {
@@ -124,7 +124,7 @@ extension SerialLoopback {
         }
 
         /// Linux truncates `URLRequest.timeoutInterval` to whole seconds; CoreAPI's own timer keeps 0.5 s.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func perRequestTimeoutEndsAsTimeoutAtItsDeadline(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
@@ -136,14 +136,14 @@ extension SerialLoopback {
             #expect(elapsed < .milliseconds(1500))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func requestFasterThanItsTimeoutSucceeds(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let data = try await session.perform(DelayCall(milliseconds: 300, timeout: 1.2))
             #expect(String(decoding: data, as: UTF8.self) == #"{"delayed": 300}"#)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func basicChallengeEndsAsUnauthorized(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
@@ -159,7 +159,7 @@ extension SerialLoopback {
             #expect(ContinuousClock.now - start < .seconds(2))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func unknownHostKeySendsNothing(transport: TestTransport) async throws {
             let session = makeSession(transport)
             struct Elsewhere: FixtureMethod {
@@ -179,7 +179,7 @@ extension SerialLoopback {
             #expect(try server.count(tag: tag) == 0)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func invalidHeaderSendsNothing(transport: TestTransport) async throws {
             let session = makeSession(transport)
             struct BadHeader: FixtureMethod {
@@ -196,7 +196,7 @@ extension SerialLoopback {
             #expect(try server.count(tag: tag) == 0)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func swiftTaskCancellationCancelsTheRequest(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
@@ -207,7 +207,7 @@ extension SerialLoopback {
             #expect(ContinuousClock.now - start < .seconds(3))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func cancelAllRequestsEndsTwentyInFlight(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
@@ -236,7 +236,7 @@ extension SerialLoopback {
             #expect(ContinuousClock.now - start < .seconds(3))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func completionHandlerDeliversOnTheGivenQueue(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let queue = DispatchQueue(label: "completion-test")
@@ -251,7 +251,7 @@ extension SerialLoopback {
             #expect(try String(decoding: result.get(), as: UTF8.self) == #"{"ok":true}"#)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func completionHandleCancels(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let result = await withCheckedContinuation { continuation in
@@ -261,7 +261,7 @@ extension SerialLoopback {
             #expect(throws: ApiError.cancelled) { try result.get() }
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func defaultSessionNeitherKeepsNorSendsCookies(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let jar = "/echo/cookie-jar/\(UUID().uuidString)"
@@ -271,7 +271,7 @@ extension SerialLoopback {
             #expect(echo.headers["cookie"] == nil)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func connectionRefusedIsATransportError(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: DictionaryHostProvider(["fixture": "http://127.0.0.1:1"]))
             let error = await #expect(throws: ApiError.self) {

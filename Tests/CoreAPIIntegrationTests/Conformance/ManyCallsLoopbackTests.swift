@@ -34,7 +34,7 @@ extension SerialLoopback {
 
         /// Twenty calls with a limit of three: the server never sees more than three at once, and sees
         /// all twenty.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aBatchKeepsToItsLimit(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("batch")
@@ -47,7 +47,7 @@ extension SerialLoopback {
         }
 
         /// A hundred identical calls at once reach the server once, and all get its answer.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func identicalCallsReachTheServerOnce(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("shared")
@@ -63,7 +63,7 @@ extension SerialLoopback {
         }
 
         /// Cancelling the calls of one key ends them at once and leaves the others to finish.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func cancellingByKeyLeavesTheOtherCalls(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let (dropped, kept) = (uniqueName("dropped"), uniqueName("kept"))

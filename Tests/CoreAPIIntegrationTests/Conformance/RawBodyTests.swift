@@ -27,7 +27,7 @@ extension SerialLoopback {
             server = try FixtureServer.shared()
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func bytesAreSentAsTheyAreWithTheirTypeAndTheParametersInTheQuery(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let echo = try await session.perform(
@@ -39,7 +39,7 @@ extension SerialLoopback {
             #expect(echo.headers["content-type"] == "application/xml")
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aFileIsStreamedAndLeftInPlace(transport: TestTransport) async throws {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID()).csv")
             let text = (0..<20_000).map { "row \($0),\($0 * 7)" }.joined(separator: "\n")
@@ -54,7 +54,7 @@ extension SerialLoopback {
             #expect(FileManager.default.fileExists(atPath: file.path))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aMissingFileFailsBeforeAnythingIsSent(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let missing = URL(fileURLWithPath: "/nonexistent/\(UUID()).bin")

@@ -70,14 +70,14 @@ extension SerialLoopback {
             server = try FixtureServer.shared()
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aGraphQLQueryReturnsItsData(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let data = try await session.perform(GetHero(episode: "EMPIRE"))
             #expect(data.hero?.name == "Han Solo")
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func graphQLErrorsAreTypedWithTheirPaths(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let failure = await #expect(throws: GraphQLFailure<HeroData>.self) {
@@ -90,7 +90,7 @@ extension SerialLoopback {
             #expect(failure?.statusCode == 200)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func partialDataComesWithTheErrors(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let failure = await #expect(throws: GraphQLFailure<HeroData>.self) {
@@ -101,7 +101,7 @@ extension SerialLoopback {
             #expect(failure?.errors.first?.extensions?["code"] == "UNAVAILABLE")
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func anErrorStatusWithGraphQLErrorsIsAGraphQLFailure(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let failure = await #expect(throws: GraphQLFailure<HeroData>.self) {
@@ -112,7 +112,7 @@ extension SerialLoopback {
             #expect(failure?.partialData == nil)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func metadataComesWithTheValue(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let user = try await session.perform(UserWithMetadata())
@@ -125,7 +125,7 @@ extension SerialLoopback {
 
         /// The server waits 300 ms before it answers: the exchange takes at least that, the call at least
         /// as long as its exchange, and the call started when it was made.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func timingCoversTheExchange(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let before = Date()

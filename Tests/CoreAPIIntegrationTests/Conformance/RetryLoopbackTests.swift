@@ -77,7 +77,7 @@ extension SerialLoopback {
             return zip(times, times.dropFirst()).map { $1 - $0 }
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func retryAfterSecondsAreWaitedOnTheWire(transport: TestTransport) async throws {
             let key = UUID().uuidString
             let result = try await makeSession(transport).perform(FlakyCall(key: key, failures: 2, retryAfter: "1"))
@@ -96,7 +96,7 @@ extension SerialLoopback {
         }
 
         /// The server sends a date at least 1 s ahead (rounded up to a whole second), so the gap is 1–2 s.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func retryAfterDateIsWaitedOnTheWire(transport: TestTransport) async throws {
             let key = UUID().uuidString
             let call = FlakyCall(key: key, failures: 1, status: 429, retryAfter: "1", retryAfterDate: true)
@@ -118,7 +118,7 @@ extension SerialLoopback {
             )
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func backoffWithoutRetryAfterIsWaitedOnTheWire(transport: TestTransport) async throws {
             let key = UUID().uuidString
             let policy = RetryPolicy(initialDelay: 0.4)
@@ -145,7 +145,7 @@ extension SerialLoopback {
             )
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func postOn503IsNotRetried(transport: TestTransport) async throws {
             let key = UUID().uuidString
             let session = makeSession(transport)
@@ -162,7 +162,7 @@ extension SerialLoopback {
             #expect(log.current.isEmpty)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func retryAfterBeyondTheCapIsNotWaited(transport: TestTransport) async throws {
             let key = UUID().uuidString
             let session = makeSession(transport)
@@ -175,7 +175,7 @@ extension SerialLoopback {
             #expect(try await plain.perform(FlakyLog(key: key)).times.count == 1)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func cancellingDuringTheBackoffEndsAtOnce(transport: TestTransport) async throws {
             let key = UUID().uuidString
             let session = makeSession(transport)
@@ -199,7 +199,7 @@ extension SerialLoopback {
         /// A body cut short after its head (`Content-Length: 1000`, 100 bytes, then the connection
         /// closes) is a lost connection, which the default policy retries for a `GET`: three requests
         /// reach the server.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aGetWhoseBodyIsCutShortIsRetriedByTheDefaultPolicy(transport: TestTransport) async throws {
             let tag = "close-mid-body-get-\(UUID().uuidString)"
             let error = await #expect(throws: ApiError.self) {
@@ -222,7 +222,7 @@ extension SerialLoopback {
         }
 
         /// The same fault after a `POST` is not retried: the server may have acted on the request.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aPostWhoseBodyIsCutShortIsNotRetried(transport: TestTransport) async throws {
             let tag = "close-mid-body-post-\(UUID().uuidString)"
             let error = await #expect(throws: ApiError.self) {
@@ -245,7 +245,7 @@ extension SerialLoopback {
 
         /// Nothing listens on port 1, so the connection is refused: the POST never reached a server and
         /// is retried.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func postIsRetriedWhenTheConnectionIsRefused(transport: TestTransport) async throws {
             let policy = RetryPolicy(initialDelay: 0.05, jitter: .none)
             let session = makeSession(transport, policy, hosts: ["fixture": "http://127.0.0.1:1"])

@@ -16,7 +16,7 @@ extension SerialLoopback {
 
         /// Five events written 200 ms apart arrive 200 ms apart, each as soon as it was written, not
         /// when the stream ends.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func eventsArriveAsTheServerWritesThem(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let start = ContinuousClock.now
@@ -35,7 +35,7 @@ extension SerialLoopback {
 
         /// The stream closes after three events; each reconnection sends the last event ID and gets the
         /// next ones, until the server answers 204.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func reconnectionsContinueFromTheLastEventID(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("reconnect")
@@ -52,7 +52,7 @@ extension SerialLoopback {
         }
 
         /// Leaving the loop over the events ends the call: the server's next connection never comes.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func leavingTheLoopEndsTheCall(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("leave")
@@ -69,7 +69,7 @@ extension SerialLoopback {
 
         /// A JSON Lines body decodes record by record; a broken line throws with its number after the
         /// records before it.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func jsonLinesDecodeUntilABrokenLine(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             var records: [Record] = []
@@ -92,7 +92,7 @@ extension SerialLoopback {
 
         /// The method's deadline ends a stream read with its limits midway, with `timeout`; unlimited,
         /// the same stream runs past it to its end.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func theDeadlineAppliesUnlessTheCallOptsOut(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let method = WatchTicks(name: uniqueName("deadline"), count: 6, ms: 200, deadline: 0.5)
@@ -108,7 +108,7 @@ extension SerialLoopback {
         }
 
         /// A status the method does not accept throws from `stream` itself, with its body.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aStatusErrorThrowsBeforeTheBody(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             await #expect {
@@ -121,7 +121,7 @@ extension SerialLoopback {
         /// With the method's limits, the size limit refuses a body whose declared length passes it before
         /// the body, ends one without a declared length with `responseTooLarge` once passed, and unlimited,
         /// the same body arrives whole.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func theSizeLimitAppliesUnlessTheCallOptsOut(transport: TestTransport) async throws {
             let session = transport.makeSession(
                 hostProvider: server.hosts,

@@ -16,7 +16,7 @@ extension SerialLoopback {
 
         /// A body whose bytes come 250 ms apart is read whole, although it takes longer than the 1.5 s
         /// idle timeout.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aBodyTricklingFasterThanTheIdleTimeoutIsReadWhole(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let start = ContinuousClock.now
@@ -28,7 +28,7 @@ extension SerialLoopback {
         }
 
         /// Bytes 2 s apart with a 0.5 s idle timeout: the call ends with a timeout soon after the first.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aBodyStallingLongerThanTheIdleTimeoutTimesOut(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let start = ContinuousClock.now

@@ -32,7 +32,7 @@ extension SerialLoopback {
 
         func url(_ path: String) -> String { server.baseURL + path }
 
-        @Test(arguments: TestTransport.allCases, [301, 302, 303, 307, 308])
+        @Test(arguments: TestTransport.underTest, [301, 302, 303, 307, 308])
         func aCrossOriginRedirectDropsEverySecret(transport: TestTransport, status: Int) async throws {
             let session = makeSession(transport)
             let echo = try await session.perform(
@@ -45,7 +45,7 @@ extension SerialLoopback {
             #expect(echo.values("X-Plain") == ["visible"])
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func secretsStayDroppedWhenTheChainComesBack(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let back = "/redirect/cross?path=/echo/raw"
@@ -57,7 +57,7 @@ extension SerialLoopback {
             #expect(echo.values("X-Plain") == ["visible"])
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aSameOriginRedirectKeepsTheHeaders(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let echo = try await session.perform(
@@ -68,7 +68,7 @@ extension SerialLoopback {
             #expect(echo.values("X-Api-Key") == ["KEY-SECRET"])
         }
 
-        @Test(arguments: TestTransport.allCases, [307, 308])
+        @Test(arguments: TestTransport.underTest, [307, 308])
         func aTemporaryOrPermanentRedirectSendsTheSameBodyAgain(transport: TestTransport, status: Int) async throws {
             let session = makeSession(transport)
             let body = ["note": String(repeating: "x", count: 5000)]
@@ -85,7 +85,7 @@ extension SerialLoopback {
             #expect(echo.bodySha256 == (try Digest.sha256(of: expected)))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aBodyUploadedFromAFileIsSentAgainOn307(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let scratch = try ScratchDirectory()
@@ -104,7 +104,7 @@ extension SerialLoopback {
             #expect(try scratch.contents() == ["data.bin"])
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aSeeOtherTurnsAPostIntoAGetWithoutBody(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let echo = try await session.perform(
@@ -119,7 +119,7 @@ extension SerialLoopback {
             #expect(echo.values("Content-Type").isEmpty)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aLoopEndsAfterTheLimitWithATypedError(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let suffix = UUID().uuidString
@@ -134,7 +134,7 @@ extension SerialLoopback {
             #expect(try server.hits(path: "/redirect/loop/\(suffix)") == 6)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func withRedirectsOffTheRedirectIsTheAnswer(transport: TestTransport) async throws {
             let session = makeSession(transport, policy: TransportPolicy(maximumRedirects: 0))
             let error = await #expect(throws: ApiError.self) {
@@ -146,7 +146,7 @@ extension SerialLoopback {
 
         /// The refusal names the scheme and shows the target as the server wrote it, port included.
         @Test(
-            arguments: TestTransport.allCases,
+            arguments: TestTransport.underTest,
             [
                 ("data", "data", "data:text/plain,hello"), ("mailto", "mailto", "mailto:nobody@example.invalid"),
                 ("file", "file", "file:///etc/passwd"), ("ftp", "ftp", "ftp://127.0.0.1:PORT/file.txt"),
@@ -174,7 +174,7 @@ extension SerialLoopback {
 
         /// `HTTP://` is an http URL: the session follows it (FoundationNetworking alone finds no protocol for
         /// a scheme in capitals and fails with -1002).
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aTargetWithASchemeInCapitalsIsFollowed(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let target = "HTTP://127.0.0.1:\(server.port)/echo/raw"
@@ -222,7 +222,7 @@ extension SerialLoopback {
             ("/fault/encoding?value=br&garbage=1", .badResponse, -1),
         ]
 
-        @Test(arguments: TestTransport.allCases, transportFaults)
+        @Test(arguments: TestTransport.underTest, transportFaults)
         func faultsEndWithTheirKind(transport: TestTransport, row: FaultRow) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
@@ -242,7 +242,7 @@ extension SerialLoopback {
         }
 
         @Test(
-            arguments: TestTransport.allCases,
+            arguments: TestTransport.underTest,
             [
                 "/fault/huge?mb=200", "/fault/huge-chunked?mb=200", "/fault/gzip-bomb?mb=200",
                 "/fault/big-content-length",
@@ -271,7 +271,7 @@ extension SerialLoopback {
         /// Length fields that agree are one length; codings the engine decodes are decoded, up to five
         /// stacked; a response to `HEAD` has no body to decode, whatever its coding.
         @Test(
-            arguments: TestTransport.allCases,
+            arguments: TestTransport.underTest,
             [
                 ("/fault/conflicting-content-length?lengths=10,10", "GET", "0123456789"),
                 ("/fault/conflicting-content-length?lengths=10,010", "GET", "0123456789"),
@@ -306,14 +306,14 @@ extension SerialLoopback {
         /// Whether the engine goes on inflating a gzip bomb once the size limit has refused it
         /// (``TestTransport/stopsInflatingAtTheLimit``), measured in a child process of its own
         /// (``GzipBombScenarios``), where nothing else uses the processor.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aRefusedGzipBombIsInflatedNoFurther(transport: TestTransport) async throws {
             try await StressChild.run(#function, of: "GzipBombScenarios", over: transport)
         }
 
         /// A redirect's body is not the answer: only its first 64 KiB are kept, so a body larger than the
         /// size limit does not fail the call, which follows the redirect.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aRedirectWithABodyOverTheSizeLimitIsFollowed(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let echo = try await session.perform(
@@ -329,7 +329,7 @@ extension SerialLoopback {
         /// transport hands the `3xx` over at once and stops reading after 64 KiB, unless its engine reads
         /// a redirect's whole body first (``TestTransport/readsRedirectBodiesWhole``): then the call takes
         /// the whole trickle.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aRedirectWithATricklingBodyIsFollowed(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
@@ -351,7 +351,7 @@ extension SerialLoopback {
         /// An engine that reads a redirect's whole body reports none of its bytes meanwhile
         /// (``TestTransport/readsRedirectBodiesWhole``), so there the idle timeout runs through the body and
         /// ends the call. Pinned so that a FoundationNetworking that reports them shows up here.
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func anIdleTimeoutShorterThanARedirectBodysTrickle(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
@@ -365,7 +365,7 @@ extension SerialLoopback {
             }
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func anUntrustedCertificateIsATLSFailure(transport: TestTransport) async throws {
             let session = makeSession(transport)
             for base in [
@@ -383,7 +383,7 @@ extension SerialLoopback {
             }
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aMethodCanRaiseTheSizeLimit(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let data = try await session.perform(
@@ -392,7 +392,7 @@ extension SerialLoopback {
             #expect(data.count == 12 * 1024 * 1024)
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func aTricklingBodyEndsAtTheDeadline(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
@@ -407,7 +407,7 @@ extension SerialLoopback {
             #expect(elapsed < .seconds(3))
         }
 
-        @Test(arguments: TestTransport.allCases)
+        @Test(arguments: TestTransport.underTest)
         func invalidateCancelsCallsInFlightAndRefusesLaterOnes(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let calls = (0..<5).map { _ in
