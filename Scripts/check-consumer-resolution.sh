@@ -1,36 +1,74 @@
 #!/usr/bin/env bash
-# Checks that a package using CoreAPI without the AsyncHTTPClient trait resolves and fetches nothing else.
+# Checks what a package using CoreAPI resolves and fetches: nothing without a trait, and with each trait
+# exactly the packages that trait is for.
 #
-#   Scripts/check-consumer-resolution.sh [extra swift build arguments]
+#   Scripts/check-consumer-resolution.sh [--build]
 #
-# Builds Scripts/consumer-resolution — a one-target package that depends on this repository by path and
-# imports CoreAPI, the way an app does — from scratch in its own scratch path (.build-consumer there, or
-# $CONSUMER_SCRATCH_PATH), then fails if its Package.resolved pins any package, or if any package was
-# fetched or checked out. CoreAPI's own dependencies (async-http-client, swift-nio, swift-nio-ssl) are
-# declared for the AsyncHTTPClient trait alone, so none of them may show up here.
+# Scripts/consumer-resolution is a one-target package that depends on this repository by path and imports
+# CoreAPI, the way an app does. It is resolved from scratch in its own scratch path (.build-consumer there,
+# or $CONSUMER_SCRATCH_PATH):
+#   1. without a trait: it must pin no package and fetch nothing into the scratch path's checkouts or
+#      repositories. CoreAPI's own dependencies (async-http-client, swift-nio, swift-nio-ssl) are declared
+#      for the AsyncHTTPClient trait alone, so none of them may show up.
+#   2. with CONSUMER_TRAITS=AsyncHTTPClient: it must pin async-http-client, swift-nio and swift-nio-ssl (and
+#      what they depend on), which shows that the first check looks where packages would appear.
+# Resolution is what fetches packages, so resolving is enough and takes seconds; --build also builds the
+# trait-less consumer, as an app would (about a minute: it compiles CoreAPI once more).
 set -euo pipefail
 consumer="$(cd "$(dirname "$0")/consumer-resolution" && pwd)"
 cd "$consumer"
 
+build=0
+case "${1:-}" in
+    "") ;;
+    --build) build=1 ;;
+    *) echo "usage: $0 [--build]" >&2; exit 2 ;;
+esac
+
 scratch="${CONSUMER_SCRATCH_PATH:-$consumer/.build-consumer}"
-rm -rf "$scratch" Package.resolved
-
-swift build --scratch-path "$scratch" "$@"
-
 status=0
-if [ -f Package.resolved ] && grep -q '"identity"' Package.resolved; then
-    echo "error: the consumer pins packages:" >&2
-    grep '"identity"' Package.resolved >&2
+
+# Identities pinned by Package.resolved, one per line, sorted.
+pinned() {
+    [ -f Package.resolved ] || return 0
+    sed -n 's/.*"identity" *: *"\([^"]*\)".*/\1/p' Package.resolved | sort
+}
+
+# 1. Without a trait.
+rm -rf "$scratch" Package.resolved
+env -u CONSUMER_TRAITS swift package resolve --scratch-path "$scratch"
+if [ "$build" -eq 1 ]; then
+    env -u CONSUMER_TRAITS swift build --scratch-path "$scratch"
+fi
+if [ -n "$(pinned)" ]; then
+    echo "error: without a trait the consumer pins packages:" >&2
+    pinned >&2
     status=1
 fi
 for folder in checkouts repositories; do
     if [ -d "$scratch/$folder" ] && [ -n "$(ls -A "$scratch/$folder")" ]; then
-        echo "error: packages were fetched into $scratch/$folder:" >&2
+        echo "error: without a trait packages were fetched into $scratch/$folder:" >&2
         ls -A "$scratch/$folder" >&2
         status=1
     fi
 done
-if [ "$status" -eq 0 ]; then
-    echo "The consumer pins and fetches no package."
+[ "$status" -ne 0 ] || echo "consumer without a trait: pins and fetches no package"
+
+# 2. With the AsyncHTTPClient trait: the packages it is for must be there, so the check above can fail.
+rm -rf "$scratch" Package.resolved
+log="$(mktemp)"
+if ! CONSUMER_TRAITS=AsyncHTTPClient swift package resolve --scratch-path "$scratch" >"$log" 2>&1; then
+    cat "$log" >&2
+    status=1
 fi
+rm -f "$log"
+with_trait="$(pinned | tr '\n' ' ')"
+for expected in async-http-client swift-nio swift-nio-ssl; do
+    if ! pinned | grep -qx "$expected"; then
+        echo "error: with the AsyncHTTPClient trait the consumer does not pin $expected (pins: $with_trait)" >&2
+        status=1
+    fi
+done
+[ "$status" -ne 0 ] || echo "consumer with AsyncHTTPClient: pins $(pinned | wc -l) packages: $with_trait"
+rm -rf "$scratch" Package.resolved
 exit "$status"
