@@ -90,23 +90,37 @@ private struct Paced: ApiMethod {
 
 /// The idle timeout and the deadline the session enforces itself for a transport that reports its
 /// activity (`ActivityReportingTransport`), with its one shared timer instead of a watchdog per exchange.
+///
+/// These tests share two cores with the rest of the suite, whose tasks hold the pool's threads for
+/// seconds: the transport's task and the caller then wait that long for one. So a timeout's checks bound
+/// what the session decides (the error, no earlier than its timeout, before the transport would have
+/// answered), never how soon after its timeout the caller resumes.
 @Suite(.timeLimit(.minutes(1)))
 struct SessionTimeoutTests {
+    /// How long a silent transport waits before it answers "done": what a missing timeout would let the
+    /// call do, and so the upper bound of a call its timeout must end first.
+    static let silence: Duration = .seconds(30)
+
     private func session(_ transport: any Transport) -> ApiSession {
         ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.test"]), transport: transport)
     }
 
+    /// A transport silent for 30 s is ended by its 0.3 s idle timeout.
+    ///
+    /// Without the idle timeout the transport would answer "done" after its silence (the deadline, 60 s by
+    /// default, comes later), so ``ApiError/timeout`` is what tells the two apart. The call must also last
+    /// at least the idle timeout, and end before the transport's silence is up, counted from the
+    /// transport's start, which comes seconds after the call's when the pool is busy. How soon after
+    /// 0.3 s it ends is the machine's, so nothing bounds that.
     @Test func anExchangeWithoutActivityEndsAtItsIdleTimeout() async throws {
-        let transport = PacedTransport(beats: 1, interval: .seconds(30))
+        let transport = PacedTransport(beats: 1, interval: Self.silence)
         let start = ContinuousClock.now
         await #expect(throws: ApiError.timeout) {
             try await session(transport).perform(Paced(timeout: 0.3))
         }
         let ended = ContinuousClock.now
         #expect(ended - start >= .milliseconds(300))
-        // Idle time counts from the transport's start, which waits for a thread of the pool (seconds
-        // when the whole suite starts at once): timed from there, not the 30 s the transport waits.
-        #expect(try ended - #require(transport.started.current) < promptly)
+        #expect(try ended - #require(transport.started.current) < Self.silence)
         #expect(transport.hadClock.current == true)
         try await waitUntil { transport.sawCancellation.current }  // the engine's task is cancelled too
     }
@@ -122,29 +136,46 @@ struct SessionTimeoutTests {
         #expect(transport.sawCancellation.current == false)
     }
 
+    /// While the shared timer ends a silent exchange at its 0.5 s idle timeout, it keeps an active one,
+    /// whose 4 s of beats outlast its 2 s idle timeout, alive.
+    ///
+    /// The silent one's bounds are those of ``anExchangeWithoutActivityEndsAtItsIdleTimeout()``: the
+    /// timeout error (its transport would answer "done" after its silence), at least its idle timeout
+    /// after the call started, before its silence is up. The active one must answer "done", no earlier
+    /// than its 4 s of beats: a timer that read no activity would have ended it at 2 s with the timeout.
     @Test func oneTimerEndsASilentExchangeWhileItKeepsAnActiveOneAlive() async throws {
         let active = PacedTransport(beats: 40, interval: .milliseconds(100))
-        let silent = PacedTransport(beats: 1, interval: .seconds(30))
+        let silent = PacedTransport(beats: 1, interval: Self.silence)
         let start = ContinuousClock.now
         async let kept = session(active).perform(Paced(timeout: 2))
         await #expect(throws: ApiError.timeout) {
             try await session(silent).perform(Paced(timeout: 0.5))
         }
-        #expect(try ContinuousClock.now - #require(silent.started.current) < promptly)  // see above
+        let silentEnded = ContinuousClock.now
+        #expect(silentEnded - start >= .milliseconds(500))
+        #expect(try silentEnded - #require(silent.started.current) < Self.silence)
         #expect(try await kept == Data("done".utf8))
         #expect(ContinuousClock.now - start >= .seconds(4))
+        #expect(active.sawCancellation.current == false)
     }
 
+    /// A 0.6 s deadline ends an exchange that shows activity every 100 ms for 30 s, with an idle timeout
+    /// (20 s) that the activity never lets pass.
+    ///
+    /// Without the deadline the transport would answer "done" after its 30 s, so the timeout error tells
+    /// the two apart. The call lasts at least the deadline, and ends before the 20 s idle timeout: had the
+    /// beats stopped, that timeout would have ended the call with the same error, and it is the deadline
+    /// that is under test. How soon after 0.6 s the caller resumes is the machine's.
     @Test func theDeadlineEndsAnExchangeWhateverItsActivity() async throws {
         let transport = PacedTransport(beats: 300, interval: .milliseconds(100))
+        let idleTimeout: TimeInterval = 20
         let start = ContinuousClock.now
         await #expect(throws: ApiError.timeout) {
-            // An idle timeout far above the beats' interval, so only the deadline can end it.
-            try await session(transport).perform(Paced(timeout: 10, deadline: 0.6))
+            try await session(transport).perform(Paced(timeout: idleTimeout, deadline: 0.6))
         }
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(600))
-        #expect(elapsed < promptly)  // not the 30 s of activity
+        #expect(elapsed < .seconds(idleTimeout))
     }
 
     @Test func noProgressIsReportedOnceTheCallHasEnded() async throws {
