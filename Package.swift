@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "CoreAPI",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "CoreAPI", targets: ["CoreAPI"]),
         .library(name: "CoreAPIJSON", targets: ["CoreAPIJSON"]),

@@ -12,7 +12,7 @@ let traits = (ProcessInfo.processInfo.environment["CONSUMER_TRAITS"] ?? "")
 
 let package = Package(
     name: "ConsumerResolution",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
         .package(name: "CoreAPI", path: "../..", traits: Set(traits))
     ],
