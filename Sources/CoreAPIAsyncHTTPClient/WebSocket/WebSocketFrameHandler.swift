@@ -58,7 +58,7 @@
             switch frame.opcode {
             case .text:
                 // §8.1: text that is not UTF-8 fails the connection (1007), never repaired.
-                guard let text = String(validating: frame.data.readableBytesView, as: UTF8.self) else {
+                guard let text = Self.validUTF8(frame.data.readableBytesView) else {
                     fail(.protocolError(reason: "a text message that is not UTF-8"), code: .invalidPayload, context)
                     return
                 }
@@ -82,10 +82,18 @@
         }
 
         /// Answers the server's close frame (§5.5.1) and ends the connection with its code and reason.
+        /// The bytes as text when they are well-formed UTF-8, else `nil`: decoding repairs ill-formed
+        /// sequences with U+FFFD, so the text is valid exactly when its UTF-8 is the bytes it came from.
+        /// (`String(validating:as:)` says the same, but only from iOS 18 and macOS 15, above the package's floor.)
+        private static func validUTF8(_ bytes: ByteBufferView) -> String? {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.utf8.elementsEqual(bytes) ? text : nil
+        }
+
         private func receivedClose(_ data: ByteBuffer, context: ChannelHandlerContext) {
             var payload = data
             let code = payload.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:)) ?? .noStatusReceived
-            let reason = String(validating: payload.readableBytesView, as: UTF8.self)
+            let reason = Self.validUTF8(payload.readableBytesView)
             guard data.readableBytes != 1, code == .noStatusReceived || code.isSendable, let reason else {
                 fail(.protocolError(reason: "a malformed close frame"), code: .protocolError, context)
                 return
