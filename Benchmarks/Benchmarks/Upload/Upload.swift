@@ -76,7 +76,7 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 0,
         scalingFactor: .one,
         maxDuration: .seconds(900),
-        maxIterations: RunSettings.isShort ? 1 : 3
+        maxIterations: 3
     )
     Benchmark(
         "multipart 1 GiB file",
