@@ -33,6 +33,9 @@ struct ConcurrencyStressScenarios {
     static let heldTimeout: TimeInterval = 600
     /// How long the calls may take to be all in flight.
     static let startDeadline = Duration.seconds(ThreadSanitizer.isActive ? 90 : 45)
+    /// The open connections of ``cancelAllRequestsEndsAThousandInFlightWithinTwoSeconds()``, which
+    /// ``cancelAllRequestsEndsAThousandOpenConnections()`` must exceed when it cancels.
+    static let openConnectionsFloor = 100
 
     let server: FixtureServer
     /// The transport of the sessions under test.
@@ -105,23 +108,28 @@ struct ConcurrencyStressScenarios {
     /// never get a connection: 0.34–1.03 s in six runs on two shared cores, against 0.76–2.1 s in any
     /// order, when each freed connection was opened again for a waiting call.
     @Test func cancelAllRequestsEndsAThousandInFlightWithinTwoSeconds() async throws {
-        let ended = try await cancelAllInFlight(connections: 100)
+        let ended = try await cancelAllInFlight(connections: Self.openConnectionsFloor)
         #expect(ended < .seconds(2) * Self.slowdown)
     }
 
-    /// The same with all thousand at the server. FoundationNetworking's cost of cancelling a task grows
-    /// with the number of open sockets: this took 0.5–11.1 s on two shared cores, in either cancel order
-    /// and longest when the thousand connections had also been slow to open (28 s instead of 4–10 s),
-    /// against 0.3–1.0 s with a hundred connections. So the bound only catches a hang: a call that is not
-    /// cancelled ends with the fixture's 120 s hold.
+    /// The same with the calls at the server: `cancelAllRequests()` ends every one of them, whichever
+    /// connection it holds open, and those still on their way there.
     ///
-    /// Opening the thousand connections usually takes 1.5–10 s, but on a loaded machine
-    /// FoundationNetworking once had 933 tasks running and 928 requests at the fixture after 45 s. What
-    /// this scenario checks is the cancel, so from nine hundred open connections it goes on: the calls
-    /// that have not reached the fixture yet must end with the others.
+    /// How fast a thousand connections open, and how fast FoundationNetworking cancels them (its cost grows
+    /// with the number of open sockets), is the machine's: 1.5–10 s and 0.5–11.1 s on two shared cores,
+    /// but once 928 requests at the fixture after 45 s, and once 28 s to open them. So the scenario bounds
+    /// neither:
+    /// - It cancels once all thousand are at the fixture or, after ``startDeadline``, with as many as have
+    ///   arrived, as long as that is more than the hundred open connections of
+    ///   ``cancelAllRequestsEndsAThousandInFlightWithinTwoSeconds()`` (the slowest start seen had nine
+    ///   times as many): what this one adds is a cancel that meets many open sockets.
+    /// - Every call must end cancelled, none with the fixture's answer: the fixture holds each request for
+    ///   ``heldUntilCancelledMilliseconds`` (120 s) from its arrival, and the cancel comes at most 105 s
+    ///   after the calls started (``startDeadline`` and one slow poll, see ``waitUntilInFlight``) and
+    ///   decides every call's outcome at once, however late its caller resumes. A call it missed succeeds
+    ///   after that hold or is still running at the scenario's time limit, and fails either way.
     @Test func cancelAllRequestsEndsAThousandOpenConnections() async throws {
-        let ended = try await cancelAllInFlight(connections: Self.callCount, enough: Self.callCount * 9 / 10)
-        #expect(ended < .seconds(30) * Self.slowdown)
+        _ = try await cancelAllInFlight(connections: Self.callCount, enough: Self.openConnectionsFloor + 1)
     }
 
     /// Every kind of outcome at once from 32 tasks, while another task switches the environment
@@ -248,6 +256,12 @@ struct ConcurrencyStressScenarios {
     ///
     /// When ``startDeadline`` passes first, a scenario that can go on with fewer calls at the server
     /// (`enough` of them) does, and says so; any other throws.
+    ///
+    /// A poll of the fixture's count shares the machine with the thousand calls starting: on two loaded
+    /// cores one took 37 s. One that reaches the observer's deadline (60 s) leaves the last count standing
+    /// instead of failing the scenario, so a scenario goes on at most 105 s (``startDeadline`` and that
+    /// poll) after its calls started, before the fixture answers any it holds for
+    /// ``heldUntilCancelledMilliseconds`` (outside the thread sanitizer, which runs no such scenario).
     private func waitUntilInFlight(
         _ session: ApiSession,
         atServer: Int,
@@ -257,9 +271,14 @@ struct ConcurrencyStressScenarios {
         let start = ContinuousClock.now
         let deadline = Self.startDeadline
         var slowestPoll = Duration.zero
+        var arrived = 0
         while true {
             let pollStart = ContinuousClock.now
-            let arrived = try await observer.perform(ArrivalCount(tag: tag)).count
+            do {
+                arrived = try await observer.perform(ArrivalCount(tag: tag)).count
+            } catch ApiError.timeout {
+                print("stress: a /count poll timed out; the last count, \(arrived), stands")
+            }
             slowestPoll = max(slowestPoll, ContinuousClock.now - pollStart)
             let running = engineExchanges(of: session)
             if arrived >= atServer, running ?? Self.callCount == Self.callCount {
@@ -269,7 +288,8 @@ struct ConcurrencyStressScenarios {
                 let tasks = running.map { ", and \($0) of \(Self.callCount) tasks were running" } ?? ""
                 if let enough, arrived >= enough {
                     print(
-                        "stress: going on with \(arrived) of \(atServer) requests at the fixture\(tasks) after \(deadline)"
+                        "stress: going on with \(arrived) of \(atServer) requests at the fixture\(tasks) after "
+                            + "\(ContinuousClock.now - start)"
                     )
                     break
                 }
@@ -311,8 +331,9 @@ struct ConcurrencyStressScenarios {
         // The cancels themselves run on the session's task queue: done one after another on the caller's
         // thread they once kept `cancelAllRequests()` from returning for 4.3 s.
         #expect(callReturned < .milliseconds(500) * Self.slowdown, "cancelAllRequests() waited for the cancels")
-        // A call that finished before the cancel may succeed; with the fixture holding them none should.
-        #expect(outcomes.filter { $0 != .cancelled && $0 != .success }.isEmpty, "\(Self.tally(outcomes))")
+        // The fixture holds every call far longer than they take to start, so none may end with its answer:
+        // a success is a call the cancel missed.
+        #expect(outcomes.filter { $0 != .cancelled }.isEmpty, "\(Self.tally(outcomes))")
         await expectNoExchangesLeft(in: session)
         print(
             "stress: \(Self.callCount) calls started (\(connections) connections), cancelled after \(inFlight); "
