@@ -9,11 +9,26 @@ import PackageDescription
 /// Each benchmark suite is an executable target in `Benchmarks/<Suite>`, where the benchmark plugin
 /// finds it; `BenchServer` is the loopback HTTP server the network suites start in a process of its own, and
 /// `InstructionCount` performs loopback requests for `count-instructions.sh` to count under callgrind.
+///
+/// The clients over AsyncHTTPClient (CoreAPI's transport and the raw baseline) come with the
+/// `AsyncHTTPClient` trait, on by default. CI's gates need none of them and build with
+/// `--disable-default-traits`, which leaves SwiftNIO, BoringSSL and AsyncHTTPClient out of the release build.
 let package = Package(
     name: "CoreAPIBenchmarks",
     platforms: [.macOS(.v15)],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "The loopback clients over AsyncHTTPClient, raw and as CoreAPI's transport."
+        ),
+        .default(enabledTraits: ["AsyncHTTPClient"]),
+    ],
     dependencies: [
-        .package(name: "CoreAPI", path: "..", traits: ["AsyncHTTPClient"]),
+        .package(
+            name: "CoreAPI",
+            path: "..",
+            traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))]
+        ),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -25,11 +40,23 @@ let package = Package(
             dependencies: [
                 .product(name: "CoreAPI", package: "CoreAPI"),
                 .product(name: "CoreAPIJSON", package: "CoreAPI"),
-                .product(name: "CoreAPIAsyncHTTPClient", package: "CoreAPI"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(
+                    name: "CoreAPIAsyncHTTPClient",
+                    package: "CoreAPI",
+                    condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+                .product(
+                    name: "AsyncHTTPClient",
+                    package: "async-http-client",
+                    condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(
+                    name: "NIOFoundationCompat",
+                    package: "swift-nio",
+                    condition: .when(traits: ["AsyncHTTPClient"])
+                ),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             ]
         ),
         .target(name: "BenchSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),

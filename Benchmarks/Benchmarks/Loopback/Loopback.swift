@@ -54,7 +54,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: pairMaxDuration,
         maxIterations: pairMaxIterations
     )
-    let pairs: [(name: String, coreAPI: ClientKind, baseline: ClientKind)] = [
+    var pairs: [(name: String, coreAPI: ClientKind, baseline: ClientKind)] = [
         ("same configuration", .coreAPISameConfiguration, .urlSessionSameConfiguration),
         ("default session", .coreAPIDefaultSession, .urlSessionDefault),
         // No CoreAPI: raw URLSession with CoreAPI's default configuration against `.default`, the lowest
@@ -63,13 +63,17 @@ let benchmarks: @Sendable () -> Void = {
         // CoreAPI's default session against raw URLSession with the same lean configuration: what CoreAPI
         // itself costs on top of the floor, measured in the same iterations rather than across two pairs.
         ("default session over transport floor", .coreAPIDefaultSession, .urlSessionLean),
-        // CoreAPI over its AsyncHTTPClient transport against raw AsyncHTTPClient with the same client
-        // configuration: what CoreAPI costs on that transport.
-        ("AsyncHTTPClient transport", .coreAPIAsyncHTTPClient, .asyncHTTPClient),
-        // CoreAPI over AsyncHTTPClient against raw URLSession `.default`: what a Linux server gains by
-        // picking the AsyncHTTPClient transport.
-        ("AsyncHTTPClient transport over URLSession default", .coreAPIAsyncHTTPClient, .urlSessionDefault),
     ]
+    #if AsyncHTTPClient
+        pairs += [
+            // CoreAPI over its AsyncHTTPClient transport against raw AsyncHTTPClient with the same client
+            // configuration: what CoreAPI costs on that transport.
+            ("AsyncHTTPClient transport", .coreAPIAsyncHTTPClient, .asyncHTTPClient),
+            // CoreAPI over AsyncHTTPClient against raw URLSession `.default`: what a Linux server gains by
+            // picking the AsyncHTTPClient transport.
+            ("AsyncHTTPClient transport over URLSession default", .coreAPIAsyncHTTPClient, .urlSessionDefault),
+        ]
+    #endif
     for (label, inFlight) in [("sequential", 1), ("concurrent8", 8)] {
         for kind in ClientKind.allCases where kind != .urlSessionLean {
             let fixture = LoopbackFixture(kinds: [kind])

@@ -1,68 +1,70 @@
-public import AsyncHTTPClient
-import CoreAPI
-import CoreAPIAsyncHTTPClient
-import Foundation
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
+#if AsyncHTTPClient
+    public import AsyncHTTPClient
+    import CoreAPI
+    import CoreAPIAsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOFoundationCompat
+    import NIOHTTP1
 
-/// The AsyncHTTPClient baseline: `execute`, a status check, `collect(upTo:)` and `JSONDecoder`, as a
-/// server without CoreAPI would write it, on a client with the configuration CoreAPI's transport uses
-/// (``AsyncHTTPClientTransport/makeClientConfiguration()``: no redirects, no decompression).
-public struct AsyncHTTPClientClient: LoopbackClient {
-    /// The client, made for this benchmark client alone.
-    public let client: HTTPClient
-    /// `<base>/user`.
-    public let url: String
-    /// One decoder shared by all requests.
-    public let decoder = JSONDecoder()
+    /// The AsyncHTTPClient baseline: `execute`, a status check, `collect(upTo:)` and `JSONDecoder`, as a
+    /// server without CoreAPI would write it, on a client with the configuration CoreAPI's transport uses
+    /// (``AsyncHTTPClientTransport/makeClientConfiguration()``: no redirects, no decompression).
+    public struct AsyncHTTPClientClient: LoopbackClient {
+        /// The client, made for this benchmark client alone.
+        public let client: HTTPClient
+        /// `<base>/user`.
+        public let url: String
+        /// One decoder shared by all requests.
+        public let decoder = JSONDecoder()
 
-    /// A client on AsyncHTTPClient's shared event loops for the server at `baseURL`.
-    public init(baseURL: String) {
-        client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: AsyncHTTPClientTransport.makeClientConfiguration()
-        )
-        url = baseURL + "/user"
-    }
-
-    /// Sends `GET <base>/user` and decodes the body.
-    public func fetch() async throws -> TinyUser {
-        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
-        guard response.status == .ok else {
-            throw BenchServerError(description: "status \(response.status.code)")
+        /// A client on AsyncHTTPClient's shared event loops for the server at `baseURL`.
+        public init(baseURL: String) {
+            client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: AsyncHTTPClientTransport.makeClientConfiguration()
+            )
+            url = baseURL + "/user"
         }
-        let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
-        return try decoder.decode(TinyUser.self, from: body)
+
+        /// Sends `GET <base>/user` and decodes the body.
+        public func fetch() async throws -> TinyUser {
+            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+            guard response.status == .ok else {
+                throw BenchServerError(description: "status \(response.status.code)")
+            }
+            let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
+            return try decoder.decode(TinyUser.self, from: body)
+        }
+
+        /// Shuts the client down.
+        public func shutdown() {
+            client.shutdown { _ in }
+        }
     }
 
-    /// Shuts the client down.
-    public func shutdown() {
-        client.shutdown { _ in }
-    }
-}
+    /// CoreAPI over its AsyncHTTPClient transport: `ApiSession.perform(GetTinyUser())`.
+    public struct CoreAPIAsyncHTTPClientClient: LoopbackClient {
+        /// The transport, with a client of its own.
+        public let transport: AsyncHTTPClientTransport
+        /// The session under test.
+        public let session: ApiSession
 
-/// CoreAPI over its AsyncHTTPClient transport: `ApiSession.perform(GetTinyUser())`.
-public struct CoreAPIAsyncHTTPClientClient: LoopbackClient {
-    /// The transport, with a client of its own.
-    public let transport: AsyncHTTPClientTransport
-    /// The session under test.
-    public let session: ApiSession
+        /// A session over a new transport for the server at `baseURL`.
+        public init(baseURL: String) {
+            transport = AsyncHTTPClientTransport()
+            session = ApiSession(hostProvider: benchHosts(baseURL), transport: transport)
+        }
 
-    /// A session over a new transport for the server at `baseURL`.
-    public init(baseURL: String) {
-        transport = AsyncHTTPClientTransport()
-        session = ApiSession(hostProvider: benchHosts(baseURL), transport: transport)
-    }
+        /// Performs the method.
+        public func fetch() async throws -> TinyUser {
+            try await session.perform(GetTinyUser())
+        }
 
-    /// Performs the method.
-    public func fetch() async throws -> TinyUser {
-        try await session.perform(GetTinyUser())
+        /// Invalidates the session and shuts the transport's client down.
+        public func shutdown() {
+            session.invalidate()
+            transport.client.shutdown { _ in }
+        }
     }
-
-    /// Invalidates the session and shuts the transport's client down.
-    public func shutdown() {
-        session.invalidate()
-        transport.client.shutdown { _ in }
-    }
-}
+#endif

@@ -68,10 +68,12 @@ public enum ClientKind: String, CaseIterable, Sendable {
     /// Raw `URLSession` with `ApiSession.makeDefaultConfiguration()` (cookies and cache off): what the
     /// transport itself costs with CoreAPI's defaults, the floor under CoreAPI's default session.
     case urlSessionLean = "URLSession, CoreAPI default configuration"
-    /// CoreAPI over its AsyncHTTPClient transport, with the transport's own client.
-    case coreAPIAsyncHTTPClient = "CoreAPI, AsyncHTTPClient transport"
-    /// Raw AsyncHTTPClient with the configuration of CoreAPI's transport, baseline of the line above.
-    case asyncHTTPClient = "AsyncHTTPClient"
+    #if AsyncHTTPClient
+        /// CoreAPI over its AsyncHTTPClient transport, with the transport's own client.
+        case coreAPIAsyncHTTPClient = "CoreAPI, AsyncHTTPClient transport"
+        /// Raw AsyncHTTPClient with the configuration of CoreAPI's transport, baseline of the line above.
+        case asyncHTTPClient = "AsyncHTTPClient"
+    #endif
 
     /// A short name for command lines: `coreapi-same`, `urlsession-same`, `coreapi-default`,
     /// `urlsession-default`, `urlsession-lean`, `coreapi-ahc`, `ahc`.
@@ -82,8 +84,10 @@ public enum ClientKind: String, CaseIterable, Sendable {
         case .coreAPIDefaultSession: "coreapi-default"
         case .urlSessionDefault: "urlsession-default"
         case .urlSessionLean: "urlsession-lean"
-        case .coreAPIAsyncHTTPClient: "coreapi-ahc"
-        case .asyncHTTPClient: "ahc"
+        #if AsyncHTTPClient
+            case .coreAPIAsyncHTTPClient: "coreapi-ahc"
+            case .asyncHTTPClient: "ahc"
+        #endif
         }
     }
 
@@ -101,10 +105,12 @@ public enum ClientKind: String, CaseIterable, Sendable {
                 session: URLSession(configuration: ApiSession.makeDefaultConfiguration()),
                 url: URL(string: baseURL + "/user")!
             )
-        case .coreAPIAsyncHTTPClient:
-            CoreAPIAsyncHTTPClientClient(baseURL: baseURL)
-        case .asyncHTTPClient:
-            AsyncHTTPClientClient(baseURL: baseURL)
+        #if AsyncHTTPClient
+            case .coreAPIAsyncHTTPClient:
+                CoreAPIAsyncHTTPClientClient(baseURL: baseURL)
+            case .asyncHTTPClient:
+                AsyncHTTPClientClient(baseURL: baseURL)
+        #endif
         }
     }
 }
