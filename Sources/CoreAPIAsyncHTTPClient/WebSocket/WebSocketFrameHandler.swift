@@ -85,7 +85,7 @@
         /// The bytes as text when they are well-formed UTF-8, else `nil`: decoding repairs ill-formed
         /// sequences with U+FFFD, so the text is valid exactly when its UTF-8 is the bytes it came from.
         /// (`String(validating:as:)` says the same, but only from iOS 18 and macOS 15, above the package's floor.)
-        private static func validUTF8(_ bytes: ByteBufferView) -> String? {
+        static func validUTF8(_ bytes: ByteBufferView) -> String? {
             let text = String(decoding: bytes, as: UTF8.self)
             return text.utf8.elementsEqual(bytes) ? text : nil
         }
