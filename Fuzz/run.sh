@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ into .build-fuzz/ and runs each for a while.
 #
-#   Fuzz/run.sh                      every target for 10 s (CI)
+#   Fuzz/run.sh                      every target for 10 s
 #   Fuzz/run.sh --seconds 300        a longer local run
 #   Fuzz/run.sh --jobs 1 multipart   one target, nothing in parallel
+#   Fuzz/run.sh --unoptimized        built without optimisation, into .build-fuzz-onone/ (CI's short runs:
+#                                    the build takes a fraction of the time, each input runs slower)
 #
 # Exits non-zero when a target crashes, fails a property, times out, leaks or runs out of memory; the
 # input that did it is kept in .build-fuzz/artifacts/<target>/. See Fuzz/README.md.
@@ -12,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-    sed -n '2,9s/^# \{0,1\}//p' "$0"
+    sed -n '2,11s/^# \{0,1\}//p' "$0"
     echo "targets: ${all_targets[*]}"
 }
 
@@ -29,6 +31,7 @@ source_of() {
 }
 
 seconds=10
+optimization=-O
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 targets=()
 while [ $# -gt 0 ]; do
@@ -36,6 +39,10 @@ while [ $# -gt 0 ]; do
     --seconds)
         seconds="${2:-}"
         shift 2 || { usage >&2; exit 2; }
+        ;;
+    --unoptimized)
+        optimization=-Onone
+        shift
         ;;
     --jobs)
         jobs="${2:-}"
@@ -62,6 +69,7 @@ case "$seconds" in '' | *[!0-9]* | 0) echo "fuzz: --seconds needs a positive int
 case "$jobs" in '' | *[!0-9]* | 0) echo "fuzz: --jobs needs a positive integer" >&2; exit 2 ;; esac
 
 out=.build-fuzz
+[ "$optimization" = -O ] || out=.build-fuzz-onone
 mkdir -p "$out/lib" "$out/logs"
 
 # MARK: toolchain
@@ -74,7 +82,7 @@ language_flags=(
     -enable-upcoming-feature MemberImportVisibility
     -enable-upcoming-feature InternalImportsByDefault
 )
-sanitize_flags=(-sanitize=fuzzer,address -O)
+sanitize_flags=(-sanitize=fuzzer,address "$optimization")
 
 # libFuzzer ships with swift.org Linux toolchains (libclang_rt.fuzzer-<arch>.a), not with Xcode's.
 probe_dir=$(mktemp -d)
