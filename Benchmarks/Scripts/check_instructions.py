@@ -27,13 +27,13 @@ for _mode in ("sequential", "concurrent8"):
     ]
 CHECKS += [
     # Guard bounds, at least three spreads above their figures (Docs/Performance.md, "Gates and their
-    # margins"): with deterministic hashing the rounds of one client still spread by up to about 0.85 %
+    # margins"): with deterministic hashing the rounds of one client still spread by up to about 2 %
     # (FoundationNetworking's timers fire at other points of a run under valgrind), so a ratio moves by
-    # up to about 1.3 %. The 1.03 targets above stay where CoreAPI means to be.
+    # up to about 2.8 %. The 1.03 targets above stay where CoreAPI means to be.
     ("sequential: CoreAPI / URLSession, same configuration (guard)", "sequential", "coreapi-same",
      "urlsession-same", 1.09, True),
     ("sequential: CoreAPI default session / URLSession .default (guard)", "sequential", "coreapi-default",
-     "urlsession-default", 0.77, True),
+     "urlsession-default", 0.80, True),
     # The 0.40 bound is on CPU (check-thresholds.sh), where the kernel time of FoundationNetworking's thread
     # hops counts; callgrind counts user-space instructions only, so this ratio is reported.
     ("sequential: CoreAPI over AsyncHTTPClient / URLSession .default", "sequential", "coreapi-ahc",
