@@ -40,6 +40,7 @@ let package = Package(
             dependencies: [
                 .product(name: "CoreAPI", package: "CoreAPI"),
                 .product(name: "CoreAPIJSON", package: "CoreAPI"),
+                .product(name: "CoreAPITesting", package: "CoreAPI"),
                 .product(
                     name: "CoreAPIAsyncHTTPClient",
                     package: "CoreAPI",
@@ -60,7 +61,8 @@ let package = Package(
             ]
         ),
         .target(name: "BenchSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),
-        .executableTarget(name: "InstructionCount", dependencies: ["BenchClients", "BenchServer"]),
+        .target(name: "CallgrindMarks"),
+        .executableTarget(name: "InstructionCount", dependencies: ["BenchClients", "BenchServer", "CallgrindMarks"]),
         suite("Loopback", needsServer: true),
         suite("Pipeline"),
         suite("Encoders"),
@@ -92,7 +94,7 @@ func suite(_ name: String, needsServer: Bool = false) -> Target {
     )
 }
 
-for target in package.targets {
+for target in package.targets where target.name != "CallgrindMarks" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

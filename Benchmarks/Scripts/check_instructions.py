@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Checks the instruction counts of count-instructions.sh against CoreAPI's guards and targets.
 
-Reads lines `<mode> <client> <count for 100 requests> <count for 400 requests>` on standard input, one
-per round of a client. Per request = (400-request count - 100-request count) / 300, so start-up and warm-up
-cancel out; a client's figure is the median of its rounds, and a ratio is taken between two medians.
+Reads lines `<mode> <client> <instructions> <requests>` on standard input, one per round of a client: the
+instructions callgrind counted over that many requests, warm-up, start-up and shut-down left out. Per
+request = instructions / requests; a client's figure is the median of its rounds, and a ratio is taken
+between two medians.
 
 The spread of a figure is the range of its samples over their median. A ratio's spread is the sum of its
 two clients' spreads (each may move either way). Every guard prints its figure, its spread and its margin
 to the bound in spreads; a margin under three spreads is flagged, since noise alone could then trip it.
-Clients that were not counted (a CI run counts only the guards' four) leave their checks out.
+An absolute guard's spread is its client's. Clients that were not counted (a CI run counts only the
+guards' five) leave their checks out.
 Standard library only.
 """
 
@@ -26,19 +28,43 @@ for _mode in ("sequential", "concurrent8"):
         (f"{_mode}: CoreAPI / AsyncHTTPClient, same configuration", _mode, "coreapi-ahc", "ahc", 1.03, False),
     ]
 CHECKS += [
-    # Guard bounds, at least three spreads above their figures (Docs/Performance.md, "Gates and their
-    # margins"): with deterministic hashing the rounds of one client still spread by up to about 2 %
-    # (FoundationNetworking's timers fire at other points of a run under valgrind), so a ratio moves by
-    # up to about 2.8 %. The 1.03 targets above stay where CoreAPI means to be.
+    # Guard bounds, at least three spreads from their figures (Docs/Performance.md, "Gates and their
+    # margins"). The rounds of a URLSession client still spread by 1-5 % with a fixed hash seed
+    # (FoundationNetworking's queues wake and its timers re-arm at other points of a run under valgrind), so
+    # these two ratios guard only against changes of several percent on the URLSession path; CoreAPI's own
+    # path is watched closely by the stub-transport guard below. The 1.03 targets above stay where CoreAPI
+    # means to be.
     ("sequential: CoreAPI / URLSession, same configuration (guard)", "sequential", "coreapi-same",
-     "urlsession-same", 1.09, True),
+     "urlsession-same", 1.18, True),
     ("sequential: CoreAPI default session / URLSession .default (guard)", "sequential", "coreapi-default",
-     "urlsession-default", 0.80, True),
+     "urlsession-default", 0.86, True),
     # The 0.40 bound is on CPU (check-thresholds.sh), where the kernel time of FoundationNetworking's thread
     # hops counts; callgrind counts user-space instructions only, so this ratio is reported.
     ("sequential: CoreAPI over AsyncHTTPClient / URLSession .default", "sequential", "coreapi-ahc",
      "urlsession-default", 0.40, False),
 ]
+
+# (label, mode, client, bound in instructions per request): enforced. CoreAPI over StubTransport is
+# CoreAPI's own path with no engine: its rounds repeat to within 1 %, so its bound sits 9 % above the
+# figure (about 96,000 instructions per call, 2026-11-26) and catches a change that makes the path a few
+# percent longer.
+ABSOLUTE_GUARDS = [
+    ("sequential: CoreAPI over StubTransport, instructions per call (guard)", "sequential", "coreapi-stub",
+     105_000),
+]
+
+
+def margin_note(figure, bound, noise):
+    """The spread, the margin to the bound and the margin in spreads, flagged under three spreads."""
+    margin = (bound - figure) / figure
+    if noise > 0:
+        spreads = f"{margin / noise:.1f} spreads"
+    else:
+        spreads = "no spread measured"
+    note = f"  spread {noise * 100:.2f} %, margin {margin * 100:.2f} % = {spreads}"
+    if noise > 0 and margin < 3 * noise:
+        note += "  THIN MARGIN"
+    return note
 
 
 def spread(values):
@@ -52,8 +78,8 @@ def main():
     for line in sys.stdin:
         if not line.strip():
             continue
-        mode, client, few, many = line.split()
-        rounds.setdefault((mode, client), []).append((int(many) - int(few)) / 300)
+        mode, client, instructions, requests = line.split()
+        rounds.setdefault((mode, client), []).append(int(instructions) / int(requests))
     if not rounds:
         sys.exit("no counts on standard input")
     per_request = {key: statistics.median(counts) for key, counts in rounds.items()}
@@ -80,15 +106,16 @@ def main():
         line = f"{label:70} {ratio:6.3f}  (bound {bound:.2f})  {verdict}"
         if enforced:
             noise = spread(rounds[(mode, coreapi)]) + spread(rounds[(mode, baseline)])
-            margin = (bound - ratio) / ratio
-            if noise > 0:
-                spreads = f"{margin / noise:.1f} spreads"
-            else:
-                spreads = "no spread measured"
-            line += f"  spread {noise * 100:.2f} %, margin {margin * 100:.2f} % = {spreads}"
-            if noise > 0 and margin < 3 * noise:
-                line += "  THIN MARGIN"
+            line += margin_note(ratio, bound, noise)
         print(line)
+    for label, mode, client, bound in ABSOLUTE_GUARDS:
+        if (mode, client) not in rounds:
+            continue
+        figure = per_request[(mode, client)]
+        verdict = "PASS" if figure <= bound else "FAIL"
+        failed = failed or verdict == "FAIL"
+        line = f"{label:70} {figure:,.0f}  (bound {bound:,})  {verdict}"
+        print(line + margin_note(figure, bound, spread(rounds[(mode, client)])))
     return 1 if failed else 0
 
 

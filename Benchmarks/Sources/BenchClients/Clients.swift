@@ -68,6 +68,10 @@ public enum ClientKind: String, CaseIterable, Sendable {
     /// Raw `URLSession` with `ApiSession.makeDefaultConfiguration()` (cookies and cache off): what the
     /// transport itself costs with CoreAPI's defaults, the floor under CoreAPI's default session.
     case urlSessionLean = "URLSession, CoreAPI default configuration"
+    /// CoreAPI over `StubTransport`, which answers in process: CoreAPI's own path (request building,
+    /// middleware chain, transport seam, response processing and decoding) with no engine and no socket,
+    /// so its instruction count repeats from run to run. It makes no request to the server.
+    case coreAPIStubTransport = "CoreAPI, stub transport"
     #if AsyncHTTPClient
         /// CoreAPI over its AsyncHTTPClient transport, with the transport's own client.
         case coreAPIAsyncHTTPClient = "CoreAPI, AsyncHTTPClient transport"
@@ -76,7 +80,7 @@ public enum ClientKind: String, CaseIterable, Sendable {
     #endif
 
     /// A short name for command lines: `coreapi-same`, `urlsession-same`, `coreapi-default`,
-    /// `urlsession-default`, `urlsession-lean`, `coreapi-ahc`, `ahc`.
+    /// `urlsession-default`, `urlsession-lean`, `coreapi-stub`, `coreapi-ahc`, `ahc`.
     public var argument: String {
         switch self {
         case .coreAPISameConfiguration: "coreapi-same"
@@ -84,6 +88,7 @@ public enum ClientKind: String, CaseIterable, Sendable {
         case .coreAPIDefaultSession: "coreapi-default"
         case .urlSessionDefault: "urlsession-default"
         case .urlSessionLean: "urlsession-lean"
+        case .coreAPIStubTransport: "coreapi-stub"
         #if AsyncHTTPClient
             case .coreAPIAsyncHTTPClient: "coreapi-ahc"
             case .asyncHTTPClient: "ahc"
@@ -105,6 +110,8 @@ public enum ClientKind: String, CaseIterable, Sendable {
                 session: URLSession(configuration: ApiSession.makeDefaultConfiguration()),
                 url: URL(string: baseURL + "/user")!
             )
+        case .coreAPIStubTransport:
+            CoreAPIClient(session: makeStubSession(baseURL: baseURL))
         #if AsyncHTTPClient
             case .coreAPIAsyncHTTPClient:
                 CoreAPIAsyncHTTPClientClient(baseURL: baseURL)

@@ -7,12 +7,17 @@
 //   requests:  how many `GET /user` + decode to perform after 50 warm-up requests
 //   in flight: how many of them run at a time, 1 by default
 //
+// Under callgrind only the counted requests are counted: the counts are set to zero after the warm-up
+// and dumped on their own when the last counted answer has arrived (`CallgrindMarks`), so start-up,
+// warm-up and shut-down, whose timers and thread exits differ from run to run, stay out of the figure.
+//
 // The server runs in a process of its own, which callgrind does not follow, so only the client's
 // instructions are counted. The requests run in a detached task while the main thread waits on a
 // semaphore: with top-level `await` the main thread would park in `dispatch_main`, whose `sigsuspend`
 // on a constant signal mask makes valgrind crash.
 
 import BenchClients
+import CallgrindMarks
 import Foundation
 import Synchronization
 
@@ -33,7 +38,16 @@ else {
 }
 
 /// Performs `count` fetches with `client`, at most `inFlight` at a time, checking each answer.
+/// One at a time, the fetches run in the calling task, with no child task per request.
 func fetch(_ count: Int, inFlight: Int, with client: any LoopbackClient) async throws {
+    if inFlight == 1 {
+        for _ in 0..<count {
+            guard try await client.fetch() == TinyUser.expected else {
+                throw BenchServerError(description: "unexpected answer")
+            }
+        }
+        return
+    }
     try await withThrowingTaskGroup(of: TinyUser.self) { group in
         var started = 0
         while started < min(inFlight, count) {
@@ -62,15 +76,10 @@ Task.detached {
         defer { server.stop() }
         let client = kind.makeClient(baseURL: server.baseURL)
         defer { client.shutdown() }
-        if inFlight == 1 {
-            for _ in 0..<(warmUpRequests + requests) {
-                guard try await client.fetch() == TinyUser.expected else {
-                    throw BenchServerError(description: "unexpected answer")
-                }
-            }
-        } else {
-            try await fetch(warmUpRequests + requests, inFlight: inFlight, with: client)
-        }
+        try await fetch(warmUpRequests, inFlight: inFlight, with: client)
+        callgrind_marks_zero()
+        try await fetch(requests, inFlight: inFlight, with: client)
+        callgrind_marks_dump("counted requests")
     } catch {
         failure.withLock { $0 = String(describing: error) }
     }
