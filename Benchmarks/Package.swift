@@ -61,6 +61,13 @@ let package = Package(
         ),
         .target(name: "BenchSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),
         .executableTarget(name: "InstructionCount", dependencies: ["BenchClients", "BenchServer"]),
+        .executableTarget(
+            name: "RetainedMemory",
+            dependencies: [
+                "BenchClients", "BenchServer", "HeapStatistics", .product(name: "CoreAPI", package: "CoreAPI"),
+            ]
+        ),
+        .target(name: "HeapStatistics"),
         suite("Loopback", needsServer: true),
         suite("Pipeline"),
         suite("Encoders"),
