@@ -63,6 +63,13 @@ let package = Package(
         .target(name: "BenchSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),
         .target(name: "CallgrindMarks"),
         .executableTarget(name: "InstructionCount", dependencies: ["BenchClients", "BenchServer", "CallgrindMarks"]),
+        .executableTarget(
+            name: "RetainedMemory",
+            dependencies: [
+                "BenchClients", "BenchServer", "HeapStatistics", .product(name: "CoreAPI", package: "CoreAPI"),
+            ]
+        ),
+        .target(name: "HeapStatistics"),
         suite("Loopback", needsServer: true),
         suite("Pipeline"),
         suite("Encoders"),

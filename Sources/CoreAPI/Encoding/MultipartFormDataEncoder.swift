@@ -19,8 +19,10 @@ public import Foundation
 /// Through ``ApiSession``, a body larger than ``streamingThreshold`` is written part by part to a
 /// temporary file, attachment files copied in chunks, and uploaded from that file. The file is written
 /// only when the transport sends the request — after the middlewares, so a mock that answers pays
-/// nothing — once for each attempt, and removed when the attempt ends, however it ends. Smaller bodies
-/// are built in memory. ``encode(_:in:)`` on its own always builds the body in memory.
+/// nothing — once for each attempt, and removed when the attempt ends, however it ends; the file of a
+/// process killed meanwhile is removed by the next process that writes one in the same folder (see
+/// ``temporaryDirectory``). Smaller bodies are built in memory. ``encode(_:in:)`` on its own always
+/// builds the body in memory.
 public struct MultipartFormDataEncoder: ParametersEncoding {
     /// How keys are converted.
     public var keyEncoding: KeyEncodingStrategy
@@ -28,7 +30,11 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
     public var format: QueryString
     /// Bodies larger than this many bytes are streamed from a temporary file; 10 MiB by default.
     public var streamingThreshold: Int64
-    /// Where temporary body files are written.
+    /// Where temporary body files are written, each named `CoreAPI-multipart-<process ID>-<UUID>.tmp`.
+    ///
+    /// The first such file a process writes in a folder sweeps the folder first: it removes the files of
+    /// this form, owned by the same user, whose process no longer runs, and those of any process (or of
+    /// an earlier version, without a process ID) not changed for a day.
     public var temporaryDirectory: URL
     /// The size of the chunks attachment files are copied in.
     public var chunkSize: Int
@@ -148,7 +154,7 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
         boundary: String,
         shouldStop: () -> Bool
     ) throws -> (EncodedRequest.BodyFile, boundary: String) {
-        let url = temporaryDirectory.appendingPathComponent("CoreAPI-multipart-\(UUID().uuidString).tmp")
+        let url = TemporaryBodyFiles.makeMultipartFileURL(in: temporaryDirectory)
         do {
             let used = try withFreshBoundary(startingWith: boundary) { boundary in
                 guard FileManager.default.createFile(atPath: url.path, contents: nil) else {

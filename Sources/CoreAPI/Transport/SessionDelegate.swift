@@ -218,6 +218,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         shared.withLock { $0.tasks.count }
     }
 
+    /// How many exchanges each of the per-task tables holds: tasks in flight, exchanges whose task is
+    /// being made, and ended tasks that have not reported their end. All are empty once every call has
+    /// ended and FoundationNetworking has reported every task.
+    var tableCounts: (tasks: Int, waiting: Int, retired: Int) {
+        shared.withLock { ($0.tasks.count, $0.waiting.count, $0.retired.count) }
+    }
+
     /// The tasks in flight.
     var activeTasks: [URLSessionTask] {
         shared.withLock { $0.tasks.values.compactMap(\.task) }

@@ -30,6 +30,7 @@
         /// - Returns: The connection, or the refusal.
         /// - Throws: ``ApiError`` when no response came, or the call was cancelled.
         public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+            guard let urlSession else { throw ApiError.invalidRequest(.sessionInvalidated) }
             let task = urlSession.webSocketTask(with: request)
             task.maximumMessageSize = options.maximumMessageSize
             task.resume()

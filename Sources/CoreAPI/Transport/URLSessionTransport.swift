@@ -18,16 +18,21 @@ import Dispatch
 /// ``ApiSession/init(hostProvider:configuration:headers:middlewares:policy:statusMessages:)`` makes one and invalidates
 /// it with the session. A transport passed to ``ApiSession/init(hostProvider:transport:headers:middlewares:policy:statusMessages:defaultTimeout:)``
 /// stays its creator's: call ``invalidate()`` when no session uses it any more, or let it go, which
-/// lets the tasks in flight finish first.
+/// lets the tasks in flight finish first. Either way its connections are closed.
 public final class URLSessionTransport: Transport {
     /// A copy of the configuration the `URLSession` uses.
-    public var configuration: URLSessionConfiguration { urlSession.configuration }
+    public var configuration: URLSessionConfiguration { sessionConfiguration.current }
 
-    let urlSession: URLSession
+    /// The configuration's copy, read from the `URLSession` once it is made; kept after ``invalidate()``.
+    private let sessionConfiguration: LockedValue<URLSessionConfiguration>
+    /// The `URLSession` until ``invalidate()`` lets it go: FoundationNetworking closes its connections
+    /// only when the `URLSession` is freed, and a transport kept after its invalidation would otherwise
+    /// hold them open for as long as it lives. Tasks are made while this lock is held, and the
+    /// invalidation takes the `URLSession` out under it, so no task is ever made on an invalidated
+    /// `URLSession` (which crashes on Linux), even by a caller's thread that made its task itself.
+    private let engine: LockedValue<URLSession?>
     let delegate: SessionDelegate
-    /// Whether ``invalidate()`` was called. Tasks are made on ``taskQueue`` only while it is `false`,
-    /// and the `URLSession` is invalidated on that queue too, so no task is made on an invalidated
-    /// `URLSession` (which crashes on Linux).
+    /// Whether ``invalidate()`` was called: from then on no task is made, and exchanges fail at once.
     private let isInvalidated = LockedValue(false)
     /// Where tasks are created and resumed off the caller's thread whenever another task of the process
     /// is in flight. FoundationNetworking does both synchronously on its one work queue, shared by
@@ -91,19 +96,31 @@ public final class URLSessionTransport: Transport {
         let delegate = SessionDelegate(trust: trust)
         self.delegate = delegate
         let queue = DelegateQueue(label: "CoreAPI.URLSessionTransport.delegate")
-        self.urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        let urlSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        self.engine = LockedValue(urlSession)
+        self.sessionConfiguration = LockedValue(urlSession.configuration)
     }
 
     deinit {
-        // URLSession keeps its delegate until invalidated; tasks in flight still finish.
-        if !isInvalidated.current {
+        // URLSession keeps its delegate until invalidated; unless `invalidate()` cancelled them, tasks
+        // in flight still finish, and the connections close once the last of them has.
+        guard let urlSession = engine.withLock({ $0.take() }) else { return }
+        if isInvalidated.current {
+            urlSession.invalidateAndCancel()
+        } else {
             urlSession.finishTasksAndInvalidate()
         }
     }
 
-    /// Cancels every task and invalidates the `URLSession`, which releases its delegate; later
-    /// exchanges fail with ``ApiError/InvalidRequestReason/sessionInvalidated``. Returns at once: the
-    /// `URLSession` is invalidated on the transport's task queue, after the tasks already being made.
+    /// The `URLSession`, or `nil` once ``invalidate()`` has let it go.
+    var urlSession: URLSession? {
+        engine.current
+    }
+
+    /// Cancels every task and invalidates the `URLSession`, which releases its delegate and closes its
+    /// connections; later exchanges fail with ``ApiError/InvalidRequestReason/sessionInvalidated``.
+    /// Returns at once: the `URLSession` is invalidated on the transport's task queue, after the tasks
+    /// already being made, and let go, so its connections close even while the transport lives on.
     /// Calling it again does nothing.
     public func invalidate() {
         let first = isInvalidated.withLock { isInvalidated in
@@ -111,7 +128,10 @@ public final class URLSessionTransport: Transport {
             return !isInvalidated
         }
         guard first else { return }
-        taskQueue.async { [urlSession] in urlSession.invalidateAndCancel() }
+        taskQueue.async { [engine] in
+            // Waits for a task being made on a caller's thread; none is made after this.
+            engine.withLock { $0.take() }?.invalidateAndCancel()
+        }
     }
 
     /// The configuration CoreAPI uses by default: an API client with token auth rarely needs cookies,
@@ -225,11 +245,16 @@ public final class URLSessionTransport: Transport {
             return
         }
         guard delegate.isWaiting(state) else { return }  // cancelled or timed out before its turn
-        let task: URLSessionTask
-        if let bodyFile {
-            task = urlSession.uploadTask(with: request, fromFile: bodyFile.url)
-        } else {
-            task = urlSession.dataTask(with: request)
+        let made = engine.withLock { urlSession -> URLSessionTask? in
+            guard let urlSession else { return nil }
+            if let bodyFile {
+                return urlSession.uploadTask(with: request, fromFile: bodyFile.url)
+            }
+            return urlSession.dataTask(with: request)
+        }
+        guard let task = made else {
+            delegate.endWaiting(state, with: .invalidRequest(.sessionInvalidated))
+            return
         }
         guard delegate.attach(task, to: state) else {
             // Ended (timed out or cancelled) while FoundationNetworking made the task: never started.

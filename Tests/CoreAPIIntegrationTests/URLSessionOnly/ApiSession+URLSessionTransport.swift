@@ -17,7 +17,7 @@ extension ApiSession {
 
     var delegate: SessionDelegate { urlSessionTransport.delegate }
 
-    var urlSession: URLSession { urlSessionTransport.urlSession }
+    var urlSession: URLSession? { urlSessionTransport.urlSession }
 
     /// The tasks in flight once cancels have gone through: a call ends as soon as it is cancelled, and
     /// its task is cancelled a moment later on the transport's task queue. Waits up to 5 s.
