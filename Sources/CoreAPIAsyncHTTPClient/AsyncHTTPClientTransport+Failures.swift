@@ -27,7 +27,11 @@
         ///   connection once the head has arrived: the body was cut short (a `Content-Length` body or a
         ///   chunked one without its last chunk).
         /// - A head or body that cannot be parsed is `badResponse`.
-        /// - Anything else is `other`.
+        /// - Another error of SwiftNIO or AsyncHTTPClient is `other` before the head and
+        ///   `connectionLost` after it; an error of any other module is `unknown(_:)`, never a transport
+        ///   failure.
+        ///
+        /// A transport failure keeps `error` as its `cause`.
         /// - Parameters:
         ///   - error: The error the exchange ended with.
         ///   - afterHead: Whether the response head had arrived.
@@ -52,12 +56,22 @@
             case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
                 // Once the head has arrived, the handshake and the certificate were accepted.
                 kind = afterHead ? .connectionLost : .tls
-            case let error as HTTPParserError:
-                kind = error == .invalidEOFState || error == .closedConnection ? .connectionLost : .badResponse
-            default:
+            case let parserError as HTTPParserError:
+                kind =
+                    parserError == .invalidEOFState || parserError == .closedConnection ? .connectionLost : .badResponse
+            case _ where isNetworkError(error):
                 kind = afterHead ? .connectionLost : .other
+            default:
+                return .unknown(.init(error))
             }
-            return .transport(.init(kind: kind))
+            return .transport(.init(kind: kind, cause: error))
+        }
+
+        /// Whether `error` is one of SwiftNIO's (its HTTP/2, TLS and extras modules too) or
+        /// AsyncHTTPClient's: those report a failure of the connection, whatever the type.
+        static func isNetworkError(_ error: any Error) -> Bool {
+            let module = String(reflecting: type(of: error)).prefix { $0 != "." }
+            return module.hasPrefix("NIO") || module == "AsyncHTTPClient" || module == "CNIOBoringSSL"
         }
 
         /// Whether `error`, met before any byte of the response, says the request went to a connection
@@ -88,7 +102,31 @@
         }
 
         private static func failure(for error: HTTPClientError, afterHead: Bool) -> ApiError {
-            let kind: ApiError.TransportFailure.Kind
+            let kind = kind(of: error)
+            return kind.map { .transport(.init(kind: $0, cause: error)) } ?? apiError(for: error)
+        }
+
+        /// The transport failure's kind of `error`, or `nil` when it is not a transport failure.
+        private static func kind(of error: HTTPClientError) -> ApiError.TransportFailure.Kind? {
+            switch error {
+            case .cancelled, .deadlineExceeded, .readTimeout, .writeTimeout, .alreadyShutdown, .invalidURL,
+                .emptyHost, .emptyScheme, .missingSocketPath:
+                return nil
+            case .connectTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+                return .cannotConnect
+            case .tlsHandshakeTimeout:
+                return .tls
+            case .remoteConnectionClosed, .uncleanShutdown:
+                return .connectionLost
+            case .invalidProxyResponse:
+                return .badResponse
+            default:
+                return .other
+            }
+        }
+
+        /// The `ApiError` of an `HTTPClientError` that is no transport failure.
+        private static func apiError(for error: HTTPClientError) -> ApiError {
             switch error {
             case .cancelled:
                 return .cancelled
@@ -96,20 +134,9 @@
                 return .timeout
             case .alreadyShutdown:
                 return .invalidRequest(.sessionInvalidated)
-            case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath:
-                return .invalidRequest(.invalidURL(error.description))
-            case .connectTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
-                kind = .cannotConnect
-            case .tlsHandshakeTimeout:
-                kind = .tls
-            case .remoteConnectionClosed, .uncleanShutdown:
-                kind = .connectionLost
-            case .invalidProxyResponse:
-                kind = .badResponse
             default:
-                kind = .other
+                return .invalidRequest(.invalidURL(error.description))
             }
-            return .transport(.init(kind: kind))
         }
 
         private static func failure(forErrno code: Int32, afterHead: Bool) -> ApiError.TransportFailure.Kind {

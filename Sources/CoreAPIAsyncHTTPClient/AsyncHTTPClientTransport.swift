@@ -27,12 +27,13 @@
     /// the limit; the idle timeout and the deadline cover the whole exchange, body included; a body file
     /// is streamed from disk in chunks; and every failure is an `ApiError`.
     ///
-    /// Every `https` request carries the transport's TLS configuration, which always validates the
-    /// server's certificate chain and host name.
+    /// Every `https` request and `wss` connection carries the transport's TLS configuration, which
+    /// always validates the server's certificate chain and host name (unless made with
+    /// ``CertificateChecks/insecureAsConfigured``) and never negotiates less than TLS 1.2.
     ///
     /// **Who shuts the client down.** A transport made with `init(tlsConfiguration:)` owns its
     /// `HTTPClient`: `shutdown()` shuts it down, and so does releasing the transport. A client passed
-    /// to `init(client:tlsConfiguration:)` — `HTTPClient.shared` included — stays its creator's and is
+    /// to `init(client:tlsConfiguration:certificateChecks:)` — `HTTPClient.shared` included — stays its creator's and is
     /// never shut down by the transport.
     public final class AsyncHTTPClientTransport: ActivityReportingTransport {
         /// The client requests are sent with.
@@ -56,13 +57,19 @@
         /// AsyncHTTPClient's shared event loop group; `shutdown()` shuts it down.
         /// - Parameters:
         ///   - tlsConfiguration: The TLS configuration of `https` requests, for trust roots or a client
-        ///     certificate of your own; its `certificateVerification` must be `.fullVerification`.
+        ///     certificate of your own. Its `minimumTLSVersion` is raised to TLS 1.2 when lower, and its
+        ///     `certificateVerification` to `.fullVerification` unless `certificateChecks` is
+        ///     ``CertificateChecks/insecureAsConfigured``.
         ///   - maximumConnectionsPerHost: How many HTTP/1.1 connections the client keeps open to one
         ///     host at most (AsyncHTTPClient's default is 8); more calls in flight wait for one of them.
+        ///   - certificateChecks: Whether servers' certificates are always checked
+        ///     (``CertificateChecks/enforced``, the default).
         public convenience init(
             tlsConfiguration: TLSConfiguration = .makeClientConfiguration(),
-            maximumConnectionsPerHost: Int = 8
+            maximumConnectionsPerHost: Int = 8,
+            certificateChecks: CertificateChecks = .enforced
         ) {
+            let tlsConfiguration = Self.securing(tlsConfiguration, certificateChecks)
             var configuration = Self.makeClientConfiguration()
             configuration.tlsConfiguration = tlsConfiguration
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maximumConnectionsPerHost, 1)
@@ -89,7 +96,7 @@
         }
 
         /// Creates a transport over `client`, which stays yours, that judges servers and presents a
-        /// client certificate as `trust` says; see `init(client:tlsConfiguration:)` for the client.
+        /// client certificate as `trust` says; see `init(client:tlsConfiguration:certificateChecks:)` for the client.
         /// - Parameters:
         ///   - client: The client requests are sent with.
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
@@ -114,16 +121,25 @@
         ///   connect timeout before failing with `cannotConnect`.
         /// - Parameters:
         ///   - client: The client requests are sent with.
-        ///   - tlsConfiguration: The TLS configuration of `https` requests, which replaces the client's;
-        ///     its `certificateVerification` must be `.fullVerification`.
-        public convenience init(client: HTTPClient, tlsConfiguration: TLSConfiguration = .makeClientConfiguration()) {
-            self.init(client: client, ownsClient: false, tlsConfiguration: tlsConfiguration)
+        ///   - tlsConfiguration: The TLS configuration of `https` requests, which replaces the client's.
+        ///     Its `minimumTLSVersion` is raised to TLS 1.2 when lower, and its `certificateVerification`
+        ///     to `.fullVerification` unless `certificateChecks` is
+        ///     ``CertificateChecks/insecureAsConfigured``.
+        ///   - certificateChecks: Whether servers' certificates are always checked
+        ///     (``CertificateChecks/enforced``, the default).
+        public convenience init(
+            client: HTTPClient,
+            tlsConfiguration: TLSConfiguration = .makeClientConfiguration(),
+            certificateChecks: CertificateChecks = .enforced
+        ) {
+            self.init(
+                client: client,
+                ownsClient: false,
+                tlsConfiguration: Self.securing(tlsConfiguration, certificateChecks)
+            )
         }
 
         private init(client: HTTPClient, ownsClient: Bool, tlsConfiguration: TLSConfiguration) {
-            guard case .fullVerification = tlsConfiguration.certificateVerification else {
-                preconditionFailure("AsyncHTTPClientTransport validates TLS certificates: use .fullVerification")
-            }
             self.client = client
             self.ownsClient = ownsClient
             self.tlsConfiguration = tlsConfiguration
@@ -138,7 +154,7 @@
         }
 
         /// The configuration of the client `init(tlsConfiguration:)` makes, for a client of your own
-        /// to pass to `init(client:tlsConfiguration:)`: redirects are not followed (the session follows
+        /// to pass to `init(client:tlsConfiguration:certificateChecks:)`: redirects are not followed (the session follows
         /// them), bodies are not decompressed by the client (the transport decodes them), and a refused
         /// connection fails at once instead of being retried until the connect timeout.
         ///
@@ -148,7 +164,7 @@
         /// enforces from the moment the call starts, bound the wait and the connect alike.
         public static func makeClientConfiguration() -> HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration(
-                tlsConfiguration: .makeClientConfiguration(),
+                tlsConfiguration: securing(.makeClientConfiguration(), .enforced),
                 redirectConfiguration: .disallow,
                 decompression: .disabled
             )
@@ -160,7 +176,7 @@
 
         /// Shuts down the client the transport made: exchanges still in flight end with
         /// `cancelled`, and later ones fail with `sessionInvalidated`.
-        /// A client passed to `init(client:tlsConfiguration:)` is left running, though the transport
+        /// A client passed to `init(client:tlsConfiguration:certificateChecks:)` is left running, though the transport
         /// sends nothing more. Calling it again does nothing.
         /// - Throws: The error AsyncHTTPClient reports for its shutdown.
         public func shutdown() async throws {

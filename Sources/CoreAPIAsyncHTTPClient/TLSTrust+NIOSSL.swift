@@ -4,8 +4,8 @@
 
     /// How the AsyncHTTPClient transport applies a `TLSTrust`: as a SwiftNIO SSL configuration.
     extension TLSTrust {
-        /// The TLS configuration that enforces this trust: full verification of the chain and the host
-        /// name always; the given certificates as the only trusted roots for
+        /// The TLS configuration that enforces this trust: TLS 1.2 at least and full verification of the
+        /// chain and the host name always; the given certificates as the only trusted roots for
         /// `certificates(_:)`; the client identity's chain and key.
         ///
         /// SwiftNIO SSL verifies a chain up to a trusted root, so a pinned certificate must be the root
@@ -18,6 +18,7 @@
         ///   when one cannot be read.
         public func makeTLSConfiguration() throws(TLSTrustError) -> TLSConfiguration {
             var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.minimumTLSVersion = .tlsv12
             switch server {
             case .system:
                 break

@@ -8,6 +8,11 @@ private struct Boom: Error, CustomStringConvertible {
 
 private struct Unrelated: Error {}
 
+/// An error whose text holds a secret.
+struct LeakyError: Error, CustomStringConvertible {
+    var description: String { "GET https://h/me?token=SECRET-TOKEN failed" }
+}
+
 @Suite struct ApiErrorTests {
     private static func transport(_ kind: ApiError.TransportFailure.Kind, _ code: URLError.Code) -> ApiError {
         .transport(.init(kind: kind, code: code.rawValue))
@@ -48,11 +53,52 @@ private struct Unrelated: Error {}
         #expect(ApiError(error) == error)
     }
 
-    @Test func otherErrorsAreUncategorisedTransportFailures() {
-        #expect(ApiError(Unrelated()) == .transport(.init(kind: .other, code: nil)))
+    /// An error CoreAPI does not know is `unknown`, never a transport failure, and keeps the error.
+    @Test func unknownErrorsAreNoTransportFailures() throws {
+        let error = ApiError(Unrelated())
+        #expect(error == .unknown(.init(Unrelated())))
+        #expect(error.category == "unknown")
+        #expect(error.underlyingError is Unrelated)
+        #expect(error != .transport(.init(kind: .other)))
+        #expect(FailureCategory(error) == .other)
+        let foreign = ApiError(NSError(domain: "Other", code: URLError.Code.timedOut.rawValue))
+        guard case .unknown(let failure) = foreign else {
+            Issue.record("\(foreign) is not unknown")
+            return
+        }
+        #expect(failure.typeName == "NSError(domain: Other, code: -1001)")
+        #expect((failure.cause as NSError).domain == "Other")
+        #expect(ApiError(Boom()) != ApiError(Unrelated()))
+    }
+
+    /// A `URLError` stays the cause of its transport failure; causes are left out of `==`.
+    @Test func transportFailuresKeepTheirCause() throws {
+        let urlError = URLError(.cannotConnectToHost)
+        let error = ApiError(urlError)
+        #expect(error == .transport(.init(kind: .cannotConnect, code: urlError.code.rawValue)))
+        #expect((error.underlyingError as? URLError)?.code == .cannotConnectToHost)
+        let nsError = NSError(domain: NSURLErrorDomain, code: URLError.Code.networkConnectionLost.rawValue)
+        #expect((ApiError(nsError).underlyingError as? NSError)?.code == nsError.code)
         #expect(
-            ApiError(NSError(domain: "Other", code: URLError.Code.timedOut.rawValue)) == .transport(.init(kind: .other))
+            ApiError.TransportFailure(kind: .tls, cause: Boom()) == ApiError.TransportFailure(kind: .tls, cause: nil)
         )
+        #expect(ApiError.timeout.underlyingError == nil)
+        #expect(ApiError.mapping(.init(typeName: "User", cause: Boom())).underlyingError is Boom)
+    }
+
+    /// Descriptions name an unknown error's type, never its text, and never a transport failure's
+    /// cause, either of which may quote a URL with a token in its query.
+    @Test func descriptionsNeverPrintACausesText() throws {
+        let unknown = ApiError(LeakyError())
+        #expect(unknown.description == "Unknown error: CoreAPITests.LeakyError")
+        let url = try #require(URL(string: "https://h/me?token=SECRET-TOKEN"))
+        let transport = ApiError(URLError(.cannotFindHost, userInfo: [NSURLErrorFailingURLErrorKey: url]))
+        #expect(transport.description == "Transport failure: dns (URLError -1003)")
+        for error in [unknown, transport] {
+            #expect(!error.description.contains("SECRET"))
+            #expect(!error.localizedDescription.contains("SECRET"))
+            #expect(!String(describing: error).contains("SECRET"))
+        }
     }
 
     @Test func statusFailureKeepsBodiesUpToTheLimit() {
@@ -87,6 +133,7 @@ private struct Unrelated: Error {}
         (.unauthorized(.init(statusCode: 401)), "unauthorized"),
         (.unacceptableStatus(.init(statusCode: 503)), "unacceptableStatus"),
         (.mapping(.init(typeName: "User")), "mapping"),
+        (.unknown(.init(Unrelated())), "unknown"),
     ])
     func categoriesAreStable(error: ApiError, category: String) {
         #expect(error.category == category)

@@ -1,7 +1,9 @@
 public import Foundation
 
 extension ApiError: CustomStringConvertible {
-    /// A one-line description for logs. It never contains secret header values or body bytes.
+    /// A one-line description for logs. It never contains secret header values or body bytes, nor the
+    /// text of a transport failure's or an unknown error's cause (which may quote a URL with its
+    /// query): an unknown error shows its type only.
     public var description: String {
         switch self {
         case .invalidRequest(let reason):
@@ -25,6 +27,8 @@ extension ApiError: CustomStringConvertible {
             return "Redirect refused: \(failure)"
         case .responseTooLarge(let limit):
             return "The response was larger than \(limit) bytes"
+        case .unknown(let failure):
+            return "Unknown error: \(failure.typeName)"
         }
     }
 }

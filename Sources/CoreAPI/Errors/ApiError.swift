@@ -12,8 +12,13 @@ public import Foundation
 /// - ``mapping(_:)``: the response arrived but could not be turned into the method's `Response`.
 /// - ``redirect(_:)``: a redirect was refused by the session's ``TransportPolicy``.
 /// - ``responseTooLarge(limit:)``: the response body exceeded the size limit.
+/// - ``unknown(_:)``: an error CoreAPI does not know, kept as it was thrown.
 ///
-/// Descriptions never contain the values of secret headers (see ``Headers/secretNames``) or bodies.
+/// A transport failure and an unknown error keep the error they came from (``underlyingError``), a
+/// mapping failure its parser's error; equality ignores them.
+///
+/// Descriptions never contain the values of secret headers (see ``Headers/secretNames``) or bodies, nor
+/// the text of an underlying error, which may quote a URL with its query.
 public enum ApiError: Error, Sendable, Equatable {
     /// The request could not be built; nothing was sent.
     case invalidRequest(InvalidRequestReason)
@@ -38,6 +43,9 @@ public enum ApiError: Error, Sendable, Equatable {
     /// The response body was larger than `limit` bytes (after content decoding), or its
     /// `Content-Length` said it would be; the transfer was stopped.
     case responseTooLarge(limit: Int64)
+    /// An error CoreAPI does not know, such as one a ``Transport`` of your own or a stub handler threw:
+    /// not a transport failure, since nothing says the network failed.
+    case unknown(UnknownFailure)
 
     /// Why a redirect was refused.
     public struct RedirectFailure: Sendable, Equatable {
@@ -115,11 +123,49 @@ public enum ApiError: Error, Sendable, Equatable {
         public var kind: Kind
         /// The platform's `URLError` code (`URLError.Code.rawValue`) when there was one.
         public var code: Int?
+        /// The error the failure was made from — the `URLError`, or the SwiftNIO or AsyncHTTPClient
+        /// error — when there was one. Not compared, and never part of the description.
+        public var cause: (any Error)?
 
         /// Creates a transport failure.
-        public init(kind: Kind, code: Int? = nil) {
+        /// - Parameters:
+        ///   - kind: The category.
+        ///   - code: The platform's `URLError` code, when there was one.
+        ///   - cause: The error the failure was made from, when there was one.
+        public init(kind: Kind, code: Int? = nil, cause: (any Error)? = nil) {
             self.kind = kind
             self.code = code
+            self.cause = cause
+        }
+
+        /// Transport failures are equal when kind and code match; causes are not compared.
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.kind == rhs.kind && lhs.code == rhs.code
+        }
+    }
+
+    /// An error CoreAPI does not know.
+    public struct UnknownFailure: Sendable, Equatable {
+        /// The error, as it was thrown.
+        public var cause: any Error
+        /// The error's type, with its module (`MyModule.StoreError`), and for an `NSError` its domain
+        /// and code: what the description shows of it.
+        public var typeName: String
+
+        /// Keeps `cause`.
+        public init(_ cause: any Error) {
+            self.cause = cause
+            if Swift.type(of: cause) is NSError.Type {
+                let error = cause as NSError
+                self.typeName = "NSError(domain: \(error.domain), code: \(error.code))"
+            } else {
+                self.typeName = String(reflecting: Swift.type(of: cause))
+            }
+        }
+
+        /// Unknown failures are equal when their types match; causes are not compared.
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.typeName == rhs.typeName
         }
     }
 
@@ -228,6 +274,18 @@ extension ApiError {
         case .mapping: "mapping"
         case .redirect: "redirect"
         case .responseTooLarge: "responseTooLarge"
+        case .unknown: "unknown"
+        }
+    }
+
+    /// The error this one was made from: a transport failure's or an unknown error's ``cause``, or
+    /// the parser's error of a mapping failure; `nil` for the others.
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .transport(let failure): failure.cause
+        case .unknown(let failure): failure.cause
+        case .mapping(let failure): failure.cause
+        default: nil
         }
     }
 
@@ -242,8 +300,8 @@ extension ApiError {
     }
 
     /// Maps an error of the network layer to an ``ApiError``: an ``ApiError`` stays as it is, a
-    /// cancellation is ``cancelled``, a `URLError` gets its kind, and anything else is
-    /// ``TransportFailure/Kind/other``.
+    /// cancellation is ``cancelled``, a `URLError` gets its kind (and is kept as the failure's
+    /// ``TransportFailure/cause``), and anything else is ``unknown(_:)``, never a transport failure.
     ///
     /// CoreAPI uses it once, where a ``Transport``'s error arises; an error a middleware throws itself
     /// reaches the caller unchanged, so do not use this to classify errors in general. `URLError` codes
@@ -255,23 +313,23 @@ extension ApiError {
             self = error
         case is CancellationError:
             self = .cancelled
-        case let error as URLError:
-            self = ApiError(urlErrorCode: error.code, description: error.localizedDescription)
+        case let urlError as URLError:
+            self = ApiError(urlErrorCode: urlError.code, description: urlError.localizedDescription, cause: error)
         default:
-            let error = error as NSError
-            let code: URLError.Code? = URLError.Code(rawValue: error.code)
-            if error.domain == NSURLErrorDomain, let code {
-                self = ApiError(urlErrorCode: code, description: error.localizedDescription)
+            let nsError = error as NSError
+            let code: URLError.Code? = URLError.Code(rawValue: nsError.code)
+            if nsError.domain == NSURLErrorDomain, let code {
+                self = ApiError(urlErrorCode: code, description: nsError.localizedDescription, cause: error)
             } else {
-                self = .transport(TransportFailure(kind: .other, code: nil))
+                self = .unknown(UnknownFailure(error))
             }
         }
     }
 
     /// `description` tells TLS failures apart on Linux, which reports them (an untrusted certificate,
     /// a failed handshake) as the unknown code `-1` with libcurl's message, such as "SSL certificate
-    /// problem: self-signed certificate".
-    init(urlErrorCode code: URLError.Code, description: String = "") {
+    /// problem: self-signed certificate". `cause` is kept in the transport failure.
+    init(urlErrorCode code: URLError.Code, description: String = "", cause: (any Error)? = nil) {
         let kind: TransportFailure.Kind
         switch code {
         case .unknown where description.contains("SSL") || description.contains("certificate"):
@@ -299,6 +357,6 @@ extension ApiError {
         default:
             kind = .other
         }
-        self = .transport(TransportFailure(kind: kind, code: code.rawValue))
+        self = .transport(TransportFailure(kind: kind, code: code.rawValue, cause: cause))
     }
 }

@@ -70,10 +70,10 @@ extension SessionDelegate {
             malformedResponseMessages.contains(where: message.contains)
                 || (failure.code == URLError.unsupportedURL.rawValue && (scheme == "http" || scheme == "https"))
         {
-            return .transport(.init(kind: .badResponse, code: failure.code))
+            return .transport(.init(kind: .badResponse, code: failure.code, cause: failure.cause))
         }
         if afterHead {
-            return .transport(.init(kind: .connectionLost, code: failure.code))
+            return .transport(.init(kind: .connectionLost, code: failure.code, cause: failure.cause))
         }
         return mapped
     }

@@ -34,7 +34,11 @@
             let task = urlSession.webSocketTask(with: request)
             task.maximumMessageSize = options.maximumMessageSize
             task.resume()
-            let connection = URLSessionWebSocketConnection(task: task, maximumMessageSize: options.maximumMessageSize)
+            let connection = URLSessionWebSocketConnection(
+                task: task,
+                maximumMessageSize: options.maximumMessageSize,
+                closeTimeout: options.closeTimeout
+            )
             do {
                 try await withTaskCancellationHandler {
                     try await connection.ping()

@@ -11,9 +11,15 @@
 ///
 /// A close code that may not be sent (1005, 1006, 1015) goes out as
 /// ``WebSocketCloseCode/normalClosure``. Codes the server sends arrive as they are.
+///
+/// The closing handshake is URLSession's: ``close(_:)`` waits until the task has ended — URLSession ends
+/// it once the server's close frame has come — for ``WebSocketOptions/closeTimeout`` at most, then
+/// cancels it; the closure is the task's `closeCode` and `closeReason`, which hold the server's frame.
 struct URLSessionWebSocketConnection: WebSocketConnection {
     let task: URLSessionWebSocketTask
     let maximumMessageSize: Int
+    /// How long ``close(_:)`` waits for the task to end.
+    let closeTimeout: Duration
 
     func send(_ message: WebSocketMessage) async throws {
         guard message.size <= maximumMessageSize else {
@@ -70,6 +76,16 @@ struct URLSessionWebSocketConnection: WebSocketConnection {
         let sendable = closure.code.isSendable ? closure.code : .normalClosure
         let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(sendable.rawValue)) ?? .normalClosure
         task.cancel(with: code, reason: closure.reason.isEmpty ? nil : Data(closure.reason.utf8))
+        // URLSession reports the end of the closing handshake only as the task's state.
+        let deadline = ContinuousClock.now + closeTimeout
+        while task.state != .completed, ContinuousClock.now < deadline {
+            do {
+                try await Task.sleep(for: .milliseconds(10))
+            } catch {
+                break  // the caller was cancelled: the task is cancelled below
+            }
+        }
+        if task.state != .completed { task.cancel() }
     }
 
     /// How the server closed the connection, once it did.

@@ -79,8 +79,9 @@ public final class WebSocket: Sendable {
     /// at a time; cancelling its task closes the connection.
     public var events: WebSocketEvents { WebSocketEvents(socket: self) }
 
-    /// How the connection ended, once it has: the close frame's code and reason, or
-    /// ``WebSocketCloseCode/abnormalClosure``.
+    /// How the connection ended, once the reader has seen it end: the code and reason of the close frame
+    /// the server sent — its answer to the client's close frame too (RFC 6455 §7.1.5) — or
+    /// ``WebSocketCloseCode/abnormalClosure`` when none came.
     public var closure: WebSocketClosure? { state.withLock { $0.closure } }
 
     /// Sends one message.
@@ -118,8 +119,11 @@ public final class WebSocket: Sendable {
         try message.decode(type, decoder: messageDecoder)
     }
 
-    /// Closes the connection with `code` and `reason`; the reader then gets ``WebSocketEvent/closed(_:)``
-    /// with the server's answer. Does nothing when it is closed already.
+    /// Closes the connection with `code` and `reason` and returns once the closing handshake is over:
+    /// the server has answered with its close frame, or ``WebSocketOptions/closeTimeout`` has passed and
+    /// the connection was cut. The reader then gets ``WebSocketEvent/closed(_:)`` with the code and
+    /// reason of the server's close frame (RFC 6455 §7.1.5), or ``WebSocketCloseCode/abnormalClosure``
+    /// when none came. Does nothing when it is closed already.
     /// - Parameters:
     ///   - code: The close code; ``WebSocketCloseCode/normalClosure`` by default.
     ///   - reason: The reason, at most 123 bytes of UTF-8; empty by default.
@@ -152,9 +156,10 @@ public final class WebSocket: Sendable {
                     throw ApiError.cancelled
                 }
                 if let byClient = state.withLock({ $0.closedByClient }) {
-                    // Closed by the client, and cut off when the server did not answer in time.
-                    finish(byClient)
-                    return .closed(byClient)
+                    // Closed by the client: the closure is the server's answer, or 1006 without one.
+                    let closure = await closingHandshake(connection, byClient)
+                    finish(closure)
+                    return .closed(closure)
                 }
                 let failure =
                     state.withLock { $0.pendingFailure.take() } ?? (error as? WebSocketError) ?? .connectionLost
@@ -163,15 +168,13 @@ public final class WebSocket: Sendable {
                 {
                     return reconnected
                 }
-                await connection.close(WebSocketClosure(code: .goingAway))
-                finish(WebSocketClosure(code: .abnormalClosure))
+                finish(await closingHandshake(connection, WebSocketClosure(code: .goingAway)))
                 throw failure
             }
             switch event {
             case .message(let message):
                 guard message.size <= options.maximumMessageSize else {
-                    await connection.close(WebSocketClosure(code: .messageTooBig))
-                    finish(WebSocketClosure(code: .messageTooBig))
+                    finish(await closingHandshake(connection, WebSocketClosure(code: .messageTooBig)))
                     throw WebSocketError.messageTooLarge(limit: options.maximumMessageSize)
                 }
                 state.withLock { $0.attemptsInARow = 0 }
@@ -191,6 +194,29 @@ public final class WebSocket: Sendable {
             case .reconnected:
                 continue  // an engine's mistake: reconnections are this type's
             }
+        }
+    }
+
+    /// Completes the closing handshake of `connection` (RFC 6455 §7.1.5): sends a close frame with
+    /// `closure` unless the client sent one already, waits for the server's, and returns its code and
+    /// reason, or ``WebSocketCloseCode/abnormalClosure`` when the connection ended without one. The
+    /// engine cuts the connection after ``WebSocketOptions/closeTimeout``; the wait here is bounded too,
+    /// for an engine that does not.
+    private func closingHandshake(
+        _ connection: any WebSocketConnection,
+        _ closure: WebSocketClosure
+    ) async -> WebSocketClosure {
+        do {
+            return try await WebSocketTimeout.run(limit: options.closeTimeout * 2, error: WebSocketError.connectionLost)
+            {
+                await connection.close(closure)
+                // Messages that arrive after the client's close frame are not delivered any more.
+                while true {
+                    if case .closed(let closure) = try await connection.receive() { return closure }
+                }
+            }
+        } catch {
+            return WebSocketClosure(code: .abnormalClosure)
         }
     }
 

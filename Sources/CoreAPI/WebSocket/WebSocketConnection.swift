@@ -11,8 +11,13 @@ public protocol WebSocketConnection: Sendable {
     ///   ``WebSocketError``.
     func send(_ message: WebSocketMessage) async throws
 
-    /// The next message, or ``WebSocketEvent/closed(_:)`` with the close frame's code and reason once
-    /// the connection is closed (then again at every call). Never ``WebSocketEvent/reconnected(attempt:)``.
+    /// The next message, or ``WebSocketEvent/closed(_:)`` with the code and reason of the close frame
+    /// the server sent once the connection is closed (then again at every call). Never
+    /// ``WebSocketEvent/reconnected(attempt:)``.
+    ///
+    /// A failure the engine finds itself (``WebSocketError/messageTooLarge(limit:)``, a protocol error)
+    /// is thrown once; later calls tell how the connection then ended, as above: the server's close
+    /// frame, or ``WebSocketError/connectionLost`` when none came.
     /// - Throws: ``WebSocketError/connectionLost`` when the connection ends without a close frame,
     ///   ``WebSocketError/messageTooLarge(limit:)``, or another ``WebSocketError``.
     func receive() async throws -> WebSocketEvent
@@ -21,7 +26,9 @@ public protocol WebSocketConnection: Sendable {
     /// - Throws: A ``WebSocketError`` when the connection closes first.
     func ping() async throws
 
-    /// Sends a close frame with `closure`'s code and reason, when the connection is still open, and ends
-    /// the connection once the server answers or after a short wait; returns at once when it is closed.
+    /// Sends a close frame with `closure`'s code and reason unless one was sent, and returns once the
+    /// connection has ended: when the server's close frame has come, or when
+    /// ``WebSocketOptions/closeTimeout`` has passed without it and the connection was cut. Returns at
+    /// once when the connection has ended already.
     func close(_ closure: WebSocketClosure) async
 }

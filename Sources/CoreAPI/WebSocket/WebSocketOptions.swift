@@ -11,6 +11,11 @@ public struct WebSocketOptions: Sendable, Hashable {
     public var pingTimeout: Duration
     /// How long the opening handshake may take; the method's timeout, else the session's, when `nil`.
     public var handshakeTimeout: Duration?
+    /// How long the closing handshake may take: once the client has sent its close frame (a call of
+    /// ``WebSocket/close(_:reason:)``, a message over the size limit, a ping timeout), the server's close
+    /// frame is awaited this long before the connection is cut, and the closure is then
+    /// ``WebSocketCloseCode/abnormalClosure``. 5 seconds by default.
+    public var closeTimeout: Duration
     /// Whether and how the connection is opened again after it is lost; `nil` (off) by default.
     public var reconnection: WebSocketReconnection?
 
@@ -20,18 +25,22 @@ public struct WebSocketOptions: Sendable, Hashable {
     ///   - pingInterval: How often a ping is sent; every 30 seconds by default, `nil` for never.
     ///   - pingTimeout: How long a pong may take; 10 seconds by default.
     ///   - handshakeTimeout: How long the opening handshake may take; the method's timeout by default.
+    ///   - closeTimeout: How long the server's close frame is awaited after the client's; 5 seconds by
+    ///     default.
     ///   - reconnection: Whether the connection is opened again after it is lost; off by default.
     public init(
         maximumMessageSize: Int = 16 << 20,
         pingInterval: Duration? = .seconds(30),
         pingTimeout: Duration = .seconds(10),
         handshakeTimeout: Duration? = nil,
+        closeTimeout: Duration = .seconds(5),
         reconnection: WebSocketReconnection? = nil
     ) {
         self.maximumMessageSize = maximumMessageSize
         self.pingInterval = pingInterval
         self.pingTimeout = pingTimeout
         self.handshakeTimeout = handshakeTimeout
+        self.closeTimeout = closeTimeout
         self.reconnection = reconnection
     }
 }

@@ -58,6 +58,7 @@
             let sslContext = try secure ? makeWebSocketSSLContext() : nil
             // NIO's frame decoder takes at most UInt32.max.
             let maximumSize = min(max(options.maximumMessageSize, 126), Int(UInt32.max))
+            let closeTimeout = Self.timeAmount(options.closeTimeout)
 
             // The channel, once connected: closed when the caller is cancelled (the session's handshake
             // timeout cancels too) and whenever the handshake fails, so no socket is left behind.
@@ -82,7 +83,7 @@
                                     on: channel,
                                     head: head,
                                     url: url,
-                                    maximumSize: maximumSize
+                                    limits: (maximumSize, closeTimeout)
                                 )
                             }
                         }
@@ -105,7 +106,9 @@
                         return .refused(try await response.get())
                     } catch {
                         closeChannel()
-                        throw Task.isCancelled ? ApiError.cancelled : ApiError.transport(.init(kind: .connectionLost))
+                        if Task.isCancelled { throw ApiError.cancelled }
+                        if let error = error as? ApiError { throw error }
+                        throw ApiError.transport(.init(kind: .connectionLost, cause: error))
                     }
                 }
             } onCancel: {
@@ -114,19 +117,33 @@
         }
 
         /// Sets up the HTTP client pipeline that sends `head` and upgrades to WebSocket frames.
+        /// - Parameter limits: The largest message, and how long the closing handshake may take.
         private static func configureUpgrade(
             on channel: any Channel,
             head: HTTPRequestHead,
             url: URL,
-            maximumSize: Int
+            limits: (maximumSize: Int, closeTimeout: TimeAmount)
         ) throws -> EventLoopFuture<Handshake> {
+            let maximumSize = limits.maximumSize
             // Protocol errors are answered by WebSocketFrameHandler, which also tells the reader which.
             let upgrader = NIOTypedWebSocketClientUpgrader<Handshake>(
                 maxFrameSize: maximumSize,
                 enableAutomaticErrorHandling: false
             ) { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = WebSocketFrameHandler(maximumMessageSize: maximumSize)
+                    let handler = WebSocketFrameHandler(
+                        maximumMessageSize: maximumSize,
+                        closeTimeout: limits.closeTimeout
+                    )
+                    // Before the frame decoder: a message over the limit is dropped before it, so the
+                    // decoder can still read the server's close frame after it.
+                    let decoder = try channel.pipeline.syncOperations.handler(
+                        type: ByteToMessageHandler<WebSocketFrameDecoder>.self
+                    )
+                    try channel.pipeline.syncOperations.addHandler(
+                        OversizedMessageFilter(maximumMessageSize: maximumSize),
+                        position: .before(decoder)
+                    )
                     try channel.pipeline.syncOperations.addHandler(
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 0,
@@ -166,8 +183,16 @@
             do {
                 return try NIOSSLContext(configuration: tlsConfiguration)
             } catch {
-                throw ApiError.transport(.init(kind: .tls))
+                throw ApiError.transport(.init(kind: .tls, cause: error))
             }
+        }
+
+        /// `duration` as NIO counts time, in nanoseconds up to about 292 years.
+        static func timeAmount(_ duration: Duration) -> TimeAmount {
+            let (seconds, attoseconds) = duration.components
+            guard seconds >= 0 else { return .zero }
+            guard seconds < Int64.max / 1_000_000_000 - 1 else { return .nanoseconds(.max) }
+            return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         }
 
         /// Whether `host` is an IP address literal, which TLS must not send as the server name.
@@ -175,14 +200,19 @@
             (try? SocketAddress(ipAddress: host, port: 0)) != nil
         }
 
-        /// The `ApiError` of a failure to connect or to finish the handshake.
+        /// The `ApiError` of a failure to connect or to finish the handshake, which keeps `error` as the
+        /// transport failure's cause; an error of none of SwiftNIO's or AsyncHTTPClient's modules is
+        /// `unknown(_:)`.
         private static func apiError(forConnectionError error: any Error) -> ApiError {
             if let error = error as? ApiError { return error }
             if error is CancellationError { return .cancelled }
-            if error is NIOSSLError || error is BoringSSLError { return .transport(.init(kind: .tls)) }
+            if error is NIOSSLError || error is BoringSSLError { return .transport(.init(kind: .tls, cause: error)) }
             if error is ChannelError, case .connectTimeout = error as? ChannelError { return .timeout }
-            if error is NIOConnectionError || error is IOError { return .transport(.init(kind: .cannotConnect)) }
-            return .transport(.init(kind: .connectionLost))
+            if error is NIOConnectionError || error is IOError {
+                return .transport(.init(kind: .cannotConnect, cause: error))
+            }
+            guard isNetworkError(error) else { return .unknown(.init(error)) }
+            return .transport(.init(kind: .connectionLost, cause: error))
         }
     }
 #endif

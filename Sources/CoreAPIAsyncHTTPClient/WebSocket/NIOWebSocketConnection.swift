@@ -9,14 +9,11 @@
         let handler: WebSocketFrameHandler
         let maximumMessageSize: Int
 
-        /// How long a close waits for the server's close frame before it ends the connection.
-        static let closeWait: TimeAmount = .seconds(1)
-
         func send(_ message: WebSocketMessage) async throws {
             guard message.size <= maximumMessageSize else {
                 throw WebSocketError.messageTooLarge(limit: maximumMessageSize)
             }
-            if let closure = handler.sentClose ?? (handler.hasEnded ? WebSocketClosure(code: .abnormalClosure) : nil) {
+            if let closure = handler.closedForSending {
                 throw WebSocketError.closed(closure)
             }
             let data = ByteBuffer(bytes: message.data)
@@ -44,7 +41,7 @@
                 // The close frame goes out at once, as ``close(_:)`` sends it, so the server learns why.
                 if handler.markClosing(WebSocketClosure(code: .goingAway)) {
                     channel.writeAndFlush(WebSocketFrameHandler.closeFrame(.goingAway, reason: ""), promise: nil)
-                    channel.eventLoop.scheduleTask(in: Self.closeWait) { channel.close(promise: nil) }
+                    WebSocketFrameHandler.cut(channel, after: handler.closeTimeout)
                 }
                 handler.interruptReader()
             }
@@ -70,15 +67,14 @@
         }
 
         func close(_ closure: WebSocketClosure) async {
-            guard handler.markClosing(closure) else {
-                if handler.hasEnded { try? await channel.close() }
-                return
+            if handler.markClosing(closure) {
+                let code = closure.code.isSendable ? closure.code : .normalClosure
+                try? await channel.writeAndFlush(WebSocketFrameHandler.closeFrame(code, reason: closure.reason))
             }
-            let code = closure.code.isSendable ? closure.code : .normalClosure
-            try? await channel.writeAndFlush(WebSocketFrameHandler.closeFrame(code, reason: closure.reason))
-            // The server answers with its close frame and ends the connection; one that does not is cut off.
-            let channel = self.channel
-            channel.eventLoop.scheduleTask(in: Self.closeWait) { channel.close(promise: nil) }
+            // The server answers with its close frame, and the handler then ends the connection; one
+            // that does not answer is cut off.
+            WebSocketFrameHandler.cut(channel, after: handler.closeTimeout)
+            await handler.awaitEnd()
         }
     }
 #endif

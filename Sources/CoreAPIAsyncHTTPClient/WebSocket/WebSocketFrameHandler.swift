@@ -12,6 +12,12 @@
     /// socket until the reader catches up, so a reader that falls behind holds back the server instead
     /// of filling memory. Every method runs on the channel's event loop; the connection reaches the
     /// state through the lock.
+    ///
+    /// The closing handshake (RFC 6455 §7.1.5): once the client has sent its close frame — its own
+    /// close, or a message over the size limit — the connection stays open for the server's, whose code
+    /// and reason the reader gets last; ``closeTimeout`` after the client's frame the connection is cut,
+    /// and the reader learns it was lost. A protocol error or text that is not UTF-8 fails the connection
+    /// at once (§7.1.7), since the frames after it cannot be trusted.
     final class WebSocketFrameHandler: ChannelInboundHandler, Sendable {
         typealias InboundIn = WebSocketFrame
         typealias OutboundOut = WebSocketFrame
@@ -27,21 +33,49 @@
         }
 
         private struct State {
-            var items: [Item] = []
+            var messages: [WebSocketMessage] = []
             var reader: CheckedContinuation<Item, Never>?
             var pongWaiters: [CheckedContinuation<Bool, Never>] = []
+            /// Those waiting for the end of the channel.
+            var endWaiters: [CheckedContinuation<Void, Never>] = []
             /// The close frame the client sent, once it did.
             var sentClose: WebSocketClosure?
-            /// How the connection ended, once it did: the last item, given again at every read.
-            var end: Item?
+            /// The close frame the server sent, once it did: the reader's end.
+            var receivedClose: WebSocketClosure?
+            /// A failure found here, not yet given to the reader (after the messages before it).
+            var pendingFailure: WebSocketError?
+            /// Whether a failure was found: messages are not delivered since.
+            var hasFailed = false
+            /// Whether the channel is closed.
+            var isInactive = false
             var isReadingPaused = false
+
+            /// Whether no more messages or pongs can come.
+            var isOver: Bool { hasFailed || receivedClose != nil || isInactive }
+
+            /// The next item for the reader, when there is one; `resume` when reading may resume.
+            mutating func next() -> (item: Item?, resume: Bool) {
+                if !messages.isEmpty {
+                    let message = messages.removeFirst()
+                    let resume = isReadingPaused && messages.count < WebSocketFrameHandler.highWaterMark / 2
+                    if resume { isReadingPaused = false }
+                    return (.message(message), resume)
+                }
+                if let failure = pendingFailure.take() { return (.failed(failure), false) }
+                if let receivedClose { return (.closed(receivedClose), false) }
+                if isInactive { return (.failed(.connectionLost), false) }
+                return (nil, false)
+            }
         }
 
         private let state = LockedValue(State())
         private let maximumMessageSize: Int
+        /// How long the server's close frame is awaited after the client's.
+        let closeTimeout: TimeAmount
 
-        init(maximumMessageSize: Int) {
+        init(maximumMessageSize: Int, closeTimeout: TimeAmount) {
             self.maximumMessageSize = maximumMessageSize
+            self.closeTimeout = closeTimeout
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -62,9 +96,9 @@
                     fail(.protocolError(reason: "a text message that is not UTF-8"), code: .invalidPayload, context)
                     return
                 }
-                deliver(.message(.text(text)), context: context)
+                deliver(.text(text), context: context)
             case .binary:
-                deliver(.message(.binary(Data(frame.data.readableBytesView))), context: context)
+                deliver(.binary(Data(frame.data.readableBytesView)), context: context)
             case .ping:
                 let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.data)
                 context.writeAndFlush(Self.wrapOutboundOut(pong), promise: nil)
@@ -81,7 +115,6 @@
             }
         }
 
-        /// Answers the server's close frame (§5.5.1) and ends the connection with its code and reason.
         /// The bytes as text when they are well-formed UTF-8, else `nil`: decoding repairs ill-formed
         /// sequences with U+FFFD, so the text is valid exactly when its UTF-8 is the bytes it came from.
         /// (`String(validating:as:)` says the same, but only from iOS 18 and macOS 15, above the package's floor.)
@@ -90,6 +123,8 @@
             return text.utf8.elementsEqual(bytes) ? text : nil
         }
 
+        /// Records the server's close frame, the reader's end; answers it (§5.5.1) unless it answers the
+        /// client's, and ends the connection.
         private func receivedClose(_ data: ByteBuffer, context: ChannelHandlerContext) {
             var payload = data
             let code = payload.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:)) ?? .noStatusReceived
@@ -101,7 +136,13 @@
             let closure = WebSocketClosure(code: code, reason: reason)
             let answers = markClosing(closure)
             // First the reader's end: closing the channel below ends it as lost otherwise.
-            finish(.closed(closure))
+            let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+                if state.receivedClose == nil, !state.isInactive { state.receivedClose = closure }
+                defer { state.pongWaiters = [] }
+                return state.pongWaiters
+            }
+            waiters.forEach { $0.resume(returning: false) }
+            wakeReader()
             guard answers else {
                 context.close(promise: nil)
                 return
@@ -113,33 +154,69 @@
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            finish(.failed(.connectionLost))
+            let (pongWaiters, endWaiters) = state.withLock { state in
+                state.isInactive = true
+                defer {
+                    state.pongWaiters = []
+                    state.endWaiters = []
+                }
+                return (state.pongWaiters, state.endWaiters)
+            }
+            pongWaiters.forEach { $0.resume(returning: false) }
+            endWaiters.forEach { $0.resume() }
+            wakeReader()
             context.fireChannelInactive()
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
             switch error {
-            case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
-                NIOWebSocketError.invalidFrameLength:
+            case is OversizedMessageFilter.MessageTooLarge,
+                NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+                // The filter drops the rest of the message: the server's close frame can still be read.
+                fail(.messageTooLarge(limit: maximumMessageSize), code: .messageTooBig, context, awaitsAnswer: true)
+            case NIOWebSocketError.invalidFrameLength:
                 fail(.messageTooLarge(limit: maximumMessageSize), code: .messageTooBig, context)
             case is NIOWebSocketFrameAggregator.Error, is NIOWebSocketError:
                 fail(.protocolError(reason: "\(error)"), code: .protocolError, context)
             default:
                 // The socket or TLS failed (a reset, an unclean shutdown): the connection is lost, and
                 // no close frame can go out on it.
-                finish(.failed(.connectionLost))
                 context.close(promise: nil)
             }
         }
 
         /// Fails the connection: a close frame with `code` when none was sent, `failure` for the
-        /// reader, and the end of the channel.
-        private func fail(_ failure: WebSocketError, code: WebSocketCloseCode, _ context: ChannelHandlerContext) {
+        /// reader, and the end of the channel — at once, or once the server has answered with its close
+        /// frame (``closeTimeout`` at most) when `awaitsAnswer`.
+        private func fail(
+            _ failure: WebSocketError,
+            code: WebSocketCloseCode,
+            _ context: ChannelHandlerContext,
+            awaitsAnswer: Bool = false
+        ) {
             if markClosing(WebSocketClosure(code: code)) {
                 context.writeAndFlush(Self.wrapOutboundOut(Self.closeFrame(code, reason: "")), promise: nil)
             }
-            finish(.failed(failure))
-            context.close(promise: nil)
+            let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+                if !state.isOver {
+                    state.hasFailed = true
+                    state.pendingFailure = failure
+                }
+                defer { state.pongWaiters = [] }
+                return state.pongWaiters
+            }
+            waiters.forEach { $0.resume(returning: false) }
+            wakeReader()
+            if awaitsAnswer {
+                Self.cut(context.channel, after: closeTimeout)
+            } else {
+                context.close(promise: nil)
+            }
+        }
+
+        /// Closes `channel` after `delay`, unless it is closed before.
+        static func cut(_ channel: any Channel, after delay: TimeAmount) {
+            channel.eventLoop.scheduleTask(in: delay) { channel.close(promise: nil) }
         }
 
         /// A masked close frame.
@@ -157,15 +234,9 @@
         func next(resumeReading: @escaping @Sendable () -> Void) async -> Item {
             await withCheckedContinuation { continuation in
                 let (ready, resume) = state.withLock { state -> (Item?, Bool) in
-                    if !state.items.isEmpty {
-                        let item = state.items.removeFirst()
-                        let resume = state.isReadingPaused && state.items.count < Self.highWaterMark / 2
-                        if resume { state.isReadingPaused = false }
-                        return (item, resume)
-                    }
-                    if let end = state.end { return (end, false) }
-                    state.reader = continuation
-                    return (nil, false)
+                    let (item, resume) = state.next()
+                    if item == nil { state.reader = continuation }
+                    return (item, resume)
                 }
                 if resume { resumeReading() }
                 if let ready { continuation.resume(returning: ready) }
@@ -177,7 +248,7 @@
         func awaitPong(afterSending send: @escaping @Sendable () -> Void) async -> Bool {
             await withCheckedContinuation { continuation in
                 let ended = state.withLock { state -> Bool in
-                    if state.end != nil { return true }
+                    if state.isOver { return true }
                     state.pongWaiters.append(continuation)
                     return false
                 }
@@ -186,6 +257,18 @@
                 } else {
                     send()
                 }
+            }
+        }
+
+        /// Returns once the channel is closed.
+        func awaitEnd() async {
+            await withCheckedContinuation { continuation in
+                let ended = state.withLock { state -> Bool in
+                    if state.isInactive { return true }
+                    state.endWaiters.append(continuation)
+                    return false
+                }
+                if ended { continuation.resume() }
             }
         }
 
@@ -198,15 +281,19 @@
         /// Records the client's close frame; `false` when one was sent or the connection ended.
         func markClosing(_ closure: WebSocketClosure) -> Bool {
             state.withLock { state in
-                guard state.sentClose == nil, state.end == nil else { return false }
+                guard state.sentClose == nil, state.receivedClose == nil, !state.isInactive else { return false }
                 state.sentClose = closure
                 return true
             }
         }
 
-        /// The close frame the client sent, once it did.
-        var sentClose: WebSocketClosure? {
-            state.withLock { $0.sentClose }
+        /// Why a message can no longer be sent: the close frame the client sent (or answered the
+        /// server's with), or ``WebSocketCloseCode/abnormalClosure`` once the connection ended without
+        /// one; `nil` while it is open.
+        var closedForSending: WebSocketClosure? {
+            state.withLock { state in
+                state.sentClose ?? (state.isOver ? WebSocketClosure(code: .abnormalClosure) : nil)
+            }
         }
 
         /// Whether the channel stopped reading because the reader fell behind: the server is sending,
@@ -215,38 +302,31 @@
             state.withLock { $0.isReadingPaused }
         }
 
-        /// Whether the connection has ended.
-        var hasEnded: Bool {
-            state.withLock { $0.end != nil }
-        }
-
-        /// Queues `item` for the reader, or hands it over; pauses reading at the high-water mark.
-        private func deliver(_ item: Item, context: ChannelHandlerContext) {
+        /// Queues `message` for the reader, or hands it over; pauses reading at the high-water mark.
+        /// Once the connection failed or the server closed it, messages are dropped.
+        private func deliver(_ message: WebSocketMessage, context: ChannelHandlerContext) {
             let (reader, pause) = state.withLock { state -> (CheckedContinuation<Item, Never>?, Bool) in
-                guard state.end == nil else { return (nil, false) }
+                guard !state.isOver else { return (nil, false) }
                 if let reader = state.reader.take() { return (reader, false) }
-                state.items.append(item)
-                let pause = !state.isReadingPaused && state.items.count >= Self.highWaterMark
+                state.messages.append(message)
+                let pause = !state.isReadingPaused && state.messages.count >= Self.highWaterMark
                 if pause { state.isReadingPaused = true }
                 return (nil, pause)
             }
-            reader?.resume(returning: item)
+            reader?.resume(returning: .message(message))
             if pause {
                 context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
             }
         }
 
-        /// Ends the connection with `item`, delivered after what is queued; the first end wins.
-        private func finish(_ item: Item) {
-            let (reader, waiters) = state.withLock {
-                state -> (CheckedContinuation<Item, Never>?, [CheckedContinuation<Bool, Never>]) in
-                guard state.end == nil else { return (nil, []) }
-                state.end = item
-                defer { state.pongWaiters = [] }
-                return (state.items.isEmpty ? state.reader.take() : nil, state.pongWaiters)
+        /// Hands the waiting reader its next item, when there is one.
+        /// (A reader waits only while no message is queued, so reading is not paused then.)
+        private func wakeReader() {
+            let (reader, item) = state.withLock { state -> (CheckedContinuation<Item, Never>?, Item?) in
+                guard state.reader != nil, let item = state.next().item else { return (nil, nil) }
+                return (state.reader.take(), item)
             }
-            reader?.resume(returning: item)
-            waiters.forEach { $0.resume(returning: false) }
+            if let reader, let item { reader.resume(returning: item) }
         }
     }
 #endif

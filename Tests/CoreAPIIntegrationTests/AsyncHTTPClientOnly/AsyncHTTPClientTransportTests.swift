@@ -1,7 +1,9 @@
 #if AsyncHTTPClient
     import CoreAPI
     import CoreAPIJSON
+    import AsyncHTTPClient
     import Foundation
+    import NIOCore
     import Testing
 
     @testable import CoreAPIAsyncHTTPClient
@@ -152,6 +154,37 @@
                 }
                 #expect(error == .transport(.init(kind: .cannotConnect)))
                 #expect(ContinuousClock.now - start < .seconds(2))
+                // SwiftNIO's error is kept as the cause.
+                let cause = try #require(error?.underlyingError)
+                #expect(String(reflecting: type(of: cause)).hasPrefix("NIO"), "\(type(of: cause))")
+            }
+
+            /// The mapping keeps the error it maps: NIO's and AsyncHTTPClient's as a transport failure's
+            /// cause; an error of another module is `unknown`, before the response head or after it.
+            @Test func theMappedErrorIsKeptAsTheCause() throws {
+                struct Foreign: Error {}
+                for afterHead in [false, true] {
+                    let unknown = AsyncHTTPClientTransport.failure(for: Foreign(), afterHead: afterHead)
+                    #expect(unknown.category == "unknown")
+                    #expect(unknown.underlyingError is Foreign)
+                }
+                let lost = AsyncHTTPClientTransport.failure(
+                    for: HTTPClientError.remoteConnectionClosed,
+                    afterHead: true
+                )
+                #expect(lost == .transport(.init(kind: .connectionLost)))
+                #expect(lost.underlyingError as? HTTPClientError == .remoteConnectionClosed)
+                let reset = AsyncHTTPClientTransport.failure(
+                    for: IOError(errnoCode: ECONNRESET, reason: "read"),
+                    afterHead: false
+                )
+                #expect(reset == .transport(.init(kind: .connectionLost)))
+                #expect((reset.underlyingError as? IOError)?.errnoCode == ECONNRESET)
+                let closed = AsyncHTTPClientTransport.failure(for: ChannelError.ioOnClosedChannel, afterHead: false)
+                #expect(closed.underlyingError as? ChannelError == .ioOnClosedChannel)
+                #expect(
+                    AsyncHTTPClientTransport.failure(for: HTTPClientError.cancelled, afterHead: false) == .cancelled
+                )
             }
 
             @Test func anUntrustedCertificateIsATLSFailure() async throws {
@@ -160,6 +193,9 @@
                         try await session.perform(TransportCall<Data>(url: base + "/fast"))
                     }
                     #expect(error == .transport(.init(kind: .tls)), "\(base)")
+                    #expect(
+                        error?.underlyingError.map { String(reflecting: type(of: $0)) }?.hasPrefix("NIOSSL") == true
+                    )
                 }
             }
 

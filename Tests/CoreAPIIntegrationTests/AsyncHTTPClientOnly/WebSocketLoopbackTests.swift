@@ -129,6 +129,68 @@
             }
             try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: tooBig).count) == 1 }
             #expect(try fixture.closures(name: tooBig).first?.code == .messageTooBig)
+            #expect(over.closure == WebSocketClosure(code: .messageTooBig))
+        }
+
+        /// A message over the limit closes the connection with 1009, and the closing handshake completes:
+        /// the closure is the code of the server's answer (RFC 6455 §7.1.5), not 1006. Messages in one
+        /// frame and in fragments each within the limit, and one far larger, which is dropped unread.
+        @Test(arguments: [(5000, 1), (2000, 5), (8_000_000, 1), (8_000_000, 100)])
+        func aMessageOverTheLimitEndsWithTheServersAnswer(size: Int, fragments: Int) async throws {
+            let options = WebSocketOptions(maximumMessageSize: 1000, pingInterval: nil)
+            let name = uniqueName("over")
+            let socket = try await session().webSocket(
+                Endpoint(
+                    route: "/big",
+                    name: name,
+                    options: options,
+                    extra: ["size": "\(size)", "fragments": "\(fragments)"]
+                )
+            )
+            var events = socket.events.makeAsyncIterator()
+            await #expect(throws: WebSocketError.messageTooLarge(limit: 1000)) {
+                _ = try await events.next()
+            }
+            #expect(socket.closure == WebSocketClosure(code: .messageTooBig))
+            #expect(try await events.next() == nil)
+            try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
+            #expect(try fixture.closures(name: name) == [WebSocketClosure(code: .messageTooBig)])
+        }
+
+        /// The client's close waits for the server's close frame, which here comes 1.5 s later, after
+        /// the old fixed wait of 1 s, and with a code of its own: that code is the closure.
+        @Test func theClientsCloseEndsWithTheServersAnswer() async throws {
+            let name = uniqueName("late")
+            let socket = try await session().webSocket(
+                Endpoint(route: "/late-answer", name: name, extra: ["delay": "1.5"])
+            )
+            var events = socket.events.makeAsyncIterator()
+            try await socket.send(.text("pause"))
+            #expect(try await nextMessage(&events) == .text("paused"))
+            await socket.close(.normalClosure, reason: "done")
+            let answer = WebSocketClosure(code: WebSocketCloseCode(rawValue: 4002), reason: "late answer")
+            #expect(try await events.next() == .closed(answer))
+            #expect(socket.closure == answer)
+            #expect(try await events.next() == nil)
+            try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
+            #expect(try fixture.closures(name: name) == [WebSocketClosure(code: .normalClosure, reason: "done")])
+        }
+
+        /// A server that never answers the client's close frame is cut off after
+        /// ``WebSocketOptions/closeTimeout``; without a close frame received, the closure is 1006.
+        @Test func aCloseTheServerNeverAnswersIsCutAtTheCloseTimeout() async throws {
+            let options = WebSocketOptions(pingInterval: nil, closeTimeout: .milliseconds(300))
+            let socket = try await session().webSocket(
+                Endpoint(route: "/late-answer", name: uniqueName("never"), options: options, extra: ["delay": "30"])
+            )
+            var events = socket.events.makeAsyncIterator()
+            try await socket.send(.text("pause"))
+            #expect(try await nextMessage(&events) == .text("paused"))
+            let start = ContinuousClock.now
+            await socket.close(.normalClosure, reason: "done")
+            #expect(try await events.next() == .closed(WebSocketClosure(code: .abnormalClosure)))
+            #expect(socket.closure == WebSocketClosure(code: .abnormalClosure))
+            #expect(ContinuousClock.now - start < .seconds(20))
         }
 
         @Test func theServersCloseCodeAndReasonArrive() async throws {
@@ -171,7 +233,11 @@
         }
 
         @Test func aServerThatStopsReadingTimesOut() async throws {
-            let options = WebSocketOptions(pingInterval: .milliseconds(100), pingTimeout: .milliseconds(300))
+            let options = WebSocketOptions(
+                pingInterval: .milliseconds(100),
+                pingTimeout: .milliseconds(300),
+                closeTimeout: .milliseconds(500)
+            )
             let socket = try await session().webSocket(
                 Endpoint(route: "/silent", name: uniqueName("silent"), options: options)
             )

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Loopback TLS fixture server for CoreAPI's TLS trust tests.
 
-Standard library only. Usage: tls_server.py CERT KEY [CLIENT_CA]
+Standard library only. Usage: tls_server.py [--max-tls=1.1] CERT KEY [CLIENT_CA]
 
 Serves HTTPS on 127.0.0.1, port 0, with the certificate chain CERT (PEM, leaf first) and its key KEY,
 prints "PORT <n>" on stdout, and serves until its standard input closes (so it never outlives the test
 process that started it). With CLIENT_CA, every client must present a certificate issued by that CA
-(mutual TLS); the handshake fails otherwise.
+(mutual TLS); the handshake fails otherwise. With --max-tls=1.1 it offers only TLS 1.0 and 1.1, at
+OpenSSL's security level 0, which still allows them (clients must refuse such a server).
 
 Every request is answered with 200 and {"path": <path>, "client": <the client certificate's common name,
 or null>}.
@@ -16,6 +17,7 @@ import json
 import ssl
 import sys
 import threading
+import warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -52,11 +54,19 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    cert, key = sys.argv[1], sys.argv[2]
-    client_ca = sys.argv[3] if len(sys.argv) > 3 else None
+    old_tls = "--max-tls=1.1" in sys.argv
+    arguments = [argument for argument in sys.argv[1:] if not argument.startswith("--")]
+    cert, key = arguments[0], arguments[1]
+    client_ca = arguments[2] if len(arguments) > 2 else None
     server = Server(("127.0.0.1", 0), Handler)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
+    if old_tls:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            context.minimum_version = ssl.TLSVersion.TLSv1
+            context.maximum_version = ssl.TLSVersion.TLSv1_1
+        context.set_ciphers("DEFAULT:@SECLEVEL=0")
     if client_ca:
         context.verify_mode = ssl.CERT_REQUIRED
         context.load_verify_locations(client_ca)

@@ -6,12 +6,16 @@ path of the opening handshake; `name` in the query keeps tests apart):
   /echo            sends every message back as it came
   /headers         sends the handshake's header fields as one JSON object, then echoes
   /burst?count=N   sends N text messages `m <i>`, then echoes
-  /big?size=N      sends one binary message of N bytes, then echoes
+  /big?size=N&fragments=F  sends one binary message of N bytes (in F fragments, 1 by default), then
+                   echoes
   /close           sends `bye` and closes with 4001 and the reason `room closed`
   /drop-once       first connection of a name: sends `first` and drops the TCP connection without a
                    close frame; later ones send `second <authorization>` and echo
   /silent          sends `ready`, then stops reading, so pings get no pong
   /private         refuses the handshake with 401 unless `Authorization: Bearer good`
+  /late-answer?delay=S  waits for a message, stops reading, sends `paused`, and S seconds later
+                   closes with 4002 `late answer` before it reads on: the answer to a close frame the
+                   client sent meanwhile
   GET /stats?name= (plain HTTP) the close codes and reasons the server saw for that name, as JSON
 """
 
@@ -68,7 +72,11 @@ async def handler(ws):
                 await ws.send("m %d" % index)
             await echo(ws)
         elif route == "/big":
-            await ws.send(bytes(int(query.get("size", "0"))))
+            size, fragments = int(query.get("size", "0")), int(query.get("fragments", "1"))
+            if fragments > 1:
+                await ws.send([bytes(size // fragments)] * fragments)
+            else:
+                await ws.send(bytes(size))
             await echo(ws)
         elif route == "/close":
             await ws.send("bye")
@@ -87,6 +95,16 @@ async def handler(ws):
             await asyncio.sleep(60)
         elif route == "/private":
             await echo(ws)
+        elif route == "/late-answer":
+            await ws.recv()
+            ws.transport.pause_reading()
+            await ws.send("paused")
+            await asyncio.sleep(float(query.get("delay", "1.5")))
+            # The close frame goes out first; the client's, waiting unread, completes the handshake.
+            closing = asyncio.create_task(ws.close(4002, "late answer"))
+            await asyncio.sleep(0.05)
+            ws.transport.resume_reading()
+            await closing
     except ConnectionClosed:
         pass
     finally:

@@ -14,12 +14,13 @@ final class TLSFixtureServer: Sendable {
     ///   - key: The PEM file of its key.
     ///   - clientAuthority: The PEM file of the CA client certificates must come from, or `nil` for no
     ///     client certificate.
-    init(certificate: String, key: String, clientAuthority: String? = nil) throws {
+    ///   - onlyOldTLS: Whether the server offers only TLS 1.0 and 1.1, which clients must refuse.
+    init(certificate: String, key: String, clientAuthority: String? = nil, onlyOldTLS: Bool = false) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/tls_server.py")
         child = try PythonFixtureProcess(
             script: script,
-            arguments: [certificate, key] + (clientAuthority.map { [$0] } ?? [])
+            arguments: (onlyOldTLS ? ["--max-tls=1.1"] : []) + [certificate, key] + (clientAuthority.map { [$0] } ?? [])
         )
         port = try child.port(labelled: "PORT")
     }

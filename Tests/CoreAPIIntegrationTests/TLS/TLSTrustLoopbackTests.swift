@@ -48,7 +48,10 @@ extension ApiError {
 }
 
 #if AsyncHTTPClient
-    import CoreAPIAsyncHTTPClient
+    import AsyncHTTPClient
+    import NIOSSL
+
+    @testable import CoreAPIAsyncHTTPClient
 
     /// The trust options over the AsyncHTTPClient transport, which enforces them on Linux.
     @Suite(.timeLimit(.minutes(1)))
@@ -74,7 +77,16 @@ extension ApiError {
 
         /// Performs `TLSHello` over a new transport with `trust` against `server`.
         private func hello(_ trust: TLSTrust, at server: TLSFixtureServer) async throws -> TLSEcho {
-            let transport = try AsyncHTTPClientTransport(trust: trust)
+            try await hello(over: try AsyncHTTPClientTransport(trust: trust), at: server)
+        }
+
+        /// Performs `TLSHello` over `transport` against `server`, then shuts the transport down.
+        private func hello(
+            over transport: AsyncHTTPClientTransport,
+            at server: TLSFixtureServer
+        ) async throws
+            -> TLSEcho
+        {
             let session = ApiSession(
                 hostProvider: DictionaryHostProvider(["tls": server.baseURL]),
                 transport: transport
@@ -131,6 +143,59 @@ extension ApiError {
                 try await hello(TLSTrust(server: .certificates([try authority("ca")])), at: server)
             }
             #expect(error?.category == "transport")
+        }
+
+        /// A server that offers only TLS 1.0 and 1.1 is refused, even through a configuration that allows
+        /// them (NIOSSL's default minimum is TLS 1.0); the same trust reaches a TLS 1.2 server.
+        @Test func aServerOfferingOnlyTLS11OrLowerIsRefused() async throws {
+            let server = try TLSFixtureServer(
+                certificate: certificates.path("server.pem"),
+                key: certificates.path("server.key"),
+                onlyOldTLS: true
+            )
+            defer { server.stop() }
+            let trust = TLSTrust(server: .certificates([try authority("ca")]))
+            #expect(try trust.makeTLSConfiguration().minimumTLSVersion == .tlsv12)
+            var permissive = try trust.makeTLSConfiguration()
+            permissive.minimumTLSVersion = .tlsv1
+            #expect(AsyncHTTPClientTransport.securing(permissive, .enforced).minimumTLSVersion == .tlsv12)
+            #expect(AsyncHTTPClientTransport.makeClientConfiguration().tlsConfiguration?.minimumTLSVersion == .tlsv12)
+            for transport in [
+                try AsyncHTTPClientTransport(trust: trust),
+                AsyncHTTPClientTransport(tlsConfiguration: permissive),
+                AsyncHTTPClientTransport(tlsConfiguration: permissive, certificateChecks: .insecureAsConfigured),
+            ] {
+                let error = await #expect(throws: ApiError.self) { try await hello(over: transport, at: server) }
+                #expect(error == .transport(.init(kind: .tls)))
+                #expect(error?.underlyingError != nil)
+            }
+            let modern = try startServer()
+            defer { modern.stop() }
+            #expect(
+                try await hello(over: AsyncHTTPClientTransport(tlsConfiguration: permissive), at: modern).path
+                    == "/hello"
+            )
+        }
+
+        /// A configuration that checks no certificate is raised to full verification, unless the
+        /// transport is made with the insecure option, which is what lets it through.
+        @Test func certificateVerificationIsOffOnlyThroughTheInsecureOption() async throws {
+            let server = try startServer()
+            defer { server.stop() }
+            var unchecked = TLSConfiguration.makeClientConfiguration()
+            unchecked.certificateVerification = .none
+            #expect(
+                AsyncHTTPClientTransport.securing(unchecked, .enforced).certificateVerification == .fullVerification
+            )
+            let error = await #expect(throws: ApiError.self) {
+                try await hello(over: AsyncHTTPClientTransport(tlsConfiguration: unchecked), at: server)
+            }
+            #expect(error == .transport(.init(kind: .tls)))
+            let insecure = AsyncHTTPClientTransport(
+                tlsConfiguration: unchecked,
+                certificateChecks: .insecureAsConfigured
+            )
+            #expect(try await hello(over: insecure, at: server) == TLSEcho(path: "/hello", client: nil))
         }
 
         @Test func publicKeyPinsAndUnreadableIdentitiesAreRefusedWhenTheTransportIsMade() throws {

@@ -219,6 +219,8 @@ struct WebSocketTests {
             _ = try await events.next()
         }
         #expect(peer.clientClosure?.code == .messageTooBig)
+        // The peer answers the client's close frame with the same code: the closure (RFC 6455 §7.1.5).
+        #expect(socket.closure == WebSocketClosure(code: .messageTooBig))
         #expect(try await events.next() == nil)
     }
 

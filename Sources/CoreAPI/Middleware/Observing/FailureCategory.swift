@@ -15,7 +15,8 @@ public enum FailureCategory: Sendable, Hashable, CaseIterable {
     /// The server answered with a status the method does not accept (other than `401`).
     case status
     /// Anything else: an invalid request, a response that could not be decoded, a refused redirect, a
-    /// response over the size limit, or an error a middleware threw.
+    /// response over the size limit, an unknown error (``ApiError/unknown(_:)``), or an error a
+    /// middleware threw.
     case other
 
     /// The category of `error`.
@@ -30,7 +31,7 @@ public enum FailureCategory: Sendable, Hashable, CaseIterable {
         case .unauthorized: self = .unauthorized
         case .unacceptableStatus: self = .status
         case .transport(let failure): self = failure.kind == .offline ? .offline : .network
-        case .invalidRequest, .unacceptableContentType, .mapping, .redirect, .responseTooLarge: self = .other
+        case .invalidRequest, .unacceptableContentType, .mapping, .redirect, .responseTooLarge, .unknown: self = .other
         }
     }
 }
