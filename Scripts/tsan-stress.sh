@@ -29,7 +29,9 @@ export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1${TSAN_OPTIONS:+:$TS
 # outcomes while the environment switches, and the release of the session. The three thousand-call cancel
 # scenarios run in `swift test` only: under the sanitizer, starting a thousand calls took 28–57 s and
 # cancelling them 1.6–32 s from run to run on two cores, so their time bounds measured the machine.
-scenarios='(ConcurrencyStressTests/(aThousandConcurrentRequestsAllSucceed|mixedCallsWhileTheEnvironmentSwitches)|URLSessionStressTests/sessionDelegateAndTasksAreReleasedAfterThousandsOfCalls)'
+# Two thousand callers joining and leaving shared exchanges at random run in process: they touch no
+# network and bound no time of their own.
+scenarios='(ConcurrencyStressTests/(aThousandConcurrentRequestsAllSucceed|mixedCallsWhileTheEnvironmentSwitches)|URLSessionStressTests/sessionDelegateAndTasksAreReleasedAfterThousandsOfCalls|SharedCallsStressTests/twoThousandCallersJoiningAndCancellingAtRandom)'
 
 start=$(date +%s)
 status=0

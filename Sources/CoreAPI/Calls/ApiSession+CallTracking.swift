@@ -1,9 +1,8 @@
 /// Finding, counting and cancelling the calls in flight.
 extension ApiSession {
-    /// The calls in flight, oldest first. Identical calls that share one exchange
-    /// (``ApiMethod/sharesIdenticalCalls``) are one call here. A call started with ``start(_:)``, or a
-    /// shared call made with a completion handler, is listed once its task has begun, which on a busy
-    /// machine can be a moment after the call returned.
+    /// The calls in flight, oldest first. Each caller of identical calls that share one exchange
+    /// (``ApiMethod/sharesIdenticalCalls``) is a call of its own here. A call started with ``start(_:)``
+    /// is listed once its task has begun, which on a busy machine can be a moment after the call returned.
     public var callsInFlight: [CallInfo] {
         calls.infos()
     }
@@ -19,22 +18,22 @@ extension ApiSession {
     }
 
     /// Cancels every call of `type` in flight; each ends with ``ApiError/cancelled``, and other calls go
-    /// on. Returns how many calls it
-    /// cancelled, counting a shared exchange once and a call already ending as well.
+    /// on. Returns how many calls it cancelled, counting a call already ending as well. A shared
+    /// exchange ends only when every caller waiting for it has been cancelled.
     @discardableResult
     public func cancelCalls<M: ApiMethod>(of type: M.Type) -> Int {
         calls.cancel { $0.performs(type) }
     }
 
     /// Cancels every call in flight whose method has `key` as its ``ApiMethod/callKey``. Returns how many calls
-    /// it cancelled, counting a shared exchange once and a call already ending as well.
+    /// it cancelled, counting a call already ending as well.
     @discardableResult
     public func cancelCalls(withKey key: CallKey) -> Int {
         calls.cancel { $0.key == key }
     }
 
     /// Cancels every call in flight that `predicate` selects. Returns how many calls it
-    /// cancelled, counting a shared exchange once and a call already ending as well.
+    /// cancelled, counting a call already ending as well.
     @discardableResult
     public func cancelCalls(where predicate: (CallInfo) -> Bool) -> Int {
         calls.cancel(where: predicate)

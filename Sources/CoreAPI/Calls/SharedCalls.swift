@@ -1,9 +1,12 @@
-/// Identical calls in flight that share one exchange (see ``ApiMethod/sharesIdenticalCalls``).
+/// Identical exchanges in flight that share one trip to the server (see ``ApiMethod/sharesIdenticalCalls``
+/// and ``WireIdentity``).
 ///
-/// The first call of an identity starts the exchange in a task of its own; later ones join it. Each
-/// caller waits on a continuation of its own, so a caller that is cancelled leaves at once with
+/// Each caller runs its own call — its own middleware chain, its own response processing — up to the
+/// moment its request is handed to the transport; there the first caller of an identity starts the
+/// exchange (with its redirects) in a task of its own, and later ones join it. Each caller waits on a
+/// continuation of its own, so a caller that is cancelled (its task or its ``Call``) leaves at once with
 /// ``ApiError/cancelled`` while the others go on waiting; the exchange is cancelled only when its last
-/// caller leaves, and the identity is forgotten at that moment, so a call that comes later starts afresh
+/// caller leaves, and the identity is forgotten at that moment, so a caller that comes later starts afresh
 /// instead of joining a cancelled exchange. Joining, leaving and finishing all happen under one lock:
 /// no caller can join an exchange between the check that it exists and the moment it ends.
 final class SharedCalls: Sendable {
@@ -20,7 +23,7 @@ final class SharedCalls: Sendable {
     }
 
     private struct Table {
-        var exchanges: [Identity: Exchange] = [:]
+        var exchanges: [WireIdentity: Exchange] = [:]
         var nextWaiter = 0
     }
 
@@ -31,36 +34,15 @@ final class SharedCalls: Sendable {
         table.withLock { table in table.exchanges.values.reduce(0) { $0 + $1.waiters.count } }
     }
 
-    /// The identity of `method` for sharing: its type with its ``ApiMethod/callKey``, or with the method
-    /// value itself when it is `Hashable`; `nil` when it has neither. Calls made through a provider share
-    /// only with calls of the same provider (`group`), so a provider's cancel never ends another's calls.
-    static func identity<M: ApiMethod>(of method: M, group: ObjectIdentifier?) -> Identity? {
-        if let key = method.callKey {
-            return Identity(type: ObjectIdentifier(M.self), key: key, group: group)
-        }
-        guard let value = method as? any Hashable else { return nil }
-        return Identity(
-            type: ObjectIdentifier(M.self),
-            key: CallKey(MethodValue(value: AnyHashable(value))),
-            group: group
-        )
-    }
-
-    /// A `Hashable` method value as a key.
-    private struct MethodValue: Hashable, @unchecked Sendable {  // wraps a method value; every ApiMethod is Sendable
-        let value: AnyHashable
-    }
-
-    /// What makes calls identical: the method type and a key, and the provider they are made through.
-    struct Identity: Hashable, Sendable {
-        let type: ObjectIdentifier
-        let key: CallKey
-        let group: ObjectIdentifier?
-    }
-
     /// The result of the exchange for `identity`: the one in flight, or one `start` begins now.
+    /// - Parameters:
+    ///   - identity: What the exchange sends.
+    ///   - call: The caller's call, whose ``Call/cancel()`` makes the caller leave.
+    ///   - start: Performs the exchange, in a task of its own that is cancelled when every caller left.
+    /// - Throws: ``ApiError/cancelled`` when the caller leaves; otherwise what `start` threw.
     func perform<Output: Sendable>(
-        _ identity: Identity,
+        _ identity: WireIdentity,
+        for call: Call,
         start: @escaping @Sendable () async throws -> Output
     ) async throws -> Output {
         let waiter = Waiter()
@@ -68,6 +50,8 @@ final class SharedCalls: Sendable {
             table.nextWaiter += 1
             return table.nextWaiter
         }
+        try call.begin { [self] in leave(waiter, id: id, identity: identity) }
+        defer { call.end() }
         let value = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
                 let begin: Exchange? = table.withLock { table in
@@ -108,14 +92,14 @@ final class SharedCalls: Sendable {
             leave(waiter, id: id, identity: identity)
         }
         guard let output = value as? Output else {
-            // One identity is one method type, so one output type.
+            // One identity is one method type, and every exchange returns a raw response.
             preconditionFailure("a shared call returned \(type(of: value)), not \(Output.self)")
         }
         return output
     }
 
     /// Hands `result` to every caller still waiting, and forgets the exchange.
-    private func finish(_ exchange: Exchange, identity: Identity, with result: Result<any Sendable, any Error>) {
+    private func finish(_ exchange: Exchange, identity: WireIdentity, with result: Result<any Sendable, any Error>) {
         let waiters = table.withLock { table in
             if table.exchanges[identity] === exchange {
                 table.exchanges[identity] = nil
@@ -130,7 +114,7 @@ final class SharedCalls: Sendable {
     }
 
     /// Ends the wait of a cancelled caller; cancels the exchange when no caller is left.
-    private func leave(_ waiter: Waiter, id: Int, identity: Identity) {
+    private func leave(_ waiter: Waiter, id: Int, identity: WireIdentity) {
         typealias Left = (continuation: CheckedContinuation<any Sendable, any Error>?, abandoned: Task<Void, Never>?)
         let (continuation, abandoned) = table.withLock { table -> Left in
             waiter.isCancelled = true

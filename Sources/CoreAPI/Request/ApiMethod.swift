@@ -61,18 +61,21 @@ public protocol ApiMethod: Encodable, Sendable {
     /// frequent or too sensitive to log.
     var isLoggingEnabled: Bool { get }
     /// A key that names this call while it is in flight, to find or cancel it
-    /// (``ApiSession/cancelCalls(withKey:)``) and, with ``sharesIdenticalCalls``, to tell which calls
-    /// are the same; `nil` by default.
+    /// (``ApiSession/cancelCalls(withKey:)``); `nil` by default. With ``sharesIdenticalCalls`` a key is
+    /// also the method's word that one answer serves every identical request with that key, whatever
+    /// its HTTP method: without a key only `GET` and `HEAD` requests share.
     var callKey: CallKey? { get }
-    /// Whether a call joins an identical one already in flight instead of sending its own request;
-    /// `false` by default. Identical means the same method type and the same ``callKey``, or, without a
-    /// key, equal method values when the method is `Hashable`; calls made through a ``MethodProvider``
-    /// share only with calls of the same provider. See <doc:WorkingWithManyCalls>.
+    /// Whether a call joins an identical exchange already in flight instead of sending its own request;
+    /// `false` by default. Identical means the same on the wire: the same method type, ``callKey`` and
+    /// limits, and a request with the same HTTP method, final URL (the host as resolved for this call),
+    /// header fields — the session's, the method's and those every middleware set — and body bytes.
+    /// Only `GET` and `HEAD` requests share, unless the method gives a ``callKey``; a body sent from a
+    /// file or a stream never shares. See <doc:WorkingWithManyCalls>.
     ///
-    /// The shared exchange runs as the first caller's call: with its progress closure (a caller that
-    /// joins gets no progress), its priority and its task-local values. A method that a token refresh
-    /// performs must not share: a call that joins an exchange waiting for that refresh would wait for
-    /// itself.
+    /// Each caller runs its own middleware chain and processes the answer itself; only the exchange
+    /// with the server (and its redirects) is shared, run with the first caller's limits and progress
+    /// closure (a caller that joins gets no progress), its priority and its task-local values. A caller
+    /// that is cancelled leaves at once; the exchange is cancelled when its last caller leaves.
     var sharesIdenticalCalls: Bool { get }
     /// How an ``HTTPCacheMiddleware`` in the chain answers this method: by HTTP's rules
     /// (``CachePolicy/useHTTPSemantics``, the default), or from the store, or from the network alone.

@@ -21,13 +21,6 @@ extension ApiSession {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<M.Output, any Error>) -> Void
     ) -> RequestHandle {
-        if method.sharesIdenticalCalls {
-            // Joins through the async path, which knows how to share; the handle leaves the shared call.
-            let task = Task {
-                await Self.complete(on: queue, with: completion) { try await perform(method, progress: progress) }
-            }
-            return RequestHandle(cancel: task.cancel)
-        }
         let call = Call()
         let id = calls.open(call, method: method, key: method.callKey, group: nil)
         let chain = middlewareChain(for: method)

@@ -26,7 +26,8 @@ extension ApiSession {
     }
 
     /// Builds `method`'s request, with `extraHeaders` set on it, and runs it through `middlewares` and
-    /// the transport.
+    /// the transport; when `shares` is `true`, the request the chain leaves joins an identical one in
+    /// flight (see ``send(_:body:options:call:sharingFor:)``).
     /// - Returns: The response, or the ``ApiError`` the exchange ended with.
     /// - Throws: ``ApiError/invalidRequest(_:)`` when the request cannot be built; nothing is sent then.
     @inline(__always)
@@ -35,6 +36,7 @@ extension ApiSession {
         middlewares: [any Middleware],
         options: TransportOptions,
         extraHeaders: [(name: String, value: String)] = [],
+        shares: Bool = false,
         call: Call
     ) async throws -> Result<RawResponse, ApiError> {
         var encoded = try makeEncodedRequest(for: method)
@@ -47,10 +49,18 @@ extension ApiSession {
                 throw ApiError.cancelled
             }
             if middlewares.isEmpty {
+                if shares {
+                    return .success(
+                        try await send(encoded.request, body: encoded, options: options, call: call, sharingFor: method)
+                    )
+                }
                 return .success(try await send(encoded.request, body: encoded, options: options, call: call))
             }
             let chain = MiddlewareChain(middlewares: middlewares) { [self, encoded] request in
-                try await send(request, body: encoded, options: options, call: call)
+                if shares {
+                    return try await send(request, body: encoded, options: options, call: call, sharingFor: method)
+                }
+                return try await send(request, body: encoded, options: options, call: call)
             }
             return .success(
                 try await chain.run(

@@ -235,28 +235,20 @@ public final class ApiSession: Sendable {
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> M.Output {
-        if method.sharesIdenticalCalls {
-            return try await perform(method, progress: progress, group: nil)
-        }
-        return try await performOwnCall(method, progress: progress, group: nil)  // one async frame fewer
+        try await performOwnCall(method, progress: progress, group: nil)  // one async frame fewer
     }
 
-    /// Performs `method`, joining an identical call in flight when the method shares identical calls;
-    /// the call counts as one of `group`'s (a provider's) when one is given.
+    /// Performs `method` as a call of `group`'s (a provider's) when one is given.
     func perform<M: ApiMethod>(
         _ method: M,
         progress: (@Sendable (TransferProgress) -> Void)?,
         group: ObjectIdentifier?
     ) async throws -> M.Output {
-        if method.sharesIdenticalCalls, let identity = SharedCalls.identity(of: method, group: group) {
-            return try await sharedCalls.perform(identity) { [self] in
-                try await performOwnCall(method, progress: progress, group: group)
-            }
-        }
-        return try await performOwnCall(method, progress: progress, group: group)
+        try await performOwnCall(method, progress: progress, group: group)
     }
 
-    /// Performs `method` with an exchange of its own.
+    /// Performs `method` as a call of its own, which shares only its exchange with identical calls in
+    /// flight when the method shares identical calls.
     @inline(__always)
     private func performOwnCall<M: ApiMethod>(
         _ method: M,
@@ -331,6 +323,7 @@ public final class ApiSession: Sendable {
             for: method,
             middlewares: middlewares,
             options: transportOptions(for: method, progress: progress),
+            shares: method.sharesIdenticalCalls,
             call: call
         )
         var response = try process(outcome, for: method)

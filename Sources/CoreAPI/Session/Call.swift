@@ -93,9 +93,10 @@ final class Call: Sendable {
         }
     }
 
-    /// Makes `cancel` the way ``cancel()`` ends the exchange about to start.
+    /// Makes `cancel` the way ``cancel()`` ends the exchange about to start, or the wait for a shared
+    /// one (see ``SharedCalls``).
     /// - Throws: ``ApiError/cancelled`` when the call is cancelled already.
-    private func begin(_ cancel: @escaping @Sendable () -> Void) throws {
+    func begin(_ cancel: @escaping @Sendable () -> Void) throws {
         let cancelled = state.withLock { state in
             state.cancelExchange = cancel
             return state.isCancelled
@@ -106,7 +107,7 @@ final class Call: Sendable {
     }
 
     /// Forgets the exchange that ended.
-    private func end() {
+    func end() {
         state.withLock { $0.cancelExchange = nil }
     }
 }

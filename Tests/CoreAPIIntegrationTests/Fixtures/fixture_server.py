@@ -12,7 +12,8 @@ delayed ACKs.
 
 Routes (any method unless noted; HEAD answers like GET without a body):
   /echo/raw            the raw request head: {"request_line", "headers": [[name, value], ...] (arrival order,
-                       case as sent), "body_size", "body_sha256", "port" (the port that served it)}
+                       case as sent), "body_size", "body_sha256", "port" (the port that served it)};
+                       with ?ms=N it answers after N milliseconds
   /echo/...            JSON echo of method, path, raw query, headers and body
   /status/<code>       that status with a JSON error body {"error": {"code", "message"}}
   /json/user           a user object; /json/users a list of users
@@ -255,6 +256,7 @@ class Handler(BaseHTTPRequestHandler):
                 ports = HITS.setdefault(path, {})
                 ports[port] = ports.get(port, 0) + 1
         if path == "/echo/raw":
+            time.sleep(int(query.get("ms", ["0"])[0]) / 1000)
             self.echo_raw(body)
         elif path.startswith("/echo"):
             self.send_json(200, {
