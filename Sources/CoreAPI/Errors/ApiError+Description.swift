@@ -25,6 +25,8 @@ extension ApiError: CustomStringConvertible {
             return "Redirect refused: \(failure)"
         case .responseTooLarge(let limit):
             return "The response was larger than \(limit) bytes"
+        case .streamBufferFull(let limit):
+            return "The stream's reader fell more than \(limit) bytes behind"
         }
     }
 }

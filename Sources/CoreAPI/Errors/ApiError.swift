@@ -12,6 +12,7 @@ public import Foundation
 /// - ``mapping(_:)``: the response arrived but could not be turned into the method's `Response`.
 /// - ``redirect(_:)``: a redirect was refused by the session's ``TransportPolicy``.
 /// - ``responseTooLarge(limit:)``: the response body exceeded the size limit.
+/// - ``streamBufferFull(limit:)``: the reader of a stream fell further behind than its buffer holds.
 ///
 /// Descriptions never contain the values of secret headers (see ``Headers/secretNames``) or bodies.
 public enum ApiError: Error, Sendable, Equatable {
@@ -38,6 +39,11 @@ public enum ApiError: Error, Sendable, Equatable {
     /// The response body was larger than `limit` bytes (after content decoding), or its
     /// `Content-Length` said it would be; the transfer was stopped.
     case responseTooLarge(limit: Int64)
+    /// More than `limit` bytes of a streamed body waited for a reader that takes them slower than they
+    /// arrive, on a transport that cannot pause the transfer (URLSession on Linux); the transfer was
+    /// stopped after the pieces already buffered, which the reader gets first. See
+    /// ``ApiSession/stream(_:limits:bufferLimit:)``.
+    case streamBufferFull(limit: Int)
 
     /// Why a redirect was refused.
     public struct RedirectFailure: Sendable, Equatable {
@@ -228,6 +234,7 @@ extension ApiError {
         case .mapping: "mapping"
         case .redirect: "redirect"
         case .responseTooLarge: "responseTooLarge"
+        case .streamBufferFull: "streamBufferFull"
         }
     }
 

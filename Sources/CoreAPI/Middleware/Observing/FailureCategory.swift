@@ -30,7 +30,8 @@ public enum FailureCategory: Sendable, Hashable, CaseIterable {
         case .unauthorized: self = .unauthorized
         case .unacceptableStatus: self = .status
         case .transport(let failure): self = failure.kind == .offline ? .offline : .network
-        case .invalidRequest, .unacceptableContentType, .mapping, .redirect, .responseTooLarge: self = .other
+        case .invalidRequest, .unacceptableContentType, .mapping, .redirect, .responseTooLarge, .streamBufferFull:
+            self = .other
         }
     }
 }
