@@ -65,6 +65,7 @@ let package = Package(
         suite("Pipeline"),
         suite("Encoders"),
         suite("Upload", needsServer: true),
+        suite("Streaming", needsServer: true),
         suite("Caching"),
     ],
     swiftLanguageModes: [.v6]
