@@ -26,7 +26,9 @@ import Testing
         let size = 64 << 20
         let before = try Self.statusKilobytes("VmRSS:")
         // Resets VmHWM to the resident size now.
-        try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+        let clearRefs = try #require(FileHandle(forWritingAtPath: "/proc/self/clear_refs"))
+        try clearRefs.write(contentsOf: Data("5".utf8))
+        try clearRefs.close()
         let response = try await session.stream(
             GetDownload(size: size, name: "stream-memory-probe"),
             limits: .unlimited,
