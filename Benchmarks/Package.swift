@@ -74,6 +74,7 @@ let package = Package(
         suite("Pipeline"),
         suite("Encoders"),
         suite("Upload", needsServer: true),
+        suite("Streaming", needsServer: true),
         suite("Caching"),
     ],
     swiftLanguageModes: [.v6]

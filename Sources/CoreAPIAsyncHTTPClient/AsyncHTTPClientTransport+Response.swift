@@ -121,6 +121,10 @@
         }
 
         /// Hands the body to `handler` piece by piece as it arrives, decoded, holding none of it.
+        ///
+        /// Before each piece it waits until the handler's reader has room for it, and meanwhile asks
+        /// `body` for nothing more: AsyncHTTPClient then stops reading from the connection, and TCP's flow
+        /// control holds the server, so a slow reader slows the transfer instead of growing memory.
         private func stream(
             _ body: HTTPClientResponse.Body,
             decoder: ContentDecoder?,
@@ -129,24 +133,29 @@
             declared: Int64?
         ) async throws {
             var completed: Int64 = 0
-            let hand = { (piece: UnsafeRawBufferPointer) throws in
-                completed += Int64(piece.count)
-                do {
-                    try handler.receive(Data(piece))
-                } catch {
-                    throw ApiError(error)
-                }
-            }
+            var decoded: [Data] = []
             for try await buffer in body {
                 exchange.touch()
                 try Task.checkCancellation()
-                try buffer.withUnsafeReadableBytes { bytes in
-                    if let decoder {
-                        try decoder.decode(bytes, into: hand)
-                    } else {
-                        try hand(bytes)
+                if let decoder {
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        try decoder.decode(bytes) { decoded.append(Data($0)) }
+                    }
+                } else {
+                    decoded.append(Data(buffer.readableBytesView))
+                }
+                for piece in decoded {
+                    if !handler.hasRoom(for: piece.count) {
+                        try await exchange.waitingForReader { try await handler.waitForRoom(for: piece.count) }
+                    }
+                    completed += Int64(piece.count)
+                    do {
+                        try handler.receive(piece)
+                    } catch {
+                        throw ApiError(error)
                     }
                 }
+                decoded.removeAll(keepingCapacity: true)
                 exchange.received(completed, of: declared.map { max($0, completed) })
             }
             try decoder?.finish()

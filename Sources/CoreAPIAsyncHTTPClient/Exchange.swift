@@ -62,6 +62,14 @@
             activity.touch()
         }
 
+        /// Runs `wait`, a wait for the reader of a stream rather than for the peer, without counting it
+        /// as idle time; the end of the wait counts as activity.
+        func waitingForReader(_ wait: () async throws -> Void) async throws {
+            activity.pause()
+            defer { activity.touch() }
+            try await wait()
+        }
+
         /// Notes that the response head arrived: upload progress is no longer reported.
         func receivedHead() {
             activity.touch()

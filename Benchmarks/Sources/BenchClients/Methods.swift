@@ -46,6 +46,31 @@ public struct GetTinyUser: ApiMethod {
     public func encode(to encoder: any Encoder) throws {}
 }
 
+/// `GET /bytes/N`: `size` bytes of `application/octet-stream` (1 MiB of a fixed pattern, repeated).
+public struct GetBytes: ApiMethod {
+    /// The body, when collected.
+    public typealias Response = Data
+
+    /// The body size asked for.
+    public var size: Int
+
+    /// A method asking for `size` bytes.
+    public init(size: Int) {
+        self.size = size
+    }
+
+    /// ``benchHostKey``.
+    public var hostProviderKey: String { benchHostKey }
+
+    /// `/bytes/<size>` on the bench host.
+    public func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .components(host: try hostProvider.host(for: hostProviderKey), path: "/bytes/\(size)")
+    }
+
+    /// No parameters.
+    public func encode(to encoder: any Encoder) throws {}
+}
+
 /// What the server answers to an upload: the number of body bytes it received.
 public struct UploadReceipt: JsonApiResponse {
     /// The body bytes the server read, multipart framing included.

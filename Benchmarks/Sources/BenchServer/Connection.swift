@@ -73,7 +73,16 @@ struct RequestHead {
 
     /// Whether this request is an upload whose body size is reported back.
     var isUpload: Bool { method != "GET" && target.hasPrefix("/upload") }
+
+    /// The body size a `GET /bytes/N` asks for, or `nil` for another request.
+    var bytesRequested: Int? {
+        guard method == "GET", target.hasPrefix("/bytes/") else { return nil }
+        return Int(target.dropFirst("/bytes/".count))
+    }
 }
+
+/// The piece a `/bytes/N` body is written in, again and again: 1 MiB whose byte i is i % 251.
+let bytesPiece = (0..<(1 << 20)).map { UInt8($0 % 251) }
 
 extension Substring {
     /// The text without leading and trailing spaces and tabs.
@@ -111,6 +120,10 @@ struct Connection {
             if head.expectsContinue, !send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) { return }
             guard let received = readBody(of: head) else { return }
             let now = time(nil)
+            if let size = head.bytesRequested {
+                guard sendBytes(size, at: now), !head.closesConnection else { return }
+                continue
+            }
             let answer: [UInt8]
             if head.isUpload {
                 answer = makeResponse(body: Array(#"{"received":\#(received)}"#.utf8), at: now)
@@ -205,6 +218,22 @@ struct Connection {
             if count < 0, errno == EINTR { continue }
             return false
         }
+    }
+
+    /// Answers with `size` bytes of `application/octet-stream`, written 1 MiB at a time: the writes block
+    /// while the client reads no more, so a client that holds its reader back holds the server too.
+    private func sendBytes(_ size: Int, at time: time_t) -> Bool {
+        let head =
+            "HTTP/1.1 200 OK\r\nDate: \(httpDate(time))\r\nContent-Type: application/octet-stream\r\n"
+            + "Content-Length: \(size)\r\nConnection: keep-alive\r\n\r\n"
+        guard send(Array(head.utf8)) else { return false }
+        var remaining = size
+        while remaining > 0 {
+            let count = min(remaining, bytesPiece.count)
+            guard send(count == bytesPiece.count ? bytesPiece : Array(bytesPiece[0..<count])) else { return false }
+            remaining -= count
+        }
+        return true
     }
 
     /// Writes all of `bytes`; `false` when the connection is gone.

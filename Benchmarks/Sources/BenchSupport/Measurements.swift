@@ -48,8 +48,18 @@ public enum PeakResidentMemory {
 
     /// `VmHWM` in bytes, or `nil` where `/proc/self/status` does not exist.
     public static func bytes() -> Int? {
+        field("VmHWM:")
+    }
+
+    /// The resident size now (`VmRSS`) in bytes, or `nil` where `/proc/self/status` does not exist.
+    public static func currentBytes() -> Int? {
+        field("VmRSS:")
+    }
+
+    /// A field of `/proc/self/status` given in kB, in bytes.
+    private static func field(_ name: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
         else { return nil }
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count >= 2, let kilobytes = Int(fields[1]) else { return nil }

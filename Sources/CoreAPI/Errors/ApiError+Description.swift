@@ -29,6 +29,8 @@ extension ApiError: CustomStringConvertible {
             return "The response was larger than \(limit) bytes"
         case .unknown(let failure):
             return "Unknown error: \(failure.typeName)"
+        case .streamBufferFull(let limit):
+            return "The stream's reader fell more than \(limit) bytes behind"
         }
     }
 }

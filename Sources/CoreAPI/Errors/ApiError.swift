@@ -13,6 +13,7 @@ public import Foundation
 /// - ``redirect(_:)``: a redirect was refused by the session's ``TransportPolicy``.
 /// - ``responseTooLarge(limit:)``: the response body exceeded the size limit.
 /// - ``unknown(_:)``: an error CoreAPI does not know, kept as it was thrown.
+/// - ``streamBufferFull(limit:)``: the reader of a stream fell further behind than its buffer holds.
 ///
 /// A transport failure and an unknown error keep the error they came from (``underlyingError``), a
 /// mapping failure its parser's error; equality ignores them.
@@ -46,6 +47,11 @@ public enum ApiError: Error, Sendable, Equatable {
     /// An error CoreAPI does not know, such as one a ``Transport`` of your own or a stub handler threw:
     /// not a transport failure, since nothing says the network failed.
     case unknown(UnknownFailure)
+    /// More than `limit` bytes of a streamed body waited for a reader that takes them slower than they
+    /// arrive, on a transport that cannot pause the transfer (URLSession on Linux); the transfer was
+    /// stopped after the pieces already buffered, which the reader gets first. See
+    /// ``ApiSession/stream(_:limits:bufferLimit:)``.
+    case streamBufferFull(limit: Int)
 
     /// Why a redirect was refused.
     public struct RedirectFailure: Sendable, Equatable {
@@ -275,6 +281,7 @@ extension ApiError {
         case .redirect: "redirect"
         case .responseTooLarge: "responseTooLarge"
         case .unknown: "unknown"
+        case .streamBufferFull: "streamBufferFull"
         }
     }
 

@@ -28,14 +28,15 @@ extension ApiSession {
             throw ApiError.invalidRequest(.sessionInvalidated)
         }
         let handedOver = LockedValue(false)
-        let tracked = ResponseBodyHandler(
-            accepts: { head in
+        let tracked = {
+            var tracked = handler  // the same pieces, into the same buffer
+            tracked.accepts = { head in
                 let accepted = try handler.accepts(head)
                 if accepted { handedOver.withLock { $0 = true } }
                 return accepted
-            },
-            receive: handler.receive
-        )
+            }
+            return tracked
+        }()
         let outcome = try await runCall(of: method, group: nil) { [self] call, chain in
             var options = transportOptions(for: method, progress: progress, bodyHandler: tracked)
             if limits == .unlimited {

@@ -20,27 +20,41 @@ extension ApiSession {
     /// method does not accept throws here, with its body, as ``perform(_:progress:)`` would. The call is
     /// in flight (``callsInFlight``, ``cancelAllRequests()``) until its body has ended; leaving the loop
     /// over the body, or dropping it, cancels it.
+    ///
+    /// Pieces that arrive before the loop takes them wait in a buffer of at most `bufferLimit` bytes.
+    /// When it is full, the transfer waits for the reader where the transport can make it wait:
+    /// AsyncHTTPClient reads no more from the connection (TCP flow control holds the server), Apple's
+    /// URLSession suspends the task. URLSession on Linux cannot pause a task, so there a reader that falls
+    /// `bufferLimit` bytes behind gets the pieces buffered, then ``ApiError/streamBufferFull(limit:)``.
     /// - Parameters:
     ///   - method: The call to make.
     ///   - limits: ``StreamLimits/method`` to hold the whole stream to the method's size limit and
-    ///     deadline; ``StreamLimits/unlimited`` for a stream that may run and grow without end.
+    ///     deadline; ``StreamLimits/unlimited`` for a stream that may run without end.
+    ///   - bufferLimit: The most bytes that wait for the reader;
+    ///     ``ResponseBodyStream/defaultBufferLimit`` (16 MiB) unless given.
     /// - Throws: ``ApiError`` when the call fails before its body starts.
-    public func stream<M: ApiMethod>(_ method: M, limits: StreamLimits = .method) async throws -> StreamedResponse {
-        try await stream(method, limits: limits, extraHeaders: [])
+    public func stream<M: ApiMethod>(
+        _ method: M,
+        limits: StreamLimits = .method,
+        bufferLimit: Int = ResponseBodyStream.defaultBufferLimit
+    ) async throws -> StreamedResponse {
+        try await stream(method, limits: limits, extraHeaders: [], bufferLimit: bufferLimit)
     }
 
-    /// ``stream(_:limits:)`` with `extraHeaders` set on the request.
+    /// ``stream(_:limits:bufferLimit:)`` with `extraHeaders` set on the request.
     func stream<M: ApiMethod>(
         _ method: M,
         limits: StreamLimits,
-        extraHeaders: [(name: String, value: String)]
+        extraHeaders: [(name: String, value: String)],
+        bufferLimit: Int = ResponseBodyStream.defaultBufferLimit
     ) async throws -> StreamedResponse {
         let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let buffer = StreamBuffer(limit: bufferLimit)
         let head = Promise<HTTPURLResponse>()
         let limit = limits == .method ? method.maximumResponseSize ?? policy.maximumResponseSize : .max
         let received = LockedValue<Int64>(0)
         let acceptable = method.acceptableStatusCodes
-        let handler = ResponseBodyHandler(
+        var bounded = ResponseBodyHandler(
             accepts: { response in
                 guard acceptable.contains(response.statusCode) else { return false }
                 if ResponseHead(response).declaresMore(than: limit) {
@@ -57,9 +71,12 @@ extension ApiSession {
                 guard total <= limit else {
                     throw ApiError.responseTooLarge(limit: limit)
                 }
+                buffer.add(piece.count)  // before the reader can take it and count it out
                 continuation.yield(piece)
             }
         )
+        bounded.buffer = buffer
+        let handler = bounded
         let task = Task { [self] in
             do {
                 _ = try await exchange(
@@ -74,14 +91,19 @@ extension ApiSession {
                 head.resolve(.failure(error))
                 continuation.finish(throwing: error)
             }
+            buffer.close()
         }
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { _ in
+            task.cancel()
+            buffer.close()
+        }
         let response = try await withTaskCancellationHandler {
             try await head.value
         } onCancel: {
             task.cancel()
         }
-        return StreamedResponse(response: response, body: ResponseBodyStream(pieces, end: { task.cancel() }))
+        let body = ResponseBodyStream(pieces, buffer: buffer, end: { task.cancel() })
+        return StreamedResponse(response: response, body: body)
     }
 
     /// Performs `method` and reads its `text/event-stream` body as server-sent events, reconnecting as

@@ -6,7 +6,7 @@
 #endif
 
 /// A response whose head has arrived and whose body is read as it arrives, from
-/// ``ApiSession/stream(_:limits:)``.
+/// ``ApiSession/stream(_:limits:bufferLimit:)``.
 public struct StreamedResponse: Sendable {
     /// The response head.
     public let response: HTTPURLResponse

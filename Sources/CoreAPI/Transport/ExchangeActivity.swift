@@ -22,8 +22,14 @@ package final class ExchangeActivity: Sendable {
         last.withLock { $0 = max($0, now) }
     }
 
+    /// Stops counting idle time until the next touch, as before a first touch: the transport waits
+    /// for the reader of a stream to make room, not for the peer.
+    package func pause() {
+        last.withLock { $0 = 0 }
+    }
+
     /// The uptime, in nanoseconds, of the last activity; `0` before the first touch of a clock made
-    /// with `started: false`.
+    /// with `started: false`, or while paused.
     package var lastActivity: UInt64 {
         last.current
     }
@@ -31,10 +37,10 @@ package final class ExchangeActivity: Sendable {
     /// When an exchange with this clock times out: `idleTimeout` after its last activity, or at
     /// `deadline` when that is earlier (uptime nanoseconds; `.max` for none).
     ///
-    /// Before the first touch of a clock made with `started: false`, idle time counts from now: the
-    /// transport's task is still waiting for a thread of a busy pool, which is not the server being
-    /// silent, so the idle timeout is looked at again an idle timeout later (the deadline still bounds
-    /// the whole exchange).
+    /// Before the first touch of a clock made with `started: false`, or while paused, idle time counts
+    /// from now: the transport's task is still waiting for a thread of a busy pool, or for a reader,
+    /// which is not the server being silent, so the idle timeout is looked at again an idle timeout
+    /// later (the deadline still bounds the whole exchange).
     package func due(idleTimeout: UInt64, deadline: UInt64) -> UInt64 {
         let last = lastActivity
         let since = last == 0 ? DispatchTime.now().uptimeNanoseconds : last

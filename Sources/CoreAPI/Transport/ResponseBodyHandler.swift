@@ -19,11 +19,18 @@ public import Foundation
 ///
 /// Both run on the transport's thread, one at a time: keep them short and never block in them. A
 /// transport that ignores the handler still works: the session hands a collected body to it at once.
+///
+/// A body read as a stream waits in a bounded buffer for its reader. A transport that can hold off the
+/// network awaits ``waitForRoom(for:)`` before handing each piece on, so that a slow reader slows the
+/// transfer instead of growing memory; one that cannot hands pieces on as they come, and the session's
+/// own transport ends the stream once the reader falls too far behind.
 public struct ResponseBodyHandler: Sendable {
     /// Decides, from a response head, whether its body goes to ``receive`` (`true`) or is collected.
     public var accepts: @Sendable (HTTPURLResponse) throws -> Bool
     /// Takes the next piece of the decoded body.
     public var receive: @Sendable (Data) throws -> Void
+    /// The buffer the pieces wait in for their reader, when the body is read as a stream.
+    var buffer: StreamBuffer?
 
     /// Creates a handler.
     /// - Parameters:
@@ -35,5 +42,23 @@ public struct ResponseBodyHandler: Sendable {
     ) {
         self.accepts = accepts
         self.receive = receive
+    }
+
+    /// Whether the reader has room for a piece of `count` bytes now: always, unless the body goes to a
+    /// bounded stream whose reader has fallen its buffer's limit behind.
+    public func hasRoom(for count: Int) -> Bool {
+        buffer?.hasRoom(for: count) ?? true
+    }
+
+    /// Returns once the reader has room for a piece of `count` bytes: at once for a body that does not
+    /// go to a stream, or while the stream's buffer has room; else when the reader has taken enough.
+    ///
+    /// A transport that awaits this before reading the next piece from the network passes the reader's
+    /// pace on to the server (flow control), and keeps the memory a stream holds within its buffer's
+    /// limit. A piece larger than the limit fits once the buffer is empty.
+    /// - Parameter count: The size of the next piece, decoded.
+    /// - Throws: `CancellationError` when the task is cancelled, or the reader left, before there is room.
+    public func waitForRoom(for count: Int) async throws {
+        try await buffer?.waitForRoom(for: count)
     }
 }

@@ -112,20 +112,56 @@ extension SessionDelegate {
     }
 
     /// Hands a piece of a body to the exchange's ``ResponseBodyHandler``, outside the lock.
+    ///
+    /// A stream's reader that falls its buffer's limit behind holds the task: Apple's URLSession
+    /// suspends it until the reader has taken half the buffer; FoundationNetworking cannot pause a task
+    /// (`suspend()` restarts the transfer from byte 0, appended to what came), so there the stream ends
+    /// with ``ApiError/streamBufferFull(limit:)`` after the pieces buffered.
     private func stream(_ data: Data, of dataTask: URLSessionDataTask, state: TaskState) {
         guard let handler = state.options.bodyHandler else { return }
         do {
+            #if canImport(FoundationNetworking)
+                if let buffer = handler.buffer, !buffer.hasRoom(for: data.count) {
+                    throw ApiError.streamBufferFull(limit: buffer.limit)
+                }
+            #endif
             try handler.receive(data)
         } catch {
             shared.withLock { _ in state.failure = ApiError(error) }
             end(dataTask, with: .cancelled)
             return
         }
+        #if !canImport(FoundationNetworking)
+            if let buffer = handler.buffer, buffer.isFull {
+                suspend(dataTask, state: state, until: buffer)
+            }
+        #endif
         let (completed, total) = shared.withLock { _ in
             (state.streamedBytes, state.expectedLength.map { max($0, state.streamedBytes) })
         }
         state.progress?(TransferProgress(direction: .download, completedBytes: completed, totalBytes: total))
     }
+
+    #if !canImport(FoundationNetworking)
+        /// Suspends `dataTask` until its stream's reader has drained `buffer` to half its limit. A
+        /// suspended task transfers nothing and is not subject to URLSession's timeouts; the idle timeout
+        /// counts again from when it resumes.
+        private func suspend(_ dataTask: URLSessionDataTask, state: TaskState, until buffer: StreamBuffer) {
+            let suspends = shared.withLock { _ in
+                defer { state.isWaitingForReader = true }
+                return !state.isWaitingForReader
+            }
+            guard suspends else { return }
+            dataTask.suspend()
+            buffer.whenDrained { [shared] in
+                shared.withLock { _ in
+                    state.isWaitingForReader = false
+                    state.lastActivity = DispatchTime.now().uptimeNanoseconds
+                }
+                state.task?.resume()
+            }
+        }
+    #endif
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let streaming = shared.withLock { shared -> TaskState? in

@@ -31,6 +31,9 @@ extension SessionDelegate {
         var streams = false
         /// How many body bytes went to the handler.
         var streamedBytes: Int64 = 0
+        /// Whether the task is suspended until its stream's reader has made room (Apple only): idle
+        /// time does not count meanwhile.
+        var isWaitingForReader = false
         let idleTimeout: UInt64
         var lastActivity: UInt64
 
@@ -51,7 +54,8 @@ extension SessionDelegate {
 
         /// When the task times out unless something is sent or received first (`.max`: never).
         var due: UInt64 {
-            let (idleEnd, overflow) = lastActivity.addingReportingOverflow(idleTimeout)
+            let since = isWaitingForReader ? DispatchTime.now().uptimeNanoseconds : lastActivity
+            let (idleEnd, overflow) = since.addingReportingOverflow(idleTimeout)
             return min(overflow ? .max : idleEnd, options.deadline.uptimeNanoseconds)
         }
     }

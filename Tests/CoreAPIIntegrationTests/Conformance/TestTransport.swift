@@ -195,4 +195,30 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         #endif
         }
     }
+
+    /// Whether a stream whose reader falls its buffer's limit behind waits for the reader. AsyncHTTPClient
+    /// reads no more from the connection; Apple's URLSession suspends the task. FoundationNetworking cannot
+    /// pause a task (Docs/PlatformBehaviour.md), so there the stream ends with
+    /// ``ApiError/streamBufferFull(limit:)``.
+    var pausesStreamsForSlowReaders: Bool {
+        switch self {
+        case .urlSession: return !Self.urlSessionIsFoundationNetworking
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: return true
+        #endif
+        }
+    }
+
+    /// Whether no more than a stream's buffer limit ever waits for its reader. AsyncHTTPClient waits for
+    /// room before each piece, and URLSession on Linux ends the stream before a piece that does not fit;
+    /// Apple's URLSession suspends its task only after a piece filled the buffer, and pieces already on
+    /// their way still arrive.
+    var holdsStreamsWithinTheirLimit: Bool {
+        switch self {
+        case .urlSession: return Self.urlSessionIsFoundationNetworking
+        #if AsyncHTTPClient
+            case .asyncHTTPClient: return true
+        #endif
+        }
+    }
 }

@@ -31,7 +31,9 @@ public enum FailureCategory: Sendable, Hashable, CaseIterable {
         case .unauthorized: self = .unauthorized
         case .unacceptableStatus: self = .status
         case .transport(let failure): self = failure.kind == .offline ? .offline : .network
-        case .invalidRequest, .unacceptableContentType, .mapping, .redirect, .responseTooLarge, .unknown: self = .other
+        case .invalidRequest, .unacceptableContentType, .mapping, .redirect, .responseTooLarge, .unknown,
+            .streamBufferFull:
+            self = .other
         }
     }
 }
