@@ -18,12 +18,25 @@ extension ApiSession {
     /// ```
     ///
     /// The call goes through the middlewares, redirects and status checks like any other; a status the
-    /// method does not accept throws as ``perform(_:progress:)`` would, and nothing is written. CoreAPI
-    /// resumes the body itself with `Range` and `If-Range`, checked against the response's validator (a
-    /// strong `ETag`, else `Last-Modified`), never through the engine's resume data or task suspension:
-    /// after a dropped or idle connection within the call (``DownloadOptions/resumeAttempts``), and in a
-    /// later call to the same destination when ``DownloadOptions/keepsPartialFile`` kept the part. A
-    /// server that answers a range request with the whole body (the file changed) starts the file again.
+    /// method does not accept throws as ``perform(_:progress:)`` would, and nothing is written.
+    ///
+    /// **Resuming.** CoreAPI resumes the body itself with `Range` and `If-Range`, never through the
+    /// engine's resume data or task suspension: after a dropped or idle connection within the call
+    /// (``DownloadOptions/resumeAttempts``, waiting ``DownloadOptions/resumeBackoff`` before each), and in
+    /// a later call to the same destination when ``DownloadOptions/keepsPartialFile`` kept the part. The
+    /// request asks for `Accept-Encoding: identity`, since a range counts bytes of the representation
+    /// and the file holds decoded ones. Only what can be continued byte for byte is resumed: a part
+    /// received without a content coding, from a server that sends `Accept-Ranges: bytes`, with a strong
+    /// validator for `If-Range` (a strong `ETag`, else a `Last-Modified` at least one second before the
+    /// response's `Date`, RFC 9110 §13.1.5). Any other part is started again after a dropped connection
+    /// when the method is idempotent (see ``RetryPolicy/idempotentMethods``), and is never kept.
+    ///
+    /// A server that answers a range request with the whole body (the file changed) starts the file
+    /// again. A `206` whose `Content-Range` starts elsewhere than the part ends, or that has a content
+    /// coding, is never appended: the file starts again, once, and a second such answer throws
+    /// ``ApiError/TransportFailure/Kind/badResponse``. A `416` whose `Content-Range: bytes */N` names the
+    /// size of the part ends the download with the part as the file (``DownloadedFile/response`` is that
+    /// `416`); any other `416` starts the file again.
     ///
     /// Only the method's own ``ApiMethod/deadline`` ends a download, not the session's default one: the
     /// idle timeout ends a download that stalls.
@@ -48,13 +61,17 @@ extension ApiSession {
         let file = try DownloadFile(options: options)
         let acceptable = method.acceptableStatusCodes
         let limits: StreamLimits = method.deadline == nil ? .unlimited : .method
-        var resumesLeft = options.resumeAttempts
+        let restartable = RetryPolicy.idempotentMethods.contains(method.httpMethod)
+        var resumes = 0
         var restarted = false
         while true {
             // Each exchange writes as an attempt of its own: one given up cannot write into the next.
             let attempt = file.currentAttempt
             let handler = ResponseBodyHandler(
                 accepts: { response in
+                    if response.statusCode == 416, try file.completes(with: response, attempt: attempt) {
+                        return true
+                    }
                     guard acceptable.contains(response.statusCode) else { return false }
                     try file.start(with: response, attempt: attempt)
                     return true
@@ -66,7 +83,7 @@ extension ApiSession {
                     method,
                     handingBodyTo: handler,
                     limits: limits,
-                    extraHeaders: file.rangeHeaders,
+                    extraHeaders: file.requestHeaders,
                     progress: progress.map { report in
                         { @Sendable value in report(Self.counting(file.resumedFrom, in: value)) }
                     }
@@ -82,9 +99,22 @@ extension ApiSession {
                 // The part on disk is of another version or range: the file starts again, once.
                 restarted = true
                 file.restart()
-            } catch let error as ApiError where resumesLeft > 0 && error.allowsReconnection && file.canResume {
-                resumesLeft -= 1
-                file.pause()
+            } catch let error as ApiError
+                where resumes < options.resumeAttempts && error.allowsReconnection
+                && (file.canResume || restartable && file.hasStarted)
+            {
+                resumes += 1
+                if file.canResume {
+                    file.pause()
+                } else {
+                    file.restart()  // a part that cannot be continued byte for byte
+                }
+                do {
+                    try await Backoff.sleep(options.resumeBackoff.delay(beforeRetry: resumes))
+                } catch {
+                    file.abandon()
+                    throw ApiError.cancelled
+                }
             } catch {
                 file.abandon()
                 throw error

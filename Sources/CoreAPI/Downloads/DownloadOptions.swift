@@ -22,12 +22,17 @@ public struct DownloadOptions: Sendable, Hashable {
     public var maximumSize: Int64?
     /// Whether a download that fails or is cancelled keeps what it received, for a later download to the
     /// same ``Destination/file(_:)`` to resume (with `Range` and `If-Range`); `false` by default, when
-    /// the partial file is removed. Only a response with a strong `ETag` or a `Last-Modified` can be
-    /// resumed; without one, or with a ``Destination/temporaryFile``, nothing is kept.
+    /// the partial file is removed. Only a part that can be resumed is kept: received without a content
+    /// coding, from a server that takes ranges, with a strong `ETag` or a strong `Last-Modified` (at
+    /// least a second before the response's `Date`); otherwise, or with a ``Destination/temporaryFile``,
+    /// nothing is kept.
     public var keepsPartialFile: Bool
-    /// How many times one download resumes by itself after its connection dropped or went idle, when
-    /// the server supports ranges and the response has a validator; 3 by default.
+    /// How many times one download resumes (or, when the part cannot be resumed and the method is
+    /// idempotent, starts again) by itself after its connection dropped or went idle; 3 by default.
     public var resumeAttempts: Int
+    /// The waits before those attempts; ``Backoff``'s defaults (half a second, doubling up to 30
+    /// seconds, with jitter) unless set.
+    public var resumeBackoff: Backoff
 
     /// Creates options.
     /// - Parameters:
@@ -36,17 +41,20 @@ public struct DownloadOptions: Sendable, Hashable {
     ///   - maximumSize: The largest body accepted, or `nil` for none.
     ///   - keepsPartialFile: Whether a failed or cancelled download keeps what it received, to resume.
     ///   - resumeAttempts: How many times a dropped connection is resumed within the call.
+    ///   - resumeBackoff: The waits before those attempts.
     public init(
         destination: Destination = .temporaryFile,
         overwrite: Bool = false,
         maximumSize: Int64? = nil,
         keepsPartialFile: Bool = false,
-        resumeAttempts: Int = 3
+        resumeAttempts: Int = 3,
+        resumeBackoff: Backoff = Backoff()
     ) {
         self.destination = destination
         self.overwrite = overwrite
         self.maximumSize = maximumSize
         self.keepsPartialFile = keepsPartialFile
         self.resumeAttempts = resumeAttempts
+        self.resumeBackoff = resumeBackoff
     }
 }

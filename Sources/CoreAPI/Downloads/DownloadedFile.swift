@@ -9,7 +9,8 @@
 public struct DownloadedFile: Sendable {
     /// Where the file is; the caller owns it.
     public let location: URL
-    /// The response the last part of the body came with: `200`, or `206` for a resumed download.
+    /// The response the last part of the body came with: `200`, or `206` for a resumed download, or
+    /// `416` when a kept part turned out to be the whole file.
     public let response: HTTPURLResponse
     /// The file's size in bytes.
     public let size: Int64

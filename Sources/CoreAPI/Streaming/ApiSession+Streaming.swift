@@ -116,9 +116,12 @@ extension ApiSession {
     /// ```
     ///
     /// No deadline or size limit applies (see ``StreamLimits/unlimited``); the idle timeout does. Each
-    /// reconnection sends `Last-Event-ID` with the last event ID when there is one, after the delay the
-    /// stream asked for with `retry`, else `reconnection`'s. A `204` ends the events for good; a status the
-    /// method does not accept throws, whatever `reconnection` says. Leaving the loop cancels the call.
+    /// reconnection sends `Last-Event-ID` with the last event ID when there is one, after the wait
+    /// `reconnection` gives (see ``EventReconnection``: a backoff, which the stream's `retry` starts from,
+    /// held to its cap). A `204` ends the events for good; a status the method does not accept, or a
+    /// response whose `Content-Type` is not `text/event-stream`
+    /// (``ApiError/unacceptableContentType(_:)``), throws, whatever `reconnection` says. Leaving the loop
+    /// cancels the call.
     /// - Parameters:
     ///   - method: The call that opens the stream; give it `Accept: text/event-stream`.
     ///   - reconnection: When and how often to reconnect; `nil` (the default) ends the events when the
@@ -141,6 +144,7 @@ extension ApiSession {
                         continuation.finish()
                         return
                     }
+                    try ServerSentEvents.checkMediaType(of: response)
                     failures = 0
                     defer {
                         lastEventID = parser.lastEventID
@@ -163,9 +167,13 @@ extension ApiSession {
                     continuation.finish(throwing: Task.isCancelled ? ApiError.cancelled : nil)
                     return
                 }
-                let delay = retry.map { Duration.milliseconds($0) } ?? reconnection.delay
+                let delay = reconnection.delay(
+                    afterFailures: failures,
+                    serverRetry: retry.map { Duration.milliseconds($0) },
+                    random: Double.random(in: 0...1)
+                )
                 do {
-                    try await Task.sleep(for: delay)
+                    try await Backoff.sleep(delay)
                 } catch {
                     continuation.finish(throwing: ApiError.cancelled)
                     return

@@ -1,7 +1,14 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The events of a server-sent event stream, from ``ApiSession/events(_:reconnection:)``, in order.
 ///
 /// Iterate it once; leaving the loop, or dropping the sequence, cancels the call. It ends when the stream
-/// ends and is not opened again, and throws the ``ApiError`` that ended it otherwise.
+/// ends and is not opened again, and throws the ``ApiError`` that ended it otherwise: among them
+/// ``ApiError/unacceptableContentType(_:)`` for a response that is not `text/event-stream`.
 public struct ServerSentEvents: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent
@@ -34,5 +41,24 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     /// Starts reading.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: events.makeAsyncIterator(), lifetime: ReaderLifetime(end: end))
+    }
+}
+
+extension ServerSentEvents {
+    /// The media type of a server-sent event stream.
+    static let mediaType = "text/event-stream"
+
+    /// Checks that `response` is a server-sent event stream, as `EventSource` does before it reads one: a
+    /// body of another type (an HTML error page from a proxy, JSON) is not parsed as events.
+    /// - Throws: ``ApiError/unacceptableContentType(_:)`` when its `Content-Type` (parameters aside) is
+    ///   not `text/event-stream`, or missing; its ``ApiError/ContentTypeFailure/body`` is empty, the body
+    ///   is not read.
+    static func checkMediaType(of response: StreamedResponse) throws(ApiError) {
+        let contentType = response.response.value(forHTTPHeaderField: "Content-Type")
+        guard MediaType.matches(contentType, anyOf: [mediaType]) else {
+            throw .unacceptableContentType(
+                .init(contentType: contentType, acceptable: [mediaType], statusCode: response.statusCode)
+            )
+        }
     }
 }

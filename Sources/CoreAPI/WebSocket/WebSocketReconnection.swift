@@ -12,19 +12,30 @@
 public struct WebSocketReconnection: Sendable, Hashable {
     /// The most attempts since the last message arrived; the last failure is then thrown to the reader.
     public var maximumAttempts: Int
-    /// The wait before the first attempt.
-    public var initialDelay: Duration
-    /// The longest wait between attempts; each wait doubles up to it.
-    public var maximumDelay: Duration
+    /// The waits before the attempts: half a second, doubling up to 30 seconds, with
+    /// ``Backoff/Jitter/equal`` jitter by default.
+    public var backoff: Backoff
     /// The close codes from the server after which the connection is opened again.
     public var closeCodes: Set<WebSocketCloseCode>
+
+    /// The wait before the first attempt, before jitter: ``Backoff/initialDelay`` of ``backoff``.
+    public var initialDelay: Duration {
+        get { backoff.initialDelay }
+        set { backoff.initialDelay = newValue }
+    }
+    /// The longest wait between attempts: ``Backoff/maximumDelay`` of ``backoff``.
+    public var maximumDelay: Duration {
+        get { backoff.maximumDelay }
+        set { backoff.maximumDelay = newValue }
+    }
 
     /// The close codes that mean the server may be reached again: 1001, 1006, 1011, 1012 and 1013.
     public static let retryableCloseCodes: Set<WebSocketCloseCode> = [
         .goingAway, .abnormalClosure, .internalServerError, .serviceRestart, .tryAgainLater,
     ]
 
-    /// A reconnection policy.
+    /// A reconnection policy whose waits double from `initialDelay` up to `maximumDelay`, with
+    /// ``Backoff/Jitter/equal`` jitter.
     /// - Parameters:
     ///   - maximumAttempts: The most attempts for one reconnection; 5 by default.
     ///   - initialDelay: The wait before the first attempt; half a second by default.
@@ -37,19 +48,31 @@ public struct WebSocketReconnection: Sendable, Hashable {
         maximumDelay: Duration = .seconds(30),
         closeCodes: Set<WebSocketCloseCode> = retryableCloseCodes
     ) {
+        self.init(
+            maximumAttempts: maximumAttempts,
+            backoff: Backoff(initialDelay: initialDelay, maximumDelay: maximumDelay),
+            closeCodes: closeCodes
+        )
+    }
+
+    /// A reconnection policy whose waits follow `backoff`.
+    /// - Parameters:
+    ///   - maximumAttempts: The most attempts for one reconnection; 5 by default.
+    ///   - backoff: The waits before the attempts.
+    ///   - closeCodes: The server's close codes that lead to a reconnection; ``retryableCloseCodes`` by
+    ///     default.
+    public init(
+        maximumAttempts: Int = 5,
+        backoff: Backoff,
+        closeCodes: Set<WebSocketCloseCode> = retryableCloseCodes
+    ) {
         self.maximumAttempts = maximumAttempts
-        self.initialDelay = initialDelay
-        self.maximumDelay = maximumDelay
+        self.backoff = backoff
         self.closeCodes = closeCodes
     }
 
-    /// The wait before attempt `attempt` (from 1): the initial delay doubled `attempt - 1` times, at most
-    /// the maximum.
+    /// The wait before attempt `attempt` (from 1): ``backoff``'s wait before that retry, jitter included.
     public func delay(beforeAttempt attempt: Int) -> Duration {
-        var delay = initialDelay
-        for _ in 1..<max(attempt, 1) where delay < maximumDelay {
-            delay *= 2
-        }
-        return min(delay, maximumDelay)
+        backoff.delay(beforeRetry: attempt)
     }
 }

@@ -15,6 +15,24 @@ extension SerialLoopback {
             scratch = try ScratchDirectory()
         }
 
+        /// The validator a response offers for `If-Range`.
+        enum Validator: Sendable, CustomTestStringConvertible {
+            /// A weak `ETag` (and an old `Last-Modified`, which an `ETag` rules out).
+            case weakTag
+            /// No `ETag`; a `Last-Modified` after the `Date`.
+            case recentDate
+            /// No `ETag`; a `Last-Modified` two days old.
+            case oldDate
+
+            var testDescription: String {
+                switch self {
+                case .weakTag: "weak ETag"
+                case .recentDate: "recent Last-Modified"
+                case .oldDate: "old Last-Modified"
+                }
+            }
+        }
+
         private func destination(_ name: String) -> DownloadOptions {
             DownloadOptions(destination: .file(scratch.url.appendingPathComponent(name)))
         }
@@ -74,7 +92,133 @@ extension SerialLoopback {
             #expect(requests.first?.range == nil)
             #expect(requests.last?.range == "bytes=\(file.resumedBytes)-")
             #expect(requests.last?.ifRange == "\"v1\"")
+            #expect(requests.map(\.acceptEncoding) == ["identity", "identity"])
             #expect(try scratch.contents() == ["dropped.bin"])
+        }
+
+        /// An automatic resume waits its backoff first: with a second without jitter, the server sees the
+        /// resumed request at least a second after the dropped one began.
+        @Test(arguments: TestTransport.underTest)
+        func anAutomaticResumeWaitsItsBackoff(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = uniqueName("backoff")
+            var options = destination("backoff.bin")
+            options.resumeBackoff = Backoff(initialDelay: .seconds(1), jitter: .none)
+            let file = try await session.download(
+                GetDownload(size: 3 << 20, name: name, drop: 1 << 20),
+                options: options
+            )
+            #expect(file.statusCode == 206)
+            let requests = try server.downloadRequests(name: name)
+            try #require(requests.count == 2)
+            #expect(requests[1].at - requests[0].at >= 1)
+        }
+
+        /// A part that arrived gzip-coded (the server coded it though the download asked for `identity`)
+        /// is started again after the drop, never resumed: its decoded bytes are not the range to ask.
+        @Test(arguments: TestTransport.underTest)
+        func aCodedPartIsRestartedNotResumed(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = uniqueName("coded")
+            var options = destination("coded.bin")
+            options.resumeBackoff = Backoff(initialDelay: .milliseconds(10))
+            // The 4 MiB body codes to about 16 KB; the connection drops after half of them.
+            let file = try await session.download(
+                GetDownload(size: 4 << 20, name: name, drop: 8_000, gzip: 1),
+                options: options
+            )
+            #expect(file.statusCode == 200)
+            #expect(file.resumedBytes == 0)
+            #expect(file.size == 4 << 20)
+            #expect(try Digest.sha256(of: file.location) == file.headers["X-Content-SHA256"])
+            let requests = try server.downloadRequests(name: name)
+            #expect(requests.map(\.range) == [nil, nil])
+            #expect(requests.map(\.acceptEncoding) == ["identity", "identity"])
+        }
+
+        /// A `206` whose `Content-Range` starts after the offset asked for is never appended: the file
+        /// starts again with a request for the whole body.
+        @Test(arguments: TestTransport.underTest)
+        func aRangeFromElsewhereIsNeverAppended(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = uniqueName("shifted")
+            var options = destination("shifted.bin")
+            options.resumeBackoff = Backoff(initialDelay: .milliseconds(10))
+            let file = try await session.download(
+                GetDownload(size: 3 << 20, name: name, drop: 1 << 20, shift: 1000),
+                options: options
+            )
+            #expect(file.statusCode == 200)
+            #expect(file.resumedBytes == 0)
+            #expect(file.size == 3 << 20)
+            #expect(try Digest.sha256(of: file.location) == file.headers["X-Content-SHA256"])
+            let requests = try server.downloadRequests(name: name)
+            #expect(requests.count == 3)
+            #expect(requests.first?.range == nil)
+            #expect(requests.dropFirst().first?.range?.hasPrefix("bytes=") == true)
+            #expect(requests.last?.range == nil)
+        }
+
+        /// `If-Range` names only a strong validator (RFC 9110 §13.1.5): a dropped download with a weak
+        /// `ETag`, or with only a `Last-Modified` not a second before the `Date`, starts again; one with
+        /// only a `Last-Modified` two days old resumes with it.
+        @Test(arguments: TestTransport.underTest, [Validator.weakTag, .recentDate, .oldDate])
+        func onlyAStrongValidatorResumes(transport: TestTransport, validator: Validator) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = uniqueName("validator")
+            var options = destination("validator.bin")
+            options.resumeBackoff = Backoff(initialDelay: .milliseconds(10))
+            var method = GetDownload(size: 3 << 20, name: name, drop: 1 << 20)
+            switch validator {
+            case .weakTag: method.weak = 1
+            case .recentDate: (method.noetag, method.lm) = (1, "recent")
+            case .oldDate: method.noetag = 1
+            }
+            let file = try await session.download(method, options: options)
+            #expect(try Digest.sha256(of: file.location) == file.headers["X-Content-SHA256"])
+            let requests = try server.downloadRequests(name: name)
+            try #require(requests.count == 2)
+            if validator == .oldDate {
+                #expect(file.statusCode == 206)
+                #expect(requests[1].ifRange == "Tue, 24 Nov 2026 05:00:00 GMT")
+                #expect(requests[1].range == "bytes=\(file.resumedBytes)-")
+            } else {
+                #expect(file.statusCode == 200)
+                #expect(file.resumedBytes == 0)
+                #expect(requests[1].range == nil)
+                #expect(requests[1].ifRange == nil)
+            }
+        }
+
+        /// A kept part that is already the whole file gets `416` with `Content-Range: bytes */N`: when N
+        /// is the part's size, the download is done with the part; when the part is longer, it starts
+        /// again.
+        @Test(arguments: TestTransport.underTest, [0, 100])
+        func aCompletePartCompletesTheDownload(transport: TestTransport, extra: Int) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = uniqueName("complete")
+            let size = 300_000
+            var options = destination("complete.bin")
+            options.keepsPartialFile = true
+            let target = scratch.url.appendingPathComponent("complete.bin")
+            let part = Data((0..<(size + extra)).map { UInt8($0 % 251) })
+            try part.write(to: URL(fileURLWithPath: target.path + ".partial"))
+            try Data("\"v1\"".utf8).write(to: URL(fileURLWithPath: target.path + ".partial-validator"))
+
+            let file = try await session.download(GetDownload(size: size, name: name), options: options)
+            #expect(file.size == Int64(size))
+            #expect(try Digest.sha256(of: file.location) == file.headers["X-Content-SHA256"])
+            let requests = try server.downloadRequests(name: name)
+            if extra == 0 {
+                #expect(file.statusCode == 416)
+                #expect(file.resumedBytes == Int64(size))
+                #expect(requests.map(\.range) == ["bytes=\(size)-"])
+            } else {
+                #expect(file.statusCode == 200)
+                #expect(file.resumedBytes == 0)
+                #expect(requests.map(\.range) == ["bytes=\(size + extra)-", nil])
+            }
+            #expect(try scratch.contents() == ["complete.bin"])
         }
 
         /// Cancelling a download ends it with `cancelled` and removes its partial file.

@@ -51,6 +51,53 @@ extension SerialLoopback {
             #expect(try server.eventRequests(name: name) == ["", "3", "6", "7"])
         }
 
+        /// A stream served as `text/html` is not read as events: it throws `unacceptableContentType`
+        /// naming the type, and is not opened again, whatever the reconnection says.
+        @Test(arguments: TestTransport.underTest)
+        func anotherMediaTypeThrowsWithoutReconnecting(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = uniqueName("html")
+            let events = session.events(
+                WatchTicks(name: name, count: 3, ms: 10, type: "text/html; charset=utf-8"),
+                reconnection: EventReconnection(delay: .milliseconds(10))
+            )
+            var received: [ServerSentEvent] = []
+            await #expect {
+                for try await event in events {
+                    received.append(event)
+                }
+            } throws: { error in
+                guard case .unacceptableContentType(let failure) = error as? ApiError else { return false }
+                return failure.contentType == "text/html; charset=utf-8" && failure.acceptable == ["text/event-stream"]
+                    && failure.statusCode == 200
+            }
+            #expect(received.isEmpty)
+            try await poll { session.callsInFlight.isEmpty }
+            #expect(try server.eventRequests(name: name) == [""])
+        }
+
+        /// A `retry` of 30 s from the server is held to the reconnection's cap of 100 ms: the seven events,
+        /// three per connection, all arrive well before the server's 30 s would have passed once.
+        @Test(arguments: TestTransport.underTest)
+        func theServersRetryIsCapped(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let name = uniqueName("retry-cap")
+            let events = session.events(
+                WatchTicks(name: name, count: 3, total: 7, ms: 10, retry: 30_000),
+                reconnection: EventReconnection(
+                    backoff: Backoff(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100))
+                )
+            )
+            let start = ContinuousClock.now
+            var ids: [String?] = []
+            for try await event in events {
+                ids.append(event.id)
+            }
+            #expect(ids == ["1", "2", "3", "4", "5", "6", "7"])
+            #expect(ContinuousClock.now - start < .seconds(30))
+            #expect(try server.eventRequests(name: name) == ["", "3", "6", "7"])
+        }
+
         /// Leaving the loop over the events ends the call: the server's next connection never comes.
         @Test(arguments: TestTransport.underTest)
         func leavingTheLoopEndsTheCall(transport: TestTransport) async throws {

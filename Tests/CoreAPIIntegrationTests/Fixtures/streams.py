@@ -1,16 +1,20 @@
 """Routes of the loopback fixture for bodies read as they arrive: downloads with ranges, server-sent
 events and JSON Lines. fixture_server.py hands every path under /stream/ to handle().
 
-/stream/download?size=&etag=&weak=&drop=&stall=&name=
-    `size` bytes, byte i being i % 251, with Content-Length, ETag ("etag", weak with weak=1),
-    Last-Modified, Accept-Ranges: bytes and X-Content-SHA256 (of the whole body). Honours
-    `Range: bytes=N-` with `If-Range`: a 206 from N when If-Range names the current ETag, else the
-    whole body with 200. Without a Range, closes the connection after `drop` bytes, or stops sending for
-    30 s after `stall` bytes. Each request's Range and If-Range are logged under `name`.
+/stream/download?size=&etag=&weak=&noetag=&lm=&gzip=&shift=&drop=&stall=&name=
+    `size` bytes, byte i being i % 251, with Content-Length, ETag ("etag", weak with weak=1, none with
+    noetag=1), Last-Modified (two days old, or two seconds after the response's Date with lm=recent),
+    Accept-Ranges: bytes and X-Content-SHA256 (of the whole decoded body). Honours `Range: bytes=N-` with
+    `If-Range`: a 206 from N when If-Range names the current ETag (or, without one, the Last-Modified),
+    else the whole body with 200; a 416 with `Content-Range: bytes */size` when N >= size. With gzip=1
+    the body is gzip-coded whatever Accept-Encoding says (ranges then count coded bytes); with shift=K
+    a 206 starts K bytes after the offset asked for. The first request under `name` closes the
+    connection after `drop` bytes, or stops sending for 30 s after `stall` bytes. Each request's Range,
+    If-Range, Accept-Encoding and arrival time are logged under `name`.
 /stream/download-log?name=
-    The logged requests, as JSON: [{"range": ..., "if_range": ...}, ...].
-/stream/sse?name=&count=&total=&ms=&retry=
-    text/event-stream: after a Last-Event-ID of n (0 without one), events n+1 ... n+count (at most
+    The logged requests, as JSON: [{"range": ..., "if_range": ..., "accept_encoding": ..., "at": s}, ...].
+/stream/sse?name=&count=&total=&ms=&retry=&type=
+    text/event-stream (or `type`): after a Last-Event-ID of n (0 without one), events n+1 ... n+count (at most
     `total`), one every `ms` milliseconds, each `id: k`, `event: tick` and data {"n": k}; then the
     connection closes. With a Last-Event-ID of `total` or more, 204. `retry` is sent first when given.
     The Last-Event-ID of each request is logged under `name` ("" for none).
@@ -21,6 +25,7 @@ events and JSON Lines. fixture_server.py hands every path under /stream/ to hand
     given, is not JSON.
 """
 
+import gzip
 import hashlib
 import json
 import threading
@@ -31,6 +36,7 @@ LOG_LOCK = threading.Lock()
 DOWNLOADS = {}
 EVENTS = {}
 DIGESTS = {}
+CODED = {}
 
 
 def content(offset, length):
@@ -53,6 +59,14 @@ def digest(size):
     with LOG_LOCK:
         DIGESTS[size] = sha.hexdigest()
     return DIGESTS[size]
+
+
+def coded(size):
+    """The whole body of `size` bytes, gzip-coded (deterministically)."""
+    with LOG_LOCK:
+        if size not in CODED:
+            CODED[size] = gzip.compress(b"".join(content(0, size)), mtime=0)
+        return CODED[size]
 
 
 def number(query, name, default):
@@ -80,31 +94,55 @@ def handle(handler, path, query):
 
 def download(handler, query):
     size = number(query, "size", 1024)
-    etag = '"%s"' % query.get("etag", ["v1"])[0]
-    if query.get("weak", ["0"])[0] == "1":
+    etag = None if query.get("noetag", ["0"])[0] == "1" else '"%s"' % query.get("etag", ["v1"])[0]
+    if etag and query.get("weak", ["0"])[0] == "1":
         etag = "W/" + etag
+    recent = query.get("lm", [""])[0] == "recent"
+    # Recent: two seconds ahead of the Date the response is sent with, whichever second it falls in.
+    last_modified = handler.date_time_string(time.time() + 2) if recent else "Tue, 24 Nov 2026 05:00:00 GMT"
+    is_coded = query.get("gzip", ["0"])[0] == "1"
     requested = handler.headers.get("Range")
     if_range = handler.headers.get("If-Range")
+    encodings = handler.headers.get_all("Accept-Encoding") or []
     with LOG_LOCK:
-        DOWNLOADS.setdefault(query.get("name", [""])[0], []).append({"range": requested, "if_range": if_range})
+        log = DOWNLOADS.setdefault(query.get("name", [""])[0], [])
+        first = not log
+        log.append({
+            "range": requested, "if_range": if_range,
+            "accept_encoding": ", ".join(encodings) if encodings else None, "at": time.monotonic(),
+        })
+    body = coded(size) if is_coded else None
+    length = len(body) if is_coded else size
     start = 0
-    if requested and requested.startswith("bytes=") and requested.endswith("-") and if_range == etag:
+    if requested and requested.startswith("bytes=") and requested.endswith("-") and if_range == (etag or last_modified):
         start = int(requested[len("bytes="):-1])
+    if start >= length:
+        handler.send_response(416)
+        handler.send_header("Content-Range", "bytes */%d" % length)
+        handler.send_header("Content-Length", "0")
+        handler.send_header("X-Content-SHA256", digest(size))
+        handler.end_headers()
+        return
+    start += number(query, "shift", 0) if start else 0
     handler.send_response(206 if start else 200)
     handler.send_header("Content-Type", "application/octet-stream")
-    handler.send_header("Content-Length", str(size - start))
-    handler.send_header("ETag", etag)
-    handler.send_header("Last-Modified", "Tue, 24 Nov 2026 05:00:00 GMT")
+    handler.send_header("Content-Length", str(length - start))
+    if is_coded:
+        handler.send_header("Content-Encoding", "gzip")
+    if etag:
+        handler.send_header("ETag", etag)
+    handler.send_header("Last-Modified", last_modified)
     handler.send_header("Accept-Ranges", "bytes")
     handler.send_header("X-Content-SHA256", digest(size))
     if start:
-        handler.send_header("Content-Range", "bytes %d-%d/%d" % (start, size - 1, size))
+        handler.send_header("Content-Range", "bytes %d-%d/%d" % (start, length - 1, length))
     handler.end_headers()
-    drop = number(query, "drop", -1) if not requested else -1
-    stall = number(query, "stall", -1) if not requested else -1
+    drop = number(query, "drop", -1) if first else -1
+    stall = number(query, "stall", -1) if first else -1
     sent = 0
     try:
-        for piece in content(start, size - start):
+        pieces = [body[start:]] if is_coded else content(start, size - start)
+        for piece in pieces:
             for cut in (drop, stall):
                 if sent <= cut < sent + len(piece):
                     handler.wfile.write(piece[:cut - sent])
@@ -130,7 +168,7 @@ def events(handler, query):
         return
     handler.close_connection = True
     handler.send_response(200)
-    handler.send_header("Content-Type", "text/event-stream")
+    handler.send_header("Content-Type", query.get("type", ["text/event-stream"])[0])
     handler.send_header("Cache-Control", "no-cache")
     handler.send_header("Connection", "close")
     handler.end_headers()

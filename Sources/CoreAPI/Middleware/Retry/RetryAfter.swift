@@ -46,6 +46,22 @@ public enum RetryAfter {
         return delay(from: value, now: now)
     }
 
+    /// The moment an HTTP-date (RFC 9110 §5.6.7, any of its three forms) names, in seconds since 1970.
+    /// - Parameters:
+    ///   - value: The field value, such as a `Last-Modified` or a `Date`.
+    ///   - now: The current time, which places an RFC 850 date's two-digit year.
+    /// - Returns: The seconds since 1970, or `nil` when `value` is not an HTTP-date.
+    package static func date(from value: String, now: Date = Date()) -> TimeInterval? {
+        let bytes = Array(value.utf8)
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
+        while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
+        guard start < end, now.timeIntervalSince1970.isFinite else { return nil }
+        var cursor = Cursor(bytes: Array(bytes[start..<end]))
+        return cursor.httpDate(now: now.timeIntervalSince1970)
+    }
+
     // MARK: - Parsing
 
     private static func parse(_ bytes: [UInt8], now: TimeInterval) -> TimeInterval? {

@@ -16,8 +16,8 @@ public import Foundation
 /// ``ApiError/cancelled`` and ``ApiError/invalidRequest(_:)`` are never retried, nor is an error a
 /// middleware throws that is not an ``ApiError``.
 ///
-/// **Waiting.** Before retry `n` (1 for the second attempt) the middleware waits the backoff
-/// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter``. When the response carries a
+/// **Waiting.** Before retry `n` (1 for the second attempt) the middleware waits the ``backoff``
+/// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter`` (see ``Backoff``). When the response carries a
 /// valid `Retry-After` field (seconds or an HTTP-date, see ``RetryAfter``) and ``honorsRetryAfter`` is
 /// on, it waits exactly that long instead. A `Retry-After` longer than ``maxRetryAfter`` ends the retries
 /// and the response is returned as it is: the server said the request will not succeed before then, so
@@ -34,27 +34,35 @@ public import Foundation
 ///
 /// A method adopting ``RetryPolicyCustomizing`` can change the policy for its own calls.
 public struct RetryPolicy: Sendable, Equatable {
-    /// How the backoff is spread so that clients that failed together do not retry together.
-    public enum Jitter: Sendable, Equatable {
-        /// Exactly the backoff.
-        case none
-        /// Half the backoff plus a uniformly random part of the other half: between `backoff / 2` and
-        /// `backoff`. Keeps a floor under each wait while still spreading clients.
-        case equal
-        /// A uniformly random wait between zero and the backoff.
-        case full
-    }
+    /// How the backoff is spread; the same as ``Backoff/Jitter``.
+    public typealias Jitter = Backoff.Jitter
 
     /// The most attempts, the first one included; `1` (or less) means no retries. `3` by default.
     public var maxAttempts: Int
-    /// The backoff before the first retry, in seconds; `0.5` by default.
-    public var initialDelay: TimeInterval
-    /// The factor the backoff grows by with each retry; `2` by default.
-    public var multiplier: Double
-    /// The largest backoff, in seconds; `30` by default.
-    public var maxDelay: TimeInterval
-    /// How the backoff is spread; ``Jitter/equal`` by default.
-    public var jitter: Jitter
+    /// The waits between attempts without `Retry-After`: half a second, doubling up to 30 seconds, with
+    /// ``Backoff/Jitter/equal`` jitter by default.
+    public var backoff: Backoff
+    /// The backoff before the first retry, in seconds; `0.5` by default. The same as
+    /// ``Backoff/initialDelay`` of ``backoff``.
+    public var initialDelay: TimeInterval {
+        get { Backoff.seconds(of: backoff.initialDelay) }
+        set { backoff.initialDelay = Backoff.duration(seconds: newValue) }
+    }
+    /// The factor the backoff grows by with each retry; `2` by default. The same as ``Backoff/factor``.
+    public var multiplier: Double {
+        get { backoff.factor }
+        set { backoff.factor = newValue }
+    }
+    /// The largest backoff, in seconds; `30` by default. The same as ``Backoff/maximumDelay``.
+    public var maxDelay: TimeInterval {
+        get { Backoff.seconds(of: backoff.maximumDelay) }
+        set { backoff.maximumDelay = Backoff.duration(seconds: newValue) }
+    }
+    /// How the backoff is spread; ``Backoff/Jitter/equal`` by default. The same as ``Backoff/jitter``.
+    public var jitter: Jitter {
+        get { backoff.jitter }
+        set { backoff.jitter = newValue }
+    }
     /// The methods whose requests are retried after any retryable outcome; ``idempotentMethods`` by default.
     public var retryableMethods: Set<HTTPMethod>
     /// The status codes that are retried; `408`, `429`, `500`, `502`, `503` and `504` by default.
@@ -78,7 +86,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// A policy that never retries.
     public static let never = RetryPolicy(maxAttempts: 1)
 
-    /// Creates a policy; every parameter has the default described on its property.
+    /// Creates a policy; every parameter has the default described on its property. The delays are in
+    /// seconds; a negative or NaN one counts as zero.
     public init(
         maxAttempts: Int = 3,
         initialDelay: TimeInterval = 0.5,
@@ -92,11 +101,41 @@ public struct RetryPolicy: Sendable, Equatable {
         honorsRetryAfter: Bool = true,
         maxRetryAfter: TimeInterval = 60
     ) {
+        self.init(
+            maxAttempts: maxAttempts,
+            backoff: Backoff(
+                initialDelay: Backoff.duration(seconds: initialDelay),
+                factor: multiplier,
+                maximumDelay: Backoff.duration(seconds: maxDelay),
+                jitter: jitter
+            ),
+            retryableMethods: retryableMethods,
+            retryableStatusCodes: retryableStatusCodes,
+            retryableFailures: retryableFailures,
+            retriesTimeouts: retriesTimeouts,
+            honorsRetryAfter: honorsRetryAfter,
+            maxRetryAfter: maxRetryAfter
+        )
+    }
+
+    /// Creates a policy whose waits follow `backoff`; every other parameter has the default described on
+    /// its property.
+    ///
+    /// ```swift
+    /// let policy = RetryPolicy(maxAttempts: 5, backoff: Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)))
+    /// ```
+    public init(
+        maxAttempts: Int = 3,
+        backoff: Backoff,
+        retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
+        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryableFailures: Set<ApiError.TransportFailure.Kind> = [.cannotConnect, .connectionLost, .dns],
+        retriesTimeouts: Bool = true,
+        honorsRetryAfter: Bool = true,
+        maxRetryAfter: TimeInterval = 60
+    ) {
         self.maxAttempts = maxAttempts
-        self.initialDelay = initialDelay
-        self.multiplier = multiplier
-        self.maxDelay = maxDelay
-        self.jitter = jitter
+        self.backoff = backoff
         self.retryableMethods = retryableMethods
         self.retryableStatusCodes = retryableStatusCodes
         self.retryableFailures = retryableFailures
@@ -112,18 +151,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// - Returns: A finite, non-negative number of seconds, at most `maxDelay`; NaN or negative settings
     ///   count as zero.
     package func backoffDelay(beforeRetry retry: Int, random: Double) -> TimeInterval {
-        let initial = initialDelay > 0 ? initialDelay : 0
-        let cap = maxDelay > 0 ? maxDelay : 0
-        let factor = multiplier > 0 ? multiplier : 0
-        // pow can reach infinity (never NaN here), which the cap absorbs.
-        let grown = initial == 0 ? 0 : initial * pow(factor, Double(max(retry, 1) - 1))
-        let backoff = min(grown.isNaN ? 0 : grown, cap, 1e9)
-        let unit = random.isNaN ? 0 : min(max(random, 0), 1)
-        switch jitter {
-        case .none: return backoff
-        case .equal: return backoff / 2 + backoff / 2 * unit
-        case .full: return backoff * unit
-        }
+        backoff.seconds(beforeRetry: retry, random: random)
     }
 
     /// Whether and after how long to retry once attempt `attempt` ended.
