@@ -72,7 +72,11 @@ convert() {
         --fallback-bundle-identifier "org.coreapi.$module" \
         --enable-experimental-external-link-support \
         --output-path "$output" \
-        "$@" >/dev/null
+        "$@" >"$work/convert-$module.log" 2>&1 || {
+        # docc writes its diagnostics to standard output: show them when the conversion fails.
+        cat "$work/convert-$module.log" >&2
+        return 1
+    }
 }
 
 # Pass 1: CoreAPI's link metadata only.

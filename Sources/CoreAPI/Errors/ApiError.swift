@@ -285,8 +285,8 @@ extension ApiError {
         }
     }
 
-    /// The error this one was made from: a transport failure's or an unknown error's ``cause``, or
-    /// the parser's error of a mapping failure; `nil` for the others.
+    /// The error this one was made from: a transport failure's ``TransportFailure/cause``, an unknown
+    /// error's ``UnknownFailure/cause``, or the parser's error of a mapping failure; `nil` for the others.
     public var underlyingError: (any Error)? {
         switch self {
         case .transport(let failure): failure.cause
