@@ -16,6 +16,31 @@ enum SHA256 {
 
     /// The digest of `bytes`, as 64 lower-case hexadecimal digits.
     static func hex<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        hex(digest(of: bytes))
+    }
+
+    /// The HMAC-SHA256 (RFC 2104) of `message` under `key`, as 64 lower-case hexadecimal digits.
+    static func hmacHex<Message: Collection>(key: [UInt8], message: Message) -> String
+    where Message.Element == UInt8 {
+        var block = key.count > 64 ? digest(of: key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = digest(of: block.map { $0 ^ 0x36 } + Array(message))
+        return hex(digest(of: block.map { $0 ^ 0x5c } + inner))
+    }
+
+    private static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The 32 bytes of the digest of `bytes`.
+    static func digest<Bytes: Collection>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
@@ -59,10 +84,12 @@ enum SHA256 {
                 state[index] = state[index] &+ value
             }
         }
-        return state.map { word in
-            let text = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - text.count) + text
-        }.joined()
+        return state.flatMap { word in
+            [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+                UInt8(truncatingIfNeeded: word),
+            ]
+        }
     }
 }
 

@@ -61,7 +61,7 @@ extension ApiSession {
         in cache: HTTPCacheMiddleware
     ) async -> (M.Output, Duration)? {
         guard let request = try? makeURLRequest(for: method), let url = request.url,
-            let stored = await cache.usableResponse(for: request, url: url),
+            let stored = await cache.usableResponse(for: request, url: url, sessionSecrets: policy.secrets),
             let raw = try? RawResponse(
                 url: url,
                 statusCode: stored.statusCode,

@@ -5,12 +5,16 @@ struct CacheFreshness {
     /// The statuses a cache may give a heuristic freshness lifetime (RFC 9110 §15.1).
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
-    /// How long the response stays fresh: `max-age` (a private cache ignores `s-maxage`), else `Expires`
-    /// minus `Date`, else — only for a status that allows it and a response without an `Expires` —
-    /// a tenth of the time since `Last-Modified`, at most a day (§4.2.2); zero otherwise.
-    static func lifetime(of response: StoredResponse) -> TimeInterval {
+    /// How long the response stays fresh: `s-maxage` for a shared cache (a private one ignores it),
+    /// else `max-age`, else `Expires` minus `Date`, else — only for a status that allows it and a
+    /// response without an `Expires` — a tenth of the time since `Last-Modified`, at most a day
+    /// (§4.2.2); zero otherwise.
+    static func lifetime(of response: StoredResponse, shared: Bool = false) -> TimeInterval {
         let headers = response.headers
         let control = CacheControl(headers)
+        if shared, let sharedMaxAge = control.seconds("s-maxage") {
+            return sharedMaxAge
+        }
         if let maxAge = control.seconds("max-age") {
             return maxAge
         }

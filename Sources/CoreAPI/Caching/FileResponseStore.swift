@@ -10,17 +10,22 @@ public import Foundation
 
 /// A ``ResponseStore`` in files under one directory, which survives a restart of the process.
 ///
-/// Each entry is one file, named by the SHA-256 of its key — never the URL or the request — in a folder
-/// named by the SHA-256 of its classification, so ``removeResponses(classifiedAs:)`` removes one folder.
-/// A file is written whole to a temporary name and then renamed over the old one, so a reader never sees
-/// half an entry, and several stores (of one process or several) may share the directory. Writes are
-/// not flushed to the disk (no `fsync`): a cache loses nothing it cannot load again, and an entry cut
-/// short by a power loss is a miss. A file that
-/// is truncated or otherwise unreadable, or that holds another key, is a miss, and is removed.
+/// Each variant of an entry is one file, in a folder named by the SHA-256 of its key — never the URL
+/// or the request — inside a folder named by the SHA-256 of its classification, so
+/// ``removeResponses(classifiedAs:)`` removes one folder; the file is named by the SHA-256 of the
+/// variant's ``StoredResponse/variantKey``. A file holds the key, the status, the header fields, the
+/// times, the classification, the `Vary` digests and the body, nothing else. It is written whole to a
+/// temporary name and then renamed over the old one, so a reader never sees half an entry, and several
+/// stores (of one process or several) may share the directory. Writes are not flushed to the disk (no
+/// `fsync`): a cache loses nothing it cannot load again, and an entry cut short by a power loss is a
+/// miss. A file that is truncated or otherwise unreadable, or that holds another key, is a miss, and is
+/// removed.
 ///
-/// When the files pass ``byteLimit``, the oldest stored are removed until they take at most nine
-/// tenths of it (``evictionTarget``), so a store kept at its limit lists its files once per tenth of
-/// the limit written, not at every write; an entry older than ``ageLimit`` is a miss, and is removed.
+/// When the files pass ``byteLimit``, the ones used least recently (a file's modification time is
+/// set when it is read) are removed until they take at most nine tenths of it (``evictionTarget``), so
+/// a store kept at its limit lists its files once per tenth of the limit written, not at every write;
+/// an entry older than ``ageLimit`` is a miss, and is removed. Files of an older format are removed
+/// when the store opens.
 public final class FileResponseStore: ResponseStore {
     /// The directory the entries are in.
     public let directory: URL
@@ -35,7 +40,7 @@ public final class FileResponseStore: ResponseStore {
     /// What this store believes the files take; rescanned whenever it passes the limit.
     private let bytes: LockedValue<Int64>
 
-    private static let magic = Data("CoreAPI response 1\n".utf8)
+    private static let magic = Data("CoreAPI response 2\n".utf8)
 
     /// What an entry file holds before its body.
     private struct Header: Codable {
@@ -61,6 +66,7 @@ public final class FileResponseStore: ResponseStore {
         self.byteLimit = byteLimit
         self.ageLimit = ageLimit
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        Self.removeLegacyFiles(in: directory)
         bytes = LockedValue(Self.files(in: directory).reduce(0) { $0 + $1.size })
     }
 
@@ -69,32 +75,49 @@ public final class FileResponseStore: ResponseStore {
         Self.files(in: directory).reduce(0) { $0 + $1.size }
     }
 
-    /// The response stored for `key`: `nil` when there is none, or it is older than ``ageLimit``, or its
-    /// file is unreadable (which is then removed).
-    public func response(for key: String) async -> StoredResponse? {
-        for folder in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
-            let file = directory.appendingPathComponent(folder, isDirectory: true)
-                .appendingPathComponent(SHA256.hex(of: key.utf8), isDirectory: false)
-            guard let data = try? Data(contentsOf: file) else { continue }
-            guard let response = Self.decode(data, key: key) else {
-                try? FileManager.default.removeItem(at: file)
-                continue
+    /// The matching variant stored for `key` last: `nil` when there is none; a file older than
+    /// ``ageLimit`` or unreadable is removed. The file read gets the current time as its modification
+    /// time, so eviction keeps it longest.
+    public func response(
+        for key: String,
+        matching matches: @Sendable (StoredResponse) -> Bool
+    ) async -> StoredResponse? {
+        let keyFolder = SHA256.hex(of: key.utf8)
+        var best: (response: StoredResponse, file: URL)?
+        for folder in Self.contents(of: directory) {
+            let variants = directory.appendingPathComponent(folder, isDirectory: true)
+                .appendingPathComponent(keyFolder, isDirectory: true)
+            for name in Self.contents(of: variants) where !name.hasPrefix(".") {
+                let file = variants.appendingPathComponent(name, isDirectory: false)
+                guard let data = try? Data(contentsOf: file) else { continue }
+                guard let response = Self.decode(data, key: key) else {
+                    unlink(file.path)
+                    continue
+                }
+                if let ageLimit, Date().timeIntervalSince(response.responseTime) > Self.seconds(ageLimit) {
+                    unlink(file.path)
+                    continue
+                }
+                if matches(response), response.responseTime >= best?.response.responseTime ?? .distantPast {
+                    best = (response, file)
+                }
             }
-            if let ageLimit, Date().timeIntervalSince(response.responseTime) > Self.seconds(ageLimit) {
-                try? FileManager.default.removeItem(at: file)
-                return nil
-            }
-            return response
         }
-        return nil
+        guard let best else { return nil }
+        utimes(best.file.path, nil)
+        return best.response
     }
 
-    /// Stores `response` for `key` in its classification's folder, replacing any entry of the key in
-    /// another one, then removes the oldest entries while the files pass ``byteLimit``.
+    /// Stores `response` for `key` in its classification's folder, replacing the same variant of the
+    /// key in another one, drops the variants of the key used least recently past
+    /// ``StoredResponse/maximumVariantsPerKey``, then removes the files used least recently while the
+    /// files pass ``byteLimit``.
     public func store(_ response: StoredResponse, for key: String) async {
         let folderName = Self.folderName(for: response.classification)
+        let keyFolder = SHA256.hex(of: key.utf8)
         let folder = directory.appendingPathComponent(folderName, isDirectory: true)
-        let name = SHA256.hex(of: key.utf8)
+            .appendingPathComponent(keyFolder, isDirectory: true)
+        let name = SHA256.hex(of: response.variantKey.utf8)
         let data = Self.encode(response, key: key)
         do {
             do {
@@ -106,7 +129,23 @@ public final class FileResponseStore: ResponseStore {
         } catch {
             return  // a store that cannot write is a store that misses
         }
-        removeFile(named: name, exceptIn: folderName)
+        var variants: [(url: URL, modified: TimeInterval)] = []
+        for other in Self.contents(of: directory) {
+            let otherFolder = directory.appendingPathComponent(other, isDirectory: true)
+                .appendingPathComponent(keyFolder, isDirectory: true)
+            for variant in Self.contents(of: otherFolder) where !variant.hasPrefix(".") {
+                let file = otherFolder.appendingPathComponent(variant, isDirectory: false)
+                if variant == name, other != folderName {
+                    unlink(file.path)
+                } else if variant != name, let modified = Self.status(of: file)?.modified {
+                    variants.append((file, modified))
+                }
+            }
+        }
+        let surplus = max(0, variants.count + 1 - StoredResponse.maximumVariantsPerKey)
+        for old in variants.sorted(by: { $0.modified < $1.modified }).prefix(surplus) {
+            unlink(old.url.path)
+        }
         // Counted in whole 4 KiB blocks until the next scan reads what the file system allocated.
         let total = bytes.withLock { total in
             total += (Int64(data.count) + 4095) / 4096 * 4096
@@ -117,18 +156,14 @@ public final class FileResponseStore: ResponseStore {
         }
     }
 
-    /// Removes the response stored for `key`.
+    /// Removes every variant stored for `key`.
     public func removeResponse(for key: String) async {
-        removeFile(named: SHA256.hex(of: key.utf8), exceptIn: nil)
-    }
-
-    /// Removes the entry file `name` from every classification's folder but `kept`.
-    private func removeFile(named name: String, exceptIn kept: String?) {
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for folder in folders where folder != kept {
-            let file = directory.appendingPathComponent(folder, isDirectory: true)
-                .appendingPathComponent(name, isDirectory: false)
-            unlink(file.path)
+        let keyFolder = SHA256.hex(of: key.utf8)
+        for folder in Self.contents(of: directory) {
+            try? FileManager.default.removeItem(
+                at: directory.appendingPathComponent(folder, isDirectory: true)
+                    .appendingPathComponent(keyFolder, isDirectory: true)
+            )
         }
     }
 
@@ -155,6 +190,7 @@ public final class FileResponseStore: ResponseStore {
         for file in files {
             guard total > target || file.modified < oldest else { break }
             unlink(file.url.path)
+            rmdir(file.url.deletingLastPathComponent().path)  // fails, as it should, while variants remain
             total -= file.size
         }
         bytes.withLock { $0 = total }
@@ -165,30 +201,53 @@ public final class FileResponseStore: ResponseStore {
         bytes.withLock { $0 = total }
     }
 
-    /// Every entry file, with the bytes the file system allocated to it and the time it was written.
+    /// The names in `folder`; none when it does not exist.
+    private static func contents(of folder: URL) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+
+    /// What the file system allocated to `file`, in bytes, and its modification time; `nil` when it
+    /// cannot be read or is not a regular file.
+    private static func status(of file: URL) -> (size: Int64, modified: TimeInterval)? {
+        var status = stat()
+        guard stat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        #if canImport(Darwin)
+            let modified = status.st_mtimespec
+        #else
+            let modified = status.st_mtim
+        #endif
+        return (Int64(status.st_blocks) * 512, TimeInterval(modified.tv_sec) + TimeInterval(modified.tv_nsec) / 1e9)
+    }
+
+    /// Every entry file (`classification/key/variant`), with the bytes the file system allocated to it
+    /// and the time it was written or last read.
     private static func files(in directory: URL) -> [(url: URL, size: Int64, modified: TimeInterval)] {
-        let manager = FileManager.default
         var found: [(url: URL, size: Int64, modified: TimeInterval)] = []
-        for folder in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] {
+        for folder in contents(of: directory) {
             let folderURL = directory.appendingPathComponent(folder, isDirectory: true)
-            for name in (try? manager.contentsOfDirectory(atPath: folderURL.path)) ?? [] where !name.hasPrefix(".") {
-                let url = folderURL.appendingPathComponent(name, isDirectory: false)
-                var status = stat()
-                guard stat(url.path, &status) == 0 else { continue }
-                #if canImport(Darwin)
-                    let modified = status.st_mtimespec
-                #else
-                    let modified = status.st_mtim
-                #endif
-                found.append(
-                    (
-                        url, Int64(status.st_blocks) * 512,
-                        TimeInterval(modified.tv_sec) + TimeInterval(modified.tv_nsec) / 1e9
-                    )
-                )
+            for keyFolder in contents(of: folderURL) where !keyFolder.hasPrefix(".") {
+                let keyURL = folderURL.appendingPathComponent(keyFolder, isDirectory: true)
+                for name in contents(of: keyURL) where !name.hasPrefix(".") {
+                    let url = keyURL.appendingPathComponent(name, isDirectory: false)
+                    guard let info = status(of: url) else { continue }
+                    found.append((url, info.size, info.modified))
+                }
             }
         }
         return found
+    }
+
+    /// Removes the entry files of the first format, which sat right in a classification's folder.
+    private static func removeLegacyFiles(in directory: URL) {
+        for folder in contents(of: directory) {
+            let folderURL = directory.appendingPathComponent(folder, isDirectory: true)
+            for name in contents(of: folderURL) {
+                let url = folderURL.appendingPathComponent(name, isDirectory: false)
+                if status(of: url) != nil {
+                    unlink(url.path)
+                }
+            }
+        }
     }
 
     private static func folderName(for classification: String?) -> String {

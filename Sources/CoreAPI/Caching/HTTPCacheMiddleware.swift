@@ -5,49 +5,103 @@
     public import Foundation
 #endif
 
-/// A private HTTP cache (RFC 9111) as a middleware, over any ``ResponseStore``, on every transport.
+/// An HTTP cache (RFC 9111) as a middleware, over any ``ResponseStore``, on every transport: private
+/// by default, one user's responses kept apart from another's, or shared for a server.
 ///
 /// For `GET` it answers from the store while a stored response is fresh (`max-age`, else `Expires`
 /// against `Date`, else — only where the RFC allows — a heuristic from `Last-Modified`), counting its
-/// age from `Age`, `Date` and the time it has been stored; `s-maxage` is ignored, as in any private
-/// cache, and `private` responses are stored. A stale response, or one stored with `no-cache`, is
-/// revalidated with `If-None-Match` and `If-Modified-Since`: a `304` refreshes the stored header fields
-/// and is served as the stored response. `no-store` in the request or the response keeps a response out
-/// of the store. A stored response is used only when the request has the values the response's `Vary`
-/// names (`Vary: *` never matches). A `HEAD` is answered from a fresh stored `GET`. A `POST`, `PUT`,
-/// `PATCH` or `DELETE` that succeeds removes what is stored for its URL. A method's
-/// ``ApiMethod/cachePolicy`` can ask for the store or the network alone instead.
+/// age from `Age`, `Date` and the time it has been stored. A stale response, or one stored with
+/// `no-cache`, is revalidated with `If-None-Match` and `If-Modified-Since`: a `304` refreshes the stored
+/// header fields and is served as the stored response. `no-store` in the request or the response keeps
+/// a response out of the store. A key keeps up to ``StoredResponse/maximumVariantsPerKey`` (8) variants
+/// for requests that differ in the fields the response's `Vary` names; a response with `Vary: *`, or
+/// whose `Vary` names more than ``maximumVaryFields`` fields, is not stored. A `HEAD` is answered from a
+/// fresh stored `GET`. A method other than `GET`, `HEAD`, `OPTIONS` and `TRACE` whose response is not
+/// an error (RFC 9111 §4.4) removes what is stored for its URL and for the URLs of the response's
+/// `Location` and `Content-Location` of the same origin. A method's ``ApiMethod/cachePolicy`` can ask
+/// for the store or the network alone instead.
 ///
-/// Keys are the method and the URL without secret query parameters (``Redaction``'s), and stored
-/// header fields leave out `Set-Cookie` and secret ones: no secret reaches the store. Since the key does
-/// not tell users apart, an app whose users share a device gives each user's entries a classification
-/// (`classify`) and removes them with ``ResponseStore/removeResponses(classifiedAs:)`` at logout.
+/// **What is stored.** The key is `GET`, the URL without user information, fragment and secret query
+/// parameters, and — for a request with credentials in the private mode — a digest of the user (see
+/// below). The entry holds the status, the header fields without `Set-Cookie` and without the secret
+/// ones, the body, the times, the classification, and digests of the request fields `Vary` names:
+/// SHA-256 for ordinary fields, a keyed HMAC-SHA256 (``CacheDigestKey``) for secret ones. No secret
+/// value — no token, cookie, secret header or secret query parameter — reaches a store, a key or a
+/// file name. Secrets are ``secrets`` together with the session's ``TransportPolicy/secrets``.
+///
+/// **Users kept apart (``Mode/private``, the default).** A request carries credentials when it has a
+/// secret header field (`Authorization`, `Cookie`, …), a secret query parameter or user information.
+/// Its entries belong to its user: the user is `identify(request)` when the app supplies one (so a
+/// token refresh keeps the user's entries), else the HMAC-SHA256 of the credentials under
+/// ``digestKey``, and a stored response answers only requests of the same user. Without an identity
+/// and without a ``digestKey``, a request with credentials neither uses nor fills the store.
+///
+/// **Shared (``Mode/shared``, for a server calling an API on behalf of many users).** As RFC 9111
+/// asks of a shared cache: `s-maxage` wins over `max-age`; `private` responses and responses with
+/// `Set-Cookie` are not stored; a response to a request with credentials is stored — and then
+/// answers every user — only when it says `public`, `s-maxage` or `must-revalidate` (§3.5).
 ///
 /// ```swift
 /// let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: cachesFolder))
 /// let session = ApiSession(hostProvider: hosts, middlewares: [cache])
 /// ```
 public struct HTTPCacheMiddleware: Middleware {
+    /// Whom a stored response may answer.
+    public enum Mode: Sendable, Hashable {
+        /// A private cache for the users of one app: a response to a request with credentials answers
+        /// only requests of the same user; `private` responses are stored; `s-maxage` is ignored.
+        case `private`
+        /// A shared cache (RFC 9111 §3.5), as a server needs: `private` and `Set-Cookie` responses are
+        /// not stored, `s-maxage` is honoured, and a response to a request with credentials is stored
+        /// for everyone only when it says `public`, `s-maxage` or `must-revalidate`.
+        case shared
+    }
+
+    /// The most fields a response's `Vary` may name for it to be stored: 32.
+    public static let maximumVaryFields = 32
+
     /// Where responses are kept.
     public let store: any ResponseStore
-    /// Which query parameters and header fields are secret.
-    public let redaction: Redaction
-    /// The classification of a request's entry, such as the signed-in user's identifier.
+    /// Whom a stored response may answer; ``Mode/private`` by default.
+    public let mode: Mode
+    /// Which query parameters and header fields are secret, besides the session's
+    /// ``TransportPolicy/secrets``.
+    public let secrets: Secrets
+    /// The key of the digests that stand for credentials and secret `Vary` fields; `nil` stores no
+    /// response that needs one.
+    public let digestKey: CacheDigestKey?
+    /// The classification of a request's entry, such as the signed-in user's identifier, for
+    /// ``ResponseStore/removeResponses(classifiedAs:)``.
     public let classify: @Sendable (URLRequest) -> String?
+    /// The user a request is made for, when the app knows it; `nil` tells users apart by their
+    /// credentials.
+    public let identify: @Sendable (URLRequest) -> String?
 
     /// Creates a cache.
     /// - Parameters:
     ///   - store: Where responses are kept.
-    ///   - redaction: Which query parameters and header fields are secret; the default set by default.
+    ///   - mode: ``Mode/private`` (the default) in an app, ``Mode/shared`` on a server.
+    ///   - secrets: Secret query parameters and header fields besides the session's; the defaults of
+    ///     ``Secrets`` by default.
+    ///   - digestKey: The key of the digests that stand for secrets; ``CacheDigestKey/ephemeral`` (in
+    ///     memory, for this process) by default.
     ///   - classify: The classification of a request's entry; none by default.
+    ///   - identify: The user a request is made for, kept as a SHA-256 digest in the key; by default
+    ///     none, and users are told apart by a keyed digest of their credentials.
     public init(
         store: any ResponseStore,
-        redaction: Redaction = Redaction(),
-        classify: @escaping @Sendable (URLRequest) -> String? = { _ in nil }
+        mode: Mode = .private,
+        secrets: Secrets = Secrets(),
+        digestKey: CacheDigestKey? = .ephemeral,
+        classify: @escaping @Sendable (URLRequest) -> String? = { _ in nil },
+        identify: @escaping @Sendable (URLRequest) -> String? = { _ in nil }
     ) {
         self.store = store
-        self.redaction = redaction
+        self.mode = mode
+        self.secrets = secrets
+        self.digestKey = digestKey
         self.classify = classify
+        self.identify = identify
     }
 
     /// Overrides the method's ``ApiMethod/cachePolicy`` for the calls of a task
@@ -62,53 +116,59 @@ public struct HTTPCacheMiddleware: Middleware {
     ) async throws -> RawResponse {
         let method = (request.httpMethod ?? "GET").uppercased()
         guard let url = request.url else { return try await next(request) }
+        let lookup = Lookup(request: request, url: url, cache: self, sessionSecrets: context.session.policy.secrets)
         switch method {
         case "GET":
             return try await get(
                 request,
-                url: url,
+                lookup: lookup,
                 policy: Self.policyOverride ?? context.method.cachePolicy,
                 next: next
             )
         case "HEAD":
-            if let stored = await usableResponse(for: request, url: url), isFresh(stored, request: request) {
+            if let stored = await usableResponse(for: lookup), isFresh(stored, request: request) {
                 return try served(stored, url: url, body: Data())
             }
             return try await next(request)
-        case "POST", "PUT", "PATCH", "DELETE":
+        case "OPTIONS", "TRACE":
+            return try await next(request)
+        default:
             let response = try await next(request)
             if (200..<400).contains(response.statusCode) {
-                await store.removeResponse(for: key(for: url))
+                await invalidate(after: response, lookup: lookup)
             }
             return response
-        default:
-            return try await next(request)
         }
     }
 
-    /// The stored response for `request` when the stored one applies to it: same key, matching `Vary`.
-    func usableResponse(for request: URLRequest, url: URL) async -> StoredResponse? {
-        guard let stored = await store.response(for: key(for: url)) else { return nil }
-        let vary = Self.varyNames(of: stored.headers)
-        if vary.contains("*") { return nil }
-        for name in vary where (request.value(forHTTPHeaderField: name) ?? "") != (stored.varyValues[name] ?? "") {
-            return nil
-        }
-        return stored
+    /// The stored response for `request` when one applies to it: same key (URL and user), matching
+    /// `Vary`.
+    func usableResponse(for request: URLRequest, url: URL, sessionSecrets: Secrets) async -> StoredResponse? {
+        await usableResponse(for: Lookup(request: request, url: url, cache: self, sessionSecrets: sessionSecrets))
     }
 
-    /// The store's key for `url`: `GET` and the URL without secret query parameters.
-    func key(for url: URL) -> String {
-        "GET " + publicURL(url).absoluteString
+    private func usableResponse(for lookup: Lookup) async -> StoredResponse? {
+        guard let key = lookup.key else { return nil }
+        return await store.response(for: key) { stored in
+            let names = Self.varyNames(of: stored.headers)
+            guard let values = lookup.varyValues(for: names) else { return false }
+            return names.allSatisfy { values[$0] == stored.varyValues[$0] }
+        }
     }
 
     private func get(
         _ request: URLRequest,
-        url: URL,
+        lookup: Lookup,
         policy: CachePolicy,
         next: @Sendable (URLRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        let stored = policy == .reloadIgnoringStore ? nil : await usableResponse(for: request, url: url)
+        let url = lookup.url
+        guard let key = lookup.key else {
+            // Credentials that cannot be told apart without a secret: no store for this request.
+            if policy == .storedOnly { return try RawResponse(url: url, statusCode: 504) }
+            return try await next(request)
+        }
+        let stored = policy == .reloadIgnoringStore ? nil : await usableResponse(for: lookup)
         switch policy {
         case .storedOnly:
             guard let stored else { return try RawResponse(url: url, statusCode: 504) }
@@ -137,21 +197,37 @@ public struct HTTPCacheMiddleware: Middleware {
         let received = Date()
         if response.statusCode == 304, let stored {
             var refreshed = stored
-            refreshed.headerFields = refreshedFields(of: stored, with: response.headers)
+            refreshed.headerFields = refreshedFields(of: stored, with: response.headers, secrets: lookup.secrets)
             refreshed.requestTime = sent
             refreshed.responseTime = received
-            await store.store(refreshed, for: key(for: url))
+            await store.store(refreshed, for: key)
             return try served(refreshed, url: url, age: 0)
         }
-        if isStorable(response, request: request) {
-            await store.store(
-                storedResponse(response, request: request, url: url, sent: sent, received: received),
-                for: key(for: url)
-            )
+        if let entry = storedResponse(response, request: request, lookup: lookup, sent: sent, received: received) {
+            await store.store(entry, for: key)
         } else if response.statusCode < 500 {
-            await store.removeResponse(for: key(for: url))
+            await store.removeResponse(for: key)
         }
         return response
+    }
+
+    /// Removes what is stored for the request's URL and for the same-origin URLs of the response's
+    /// `Location` and `Content-Location` (RFC 9111 §4.4), for every user in the shared mode and for
+    /// the request's user and anonymous requests in the private one.
+    private func invalidate(after response: RawResponse, lookup: Lookup) async {
+        var targets = [lookup.url]
+        for name in ["Location", "Content-Location"] {
+            if let value = response.headers[name], let target = URL(string: value, relativeTo: lookup.url)?.absoluteURL,
+                Redirect.sameOrigin(lookup.url, target)
+            {
+                targets.append(target)
+            }
+        }
+        for target in targets {
+            for key in lookup.keys(for: target) {
+                await store.removeResponse(for: key)
+            }
+        }
     }
 
     /// Whether `stored` may answer `request` without asking the server.
@@ -166,41 +242,54 @@ public struct HTTPCacheMiddleware: Middleware {
         if let maximum = requestControl.seconds("max-age"), age > maximum {
             return false
         }
-        return CacheFreshness.lifetime(of: stored) > age
+        return CacheFreshness.lifetime(of: stored, shared: mode == .shared) > age
     }
 
     /// Whether `response` may be stored (RFC 9111 §3): an answer to a `GET` with a status the cache
     /// understands, no `no-store` on either side, and explicit freshness, a validator, or a status that
-    /// allows a heuristic.
-    private func isStorable(_ response: RawResponse, request: URLRequest) -> Bool {
+    /// allows a heuristic; in the shared mode neither `private` nor `Set-Cookie`, and for a request
+    /// with credentials `public`, `s-maxage` or `must-revalidate` (§3.5).
+    private func isStorable(_ response: RawResponse, request: URLRequest, lookup: Lookup) -> Bool {
         let headers = response.headers
         let control = CacheControl(headers)
         guard !control.has("no-store"),
             !CacheControl(Headers(request.allHTTPHeaderFields ?? [:])).has("no-store"),
             response.statusCode != 206, response.statusCode < 500, response.statusCode >= 200
         else { return false }
-        let explicit = control.seconds("max-age") != nil || headers["Expires"] != nil || control.has("public")
+        let shared = mode == .shared
+        if shared {
+            if control.has("private") || headers["Set-Cookie"] != nil || headers["Set-Cookie2"] != nil {
+                return false
+            }
+            if lookup.hasCredentials,
+                !(control.has("public") || control.seconds("s-maxage") != nil || control.has("must-revalidate"))
+            {
+                return false
+            }
+        }
+        let explicit =
+            control.seconds("max-age") != nil || headers["Expires"] != nil || control.has("public")
+            || (shared && control.seconds("s-maxage") != nil)
         let validated = headers["ETag"] != nil || headers["Last-Modified"] != nil
         return explicit || (validated && CacheFreshness.heuristicallyCacheable.contains(response.statusCode))
     }
 
-    /// What is stored of `response`: no secret header fields, the request's values of the `Vary` fields.
+    /// What is stored of `response`, or `nil` when it may not be: no secret header fields, digests of
+    /// the request's values of the `Vary` fields.
     private func storedResponse(
         _ response: RawResponse,
         request: URLRequest,
-        url: URL,
+        lookup: Lookup,
         sent: Date,
         received: Date
-    ) -> StoredResponse {
-        let vary = Self.varyNames(of: response.headers)
-        var values: [String: String] = [:]
-        for name in vary where name != "*" {
-            values[name] = request.value(forHTTPHeaderField: name) ?? ""
-        }
+    ) -> StoredResponse? {
+        guard isStorable(response, request: request, lookup: lookup),
+            let values = lookup.varyValues(for: Self.varyNames(of: response.headers))
+        else { return nil }
         return StoredResponse(
-            url: publicURL(url),
+            url: lookup.publicURL,
             statusCode: response.statusCode,
-            headers: publicHeaders(response.headers),
+            headers: Self.publicHeaders(response.headers, secrets: lookup.secrets),
             body: response.data,
             requestTime: sent,
             responseTime: received,
@@ -210,13 +299,14 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     /// The stored fields updated with those of a `304` (RFC 9111 §3.2), except its framing fields.
-    private func refreshedFields(of stored: StoredResponse, with update: Headers) -> [[String]] {
+    private func refreshedFields(of stored: StoredResponse, with update: Headers, secrets: Secrets) -> [[String]] {
         let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
         var headers = stored.headers
-        for field in publicHeaders(update) where !kept.contains(field.name.lowercased()) {
+        let fields = Self.publicHeaders(update, secrets: secrets).filter { !kept.contains($0.name.lowercased()) }
+        for field in fields {
             headers[field.name] = nil
         }
-        for field in publicHeaders(update) where !kept.contains(field.name.lowercased()) {
+        for field in fields {
             headers.add(field.value, for: field.name)
         }
         return headers.map { [$0.name, $0.value] }
@@ -235,31 +325,20 @@ public struct HTTPCacheMiddleware: Middleware {
         return try RawResponse(url: url, statusCode: stored.statusCode, headers: headers, data: body ?? stored.body)
     }
 
-    /// The lower-cased field names of every `Vary` field of `headers`.
-    private static func varyNames(of headers: Headers) -> [String] {
-        headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
+    /// The lower-cased field names of every `Vary` field of `headers`, each once, in order.
+    static func varyNames(of headers: Headers) -> [String] {
+        var seen: Set<String> = []
+        return headers.values(for: "Vary").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
-    private func publicURL(_ url: URL) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
-        components.queryItems = components.queryItems.map { items in
-            items.filter { !redaction.isSecretParameter($0.name) }
-        }
-        if components.queryItems?.isEmpty ?? false {
-            components.queryItems = nil
-        }
-        components.user = nil
-        components.password = nil
-        components.fragment = nil
-        return components.url ?? url
-    }
-
-    private func publicHeaders(_ headers: Headers) -> Headers {
+    /// `headers` without `Set-Cookie` and secret fields.
+    private static func publicHeaders(_ headers: Headers, secrets: Secrets) -> Headers {
         Headers(
             headers.filter { field in
                 let name = field.name.lowercased()
-                return name != "set-cookie" && name != "set-cookie2" && !redaction.isSecretHeader(name)
+                return name != "set-cookie" && name != "set-cookie2" && !secrets.isSecretHeader(name)
             }
         )
     }

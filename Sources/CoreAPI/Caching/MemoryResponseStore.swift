@@ -1,18 +1,38 @@
 import Foundation
 
 /// A ``ResponseStore`` in memory, with a byte limit: storing past it drops the entries used least
-/// recently first.
+/// recently first. A key keeps at most ``StoredResponse/maximumVariantsPerKey`` variants, the one used
+/// least recently going first.
 public final class MemoryResponseStore: ResponseStore {
     private struct Entry {
         var response: StoredResponse
         var size: Int
         var lastUse: UInt64
+        var stored: UInt64
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        /// The variants of each key.
+        var entries: [String: [Entry]] = [:]
         var bytes = 0
+        var count = 0
         var clock: UInt64 = 0
+
+        mutating func remove(_ key: String, at index: Int) {
+            guard let old = entries[key]?.remove(at: index) else { return }
+            bytes -= old.size
+            count -= 1
+            if entries[key]?.isEmpty ?? false {
+                entries[key] = nil
+            }
+        }
+
+        mutating func removeAll(of key: String) {
+            for entry in entries.removeValue(forKey: key) ?? [] {
+                bytes -= entry.size
+                count -= 1
+            }
+        }
     }
 
     /// The most bytes the entries may take, by ``StoredResponse/size``.
@@ -31,55 +51,73 @@ public final class MemoryResponseStore: ResponseStore {
         state.withLock { $0.bytes }
     }
 
-    /// How many entries there are.
+    /// How many entries there are, every variant counted.
     public var count: Int {
-        state.withLock { $0.entries.count }
+        state.withLock { $0.count }
     }
 
-    /// The response stored for `key`, which becomes the most recently used.
-    public func response(for key: String) async -> StoredResponse? {
+    /// The matching variant stored for `key` last, which becomes the most recently used.
+    public func response(for key: String, matching matches: @Sendable (StoredResponse) -> Bool) async -> StoredResponse?
+    {
         state.withLock { state in
-            guard var entry = state.entries[key] else { return nil }
+            guard let variants = state.entries[key],
+                let index = variants.indices.filter({ matches(variants[$0].response) })
+                    .max(by: { variants[$0].stored < variants[$1].stored })
+            else { return nil }
             state.clock += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.response
+            state.entries[key]?[index].lastUse = state.clock
+            return variants[index].response
         }
     }
 
-    /// Stores `response`, then drops the least recently used entries while the limit is passed.
+    /// Stores `response` as a variant of `key`, then drops the variants of `key` past
+    /// ``StoredResponse/maximumVariantsPerKey`` and the entries past the byte limit, least recently
+    /// used first.
     public func store(_ response: StoredResponse, for key: String) async {
         let size = response.size
+        let variant = response.variantKey
         state.withLock { state in
-            if let old = state.entries.removeValue(forKey: key) {
-                state.bytes -= old.size
+            if let index = state.entries[key]?.firstIndex(where: { $0.response.variantKey == variant }) {
+                state.remove(key, at: index)
             }
             guard size <= byteLimit else { return }
             state.clock += 1
-            state.entries[key] = Entry(response: response, size: size, lastUse: state.clock)
+            state.entries[key, default: []].append(
+                Entry(response: response, size: size, lastUse: state.clock, stored: state.clock)
+            )
             state.bytes += size
-            while state.bytes > byteLimit, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                state.entries.removeValue(forKey: oldest.key)
-                state.bytes -= oldest.value.size
+            state.count += 1
+            while let variants = state.entries[key], variants.count > StoredResponse.maximumVariantsPerKey,
+                let oldest = variants.indices.min(by: { variants[$0].lastUse < variants[$1].lastUse })
+            {
+                state.remove(key, at: oldest)
+            }
+            while state.bytes > byteLimit {
+                var oldest: (key: String, index: Int, lastUse: UInt64)?
+                for (key, variants) in state.entries {
+                    for (index, entry) in variants.enumerated() where entry.lastUse < oldest?.lastUse ?? .max {
+                        oldest = (key, index, entry.lastUse)
+                    }
+                }
+                guard let oldest else { break }
+                state.remove(oldest.key, at: oldest.index)
             }
         }
     }
 
-    /// Removes the response stored for `key`.
+    /// Removes every variant stored for `key`.
     public func removeResponse(for key: String) async {
-        state.withLock { state in
-            if let old = state.entries.removeValue(forKey: key) {
-                state.bytes -= old.size
-            }
-        }
+        state.withLock { $0.removeAll(of: key) }
     }
 
     /// Removes every response of `classification`.
     public func removeResponses(classifiedAs classification: String) async {
         state.withLock { state in
-            for (key, entry) in state.entries where entry.response.classification == classification {
-                state.entries.removeValue(forKey: key)
-                state.bytes -= entry.size
+            for (key, variants) in state.entries {
+                for index in variants.indices.reversed() where variants[index].response.classification == classification
+                {
+                    state.remove(key, at: index)
+                }
             }
         }
     }

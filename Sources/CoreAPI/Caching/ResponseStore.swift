@@ -1,19 +1,34 @@
 /// Where responses are kept between calls: in memory (``MemoryResponseStore``), in files
 /// (``FileResponseStore``), or anywhere a conforming type puts them.
 ///
-/// Keys are made by the caller — the HTTP cache makes them from the method and the URL without secret
-/// parameters — and never hold a secret; a store may keep them as they are, so a store on disk names
-/// its files by a hash of the key instead. Every requirement is safe to call from several tasks at
-/// once.
+/// Keys are made by the caller and never hold a secret: the HTTP cache makes them from the method, the
+/// URL without secret query parameters and, for a request with credentials, a keyed digest of them or
+/// a digest of the user's identity (see ``HTTPCacheMiddleware``). A store may keep keys as they are, so
+/// a store on disk names its files by a hash of the key instead.
+///
+/// A key holds several variants — responses to requests that differ in the fields the response's
+/// `Vary` names — told apart by ``StoredResponse/variantKey``: storing a response replaces the variant
+/// with the same ``StoredResponse/variantKey``, and a key keeps at most
+/// ``StoredResponse/maximumVariantsPerKey`` (8), the one used least recently going first. Every
+/// requirement is safe to call from several tasks at once.
 public protocol ResponseStore: Sendable {
-    /// The response stored for `key`, or `nil`.
-    func response(for key: String) async -> StoredResponse?
-    /// Stores `response` for `key`, replacing what was there.
+    /// The variant stored for `key` that `matches` accepts — of several, the one stored (or refreshed)
+    /// last — which becomes the one used most recently; `nil` when none is.
+    func response(for key: String, matching matches: @Sendable (StoredResponse) -> Bool) async -> StoredResponse?
+    /// Stores `response` for `key`, replacing the variant with the same ``StoredResponse/variantKey``,
+    /// then drops the variants of `key` used least recently past ``StoredResponse/maximumVariantsPerKey``.
     func store(_ response: StoredResponse, for key: String) async
-    /// Removes the response stored for `key`, if any.
+    /// Removes every variant stored for `key`.
     func removeResponse(for key: String) async
     /// Removes every response of `classification`, such as one user's after a logout.
     func removeResponses(classifiedAs classification: String) async
     /// Removes every response.
     func removeAll() async
+}
+
+extension ResponseStore {
+    /// The variant stored for `key` last, whatever its `Vary` values; `nil` when there is none.
+    public func response(for key: String) async -> StoredResponse? {
+        await response(for: key, matching: { _ in true })
+    }
 }

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// A response as a ``ResponseStore`` keeps it: status, header fields without secrets, body, and the
-/// times the HTTP cache computes its age from.
+/// A response as a ``ResponseStore`` keeps it: status, header fields without secrets, body, the times
+/// the HTTP cache computes its age from, and digests of the request fields its `Vary` names.
 public struct StoredResponse: Sendable, Hashable, Codable {
     /// The URL it answered, without secret query parameters.
     public var url: URL
@@ -19,9 +19,14 @@ public struct StoredResponse: Sendable, Hashable, Codable {
     /// The class the entry belongs to, such as the user it was fetched for; ``ResponseStore``'s
     /// `removeResponses(classifiedAs:)` drops a class at once.
     public var classification: String?
-    /// The values the request had for the fields the response's `Vary` names, by lower-cased name
-    /// (`""` for a field the request did not have).
+    /// What the request had in the fields the response's `Vary` names, by lower-cased name: never the
+    /// values themselves but their digests — `sha256:` and the SHA-256 of the value for a field that
+    /// is not secret, `hmac-sha256:` and a keyed digest (see ``CacheDigestKey``) for a secret one, such
+    /// as `Authorization` or `Cookie`; a field the request did not have counts as empty.
     public var varyValues: [String: String]
+
+    /// The most variants a ``ResponseStore`` keeps for one key: 8.
+    public static let maximumVariantsPerKey = 8
 
     /// Creates a stored response.
     public init(
@@ -49,8 +54,15 @@ public struct StoredResponse: Sendable, Hashable, Codable {
         Headers(headerFields.compactMap { $0.count == 2 ? Headers.Field(name: $0[0], value: $0[1]) : nil })
     }
 
+    /// What tells this variant apart from others of its key: its ``varyValues``, sorted by name, as
+    /// `name=value` lines; empty for a response without `Vary`.
+    public var variantKey: String {
+        varyValues.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value }.joined(separator: "\n")
+    }
+
     /// The bytes the entry takes, roughly: its body and header fields.
     public var size: Int {
         body.count + headerFields.reduce(0) { $0 + $1.reduce(0) { $0 + $1.utf8.count } } + url.absoluteString.utf8.count
+            + varyValues.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
     }
 }

@@ -167,8 +167,9 @@ extension Headers: Sequence {
 }
 
 extension Headers {
-    /// Header names whose values are secrets: they are never printed in descriptions or logs.
-    public static let secretNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    /// Header names whose values are secrets: they are never printed in descriptions or logs
+    /// (``Secrets/builtInHeaderNames``).
+    public static var secretNames: Set<String> { Secrets.builtInHeaderNames }
 
     /// Whether `name` is one of ``secretNames`` (ignoring case).
     public static func isSecret(_ name: String) -> Bool {

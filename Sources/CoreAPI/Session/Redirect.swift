@@ -94,7 +94,7 @@ struct Redirect: Sendable {
             chain.leftOrigin = true
         }
         if chain.leftOrigin {
-            for name in (next.allHTTPHeaderFields ?? [:]).keys where policy.isStripped(name) {
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where policy.secrets.isSecretHeader(name) {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }

@@ -5,7 +5,7 @@ public import Foundation
 /// - Redirects: at most ``maximumRedirects`` hops (5; 0 means redirects are not followed and the `3xx`
 ///   response is the answer); only `http` and `https` targets; never from `https` to `http`. When a hop
 ///   leaves the original origin (scheme, host and port), `Authorization`, `Proxy-Authorization`,
-///   `Cookie` and the ``secretHeaderNames`` are removed and stay removed for the rest of the chain. A
+///   `Cookie` and the other header fields of ``secrets`` are removed and stay removed for the rest of the chain. A
 ///   `303` (and a `301` or `302` answering a `POST`) becomes a `GET` without body; a `307` or `308`
 ///   sends the same method and the same body again, from memory or from the body file. The session follows
 ///   each hop itself above the transport, so the rules are the same for every engine.
@@ -23,23 +23,25 @@ public struct TransportPolicy: Sendable, Hashable {
     public var maximumResponseSize: Int64
     /// The longest a call may take in the network, in seconds, however busy the transfer is.
     public var deadline: TimeInterval
-    /// Header names treated like `Authorization`: removed when a redirect leaves the original origin,
-    /// and hidden by ``LoggingMiddleware`` and ``CurlCommand`` of the session. Stored lower-cased
+    /// Which header fields and parameters are secret, for the whole session: redirects strip the
+    /// header fields when they leave the origin, ``LoggingMiddleware`` and ``CurlCommand`` hide them,
+    /// and ``HTTPCacheMiddleware`` keeps them out of its store and keys.
+    public var secrets: Secrets
+    /// Header names treated like `Authorization` (``Secrets/configuredHeaderNames`` of ``secrets``):
+    /// removed when a redirect leaves the original origin, hidden by ``LoggingMiddleware`` and
+    /// ``CurlCommand`` of the session, never stored by ``HTTPCacheMiddleware``. Stored lower-cased
     /// whichever way they are set, so `policy.secretHeaderNames.insert("X-Api-Key")` works as well as
     /// the initialiser.
     public var secretHeaderNames: Set<String> {
-        get { configuredSecretNames }
+        get { secrets.configuredHeaderNames }
         set {
-            configuredSecretNames = Set(newValue.map { $0.lowercased() })
-            strippedHeaderNames = Headers.secretNames.union(configuredSecretNames)
+            secrets = Secrets(
+                headerNames: newValue,
+                parameterKeys: secrets.parameterKeys,
+                includesDefaultParameterKeys: false
+            )
         }
     }
-
-    /// ``secretHeaderNames`` as configured, lower-cased.
-    private var configuredSecretNames: Set<String> = []
-    /// The header names stripped on a cross-origin redirect and redacted in logs, lower-cased:
-    /// ``Headers/secretNames`` and ``secretHeaderNames``.
-    private(set) var strippedHeaderNames: Set<String> = Headers.secretNames
 
     /// Creates a policy; every parameter has the safe default.
     /// - Parameters:
@@ -47,20 +49,18 @@ public struct TransportPolicy: Sendable, Hashable {
     ///   - maximumResponseSize: The largest decoded response body, in bytes.
     ///   - deadline: The longest a call may take in the network, in seconds.
     ///   - secretHeaderNames: Header names to treat like `Authorization`, in any case.
+    ///   - secrets: Further secret header names and parameter keys; ``Secrets/defaultParameterKeys``
+    ///     by default.
     public init(
         maximumRedirects: Int = 5,
         maximumResponseSize: Int64 = 10 * 1024 * 1024,
         deadline: TimeInterval = 60,
-        secretHeaderNames: Set<String> = []
+        secretHeaderNames: Set<String> = [],
+        secrets: Secrets = Secrets()
     ) {
         self.maximumRedirects = max(0, maximumRedirects)
         self.maximumResponseSize = maximumResponseSize
         self.deadline = deadline
-        self.secretHeaderNames = secretHeaderNames
-    }
-
-    /// Whether fields called `name` are secret: stripped on a cross-origin redirect, hidden in logs.
-    func isStripped(_ name: String) -> Bool {
-        strippedHeaderNames.contains(name.lowercased())
+        self.secrets = secrets.addingHeaderNames(secretHeaderNames)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// The HTTP cache over real HTTP, on every transport, with the requests the server counted: fresh,
-/// stale and revalidated, stale and changed, `no-store`, `Vary`, invalidation and the policies.
+/// stale and revalidated, stale and changed, `no-store`, `Vary`, invalidation, the policies, and
+/// credentials: no token in the store's files, users kept apart, the shared mode.
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(1)))
     struct HTTPCacheLoopbackTests {
@@ -121,6 +122,71 @@ extension SerialLoopback {
             _ = try await session.perform(GetCached(name: name, maxAge: 60, policy: .reloadIgnoringStore))
             let stats = try server.cacheStats(name: name)
             #expect((stats.gets, stats.conditional) == (2, 0))
+        }
+
+        /// A `private` response that varies on `Authorization`, stored in files, is served to the same
+        /// user again, and the token's bytes are nowhere in the store's folder.
+        @Test(arguments: TestTransport.underTest)
+        func theTokenIsNowhereInTheStoresFiles(transport: TestTransport) async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: directory))
+            let session = transport.makeSession(hostProvider: server.hosts, middlewares: [cache])
+            let name = uniqueName("token")
+            let token = "SECRET-TOKEN-\(UUID().uuidString.prefix(8))-ada"
+            let method = GetCached(name: name, maxAge: 60, scope: "private", vary: "Authorization", token: token)
+            #expect(try await session.perform(method).user == "ada")
+            #expect(try await session.perform(method).user == "ada")
+            #expect(try server.cacheStats(name: name).gets == 1)
+            let paths = FileManager.default.subpaths(atPath: directory.path) ?? []
+            var files = 0
+            for path in paths {
+                let url = directory.appendingPathComponent(path)
+                guard (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true else { continue }
+                files += 1
+                #expect(try Data(contentsOf: url).range(of: Data(token.utf8)) == nil, "the token is in \(path)")
+                #expect(!path.contains(token))
+            }
+            #expect(files == 1)
+        }
+
+        /// One user's response never answers another user's request; each user's is then served
+        /// from the store.
+        @Test(arguments: TestTransport.underTest)
+        func oneUsersResponseNeverAnswersAnother(transport: TestTransport) async throws {
+            let session = session(transport)
+            let name = uniqueName("users")
+            for token in ["T-ada", "T-bob", "T-ada", "T-bob"] {
+                let user = String(token.dropFirst(2))
+                #expect(try await session.perform(GetCached(name: name, maxAge: 60, token: token)).user == user)
+            }
+            #expect(try server.cacheStats(name: name).gets == 2)
+        }
+
+        /// In the shared mode, a `public` response to one user's request answers another's, and a
+        /// `private` one is not stored.
+        @Test(arguments: TestTransport.underTest)
+        func theSharedModeServesOnlyPublicResponsesToOthers(transport: TestTransport) async throws {
+            let cache = HTTPCacheMiddleware(store: store, mode: .shared)
+            let session = transport.makeSession(hostProvider: server.hosts, middlewares: [cache])
+            let shared = uniqueName("shared-public")
+            for token in ["T-ada", "T-bob"] {
+                #expect(
+                    try await session.perform(GetCached(name: shared, maxAge: 60, scope: "public", token: token)).user
+                        == "ada"
+                )
+            }
+            #expect(try server.cacheStats(name: shared).gets == 1)
+            let own = uniqueName("shared-private")
+            for token in ["T-ada", "T-bob"] {
+                let user = String(token.dropFirst(2))
+                #expect(
+                    try await session.perform(GetCached(name: own, maxAge: 60, scope: "private", token: token)).user
+                        == user
+                )
+            }
+            #expect(try server.cacheStats(name: own).gets == 2)
+            #expect(store.count == 1)
         }
     }
 }

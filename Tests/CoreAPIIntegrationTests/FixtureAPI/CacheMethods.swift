@@ -7,6 +7,7 @@ struct CachedItem: JsonApiResponse, Equatable {
     let name: String
     let version: Int
     let language: String
+    let user: String?
 }
 
 /// `GET /cache/<name>` with the caching headers the query asks for; see the fixture's caching.py.
@@ -16,15 +17,23 @@ struct GetCached: ApiMethod {
     var maxAge: Int?
     var noStore: Int?
     var noCache: Int?
+    var scope: String?
     var vary: String?
     var etag: Int?
     var lastModified: Int?
     @Excluded var language: String?
+    /// Sent as `Authorization: Bearer <token>`.
+    @Excluded var token: String?
     @Excluded var policy: CachePolicy = .useHTTPSemantics
     var hostProviderKey: String { "fixture" }
     var path: String { "/cache/\(name)" }
     var cachePolicy: CachePolicy { policy }
-    var headers: Headers { language.map { ["Accept-Language": $0] } ?? Headers() }
+    var headers: Headers {
+        var headers = Headers()
+        if let language { headers["Accept-Language"] = language }
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        return headers
+    }
 }
 
 /// `POST /cache/<name>?maxAge=`: a new version; with the same query, the same target URI as

@@ -1,10 +1,11 @@
 """Routes of the loopback fixture for HTTP caching. fixture_server.py hands every path under /cache to
 handle().
 
-GET /cache/<name>?maxAge=&noStore=&noCache=&vary=&etag=&lastModified=
-    {"name", "version", "language"}: the resource's version (1 at first) and the request's
-    Accept-Language. ETag "v<version>" unless etag=0; Last-Modified (one per version) with
-    lastModified=1; Cache-Control from maxAge, noStore=1 and noCache=1; Vary from vary. Answers 304 to an
+GET /cache/<name>?maxAge=&noStore=&noCache=&scope=&vary=&etag=&lastModified=
+    {"name", "version", "language", "user"}: the resource's version (1 at first), the request's
+    Accept-Language, and the user its Authorization names (what follows the last "-", never the whole
+    token). ETag "v<version>" unless etag=0; Last-Modified (one per version) with lastModified=1;
+    Cache-Control from scope (private or public), maxAge, noStore=1 and noCache=1; Vary from vary. Answers 304 to an
     If-None-Match naming the current ETag, or to an If-Modified-Since at or after the Last-Modified.
 POST /cache/<name>
     A new version.
@@ -59,6 +60,8 @@ def handle(handler, path, query):
     modified = 1_700_000_000 + version * 1000
     headers = []  # send_response adds Date
     control = []
+    if "scope" in query:
+        control.append(query["scope"][0])
     if "maxAge" in query:
         control.append("max-age=" + query["maxAge"][0])
     if flag("noStore"):
@@ -87,5 +90,7 @@ def handle(handler, path, query):
             handler.send(304, headers=headers)
             return True
     language = handler.headers.get("Accept-Language", "")
-    handler.send_json(200, {"name": name, "version": version, "language": language}, headers=headers)
+    user = handler.headers.get("Authorization", "").rsplit("-", 1)[-1]
+    handler.send_json(200, {"name": name, "version": version, "language": language, "user": user},
+                      headers=headers)
     return True

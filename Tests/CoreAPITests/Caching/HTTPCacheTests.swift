@@ -1,6 +1,7 @@
 import CoreAPI
 import CoreAPITesting
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -27,29 +28,42 @@ struct HTTPCacheTests {
     let transport = StubTransport()
     let store = MemoryResponseStore()
 
-    /// The key and the stored entry leave out secret query parameters, `Set-Cookie` and secret fields.
+    /// The key and the stored entry leave out secret query parameters, `Set-Cookie` and secret fields,
+    /// the cache's and the session's; the key names the user by a digest, and another user's token
+    /// does not reach the entry.
     @Test func noSecretReachesTheStore() async throws {
         transport.on(
             "/item",
             reply: StubResponse(
                 headers: [
-                    "Cache-Control": "max-age=60", "Set-Cookie": "session=abc", "X-Api-Key": "k", "ETag": "\"1\"",
+                    "Cache-Control": "max-age=60", "Set-Cookie": "session=abc", "X-Api-Key": "k",
+                    "X-Session": "s", "ETag": "\"1\"",
                 ],
                 body: Data("one".utf8)
             )
         )
-        let cache = HTTPCacheMiddleware(store: store, redaction: Redaction(secretHeaderNames: ["X-Api-Key"]))
-        let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])
+        let store = RecordingStore()
+        let cache = HTTPCacheMiddleware(store: store, secrets: Secrets(headerNames: ["X-Api-Key"]))
+        let session = transport.makeSession(
+            hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
+            middlewares: [cache],
+            policy: TransportPolicy(secretHeaderNames: ["X-Session"])
+        )
         _ = try await session.perform(GetItem(token: "s3cret"))
-        let stored = try #require(await store.response(for: "GET https://api.test/item"))
+        let (key, stored) = try #require(store.stored.first)
+        #expect(key.hasPrefix("GET https://api.test/item credentials:hmac-sha256:"))
+        #expect(key.count == "GET https://api.test/item credentials:hmac-sha256:".count + 64)
         #expect(stored.url.absoluteString == "https://api.test/item")
         #expect(stored.headers["Set-Cookie"] == nil)
         #expect(stored.headers["X-Api-Key"] == nil)
+        #expect(stored.headers["X-Session"] == nil)
         #expect(stored.headers["ETag"] == "\"1\"")
         #expect(!String(describing: stored).contains("s3cret"))
-        // A second user's token reaches the same entry: fresh, it answers without the network.
-        #expect(try await session.perform(GetItem(token: "other")) == Item(text: "one"))
+        #expect(try await session.perform(GetItem(token: "s3cret")) == Item(text: "one"))
         #expect(transport.requests.count == 1)
+        // A second user's token does not reach the first user's entry.
+        _ = try await session.perform(GetItem(token: "other"))
+        #expect(transport.requests.count == 2)
     }
 
     /// The stored value first, with its age, then the server's; a failure after a stored value is an
@@ -93,5 +107,37 @@ struct HTTPCacheTests {
         case .fresh(let item): "fresh \(item.text)"
         case .failed(let error): "failed \(FailureCategory(error))"
         }
+    }
+}
+
+/// A memory store that records what is stored, by key.
+final class RecordingStore: ResponseStore {
+    private let memory = MemoryResponseStore()
+    private let recorded = Mutex<[(String, StoredResponse)]>([])
+
+    /// Every response stored, with its key, in order.
+    var stored: [(key: String, response: StoredResponse)] {
+        recorded.withLock { $0.map { (key: $0.0, response: $0.1) } }
+    }
+
+    func response(for key: String, matching matches: @Sendable (StoredResponse) -> Bool) async -> StoredResponse? {
+        await memory.response(for: key, matching: matches)
+    }
+
+    func store(_ response: StoredResponse, for key: String) async {
+        recorded.withLock { $0.append((key, response)) }
+        await memory.store(response, for: key)
+    }
+
+    func removeResponse(for key: String) async {
+        await memory.removeResponse(for: key)
+    }
+
+    func removeResponses(classifiedAs classification: String) async {
+        await memory.removeResponses(classifiedAs: classification)
+    }
+
+    func removeAll() async {
+        await memory.removeAll()
     }
 }

@@ -142,4 +142,75 @@ struct ResponseStoreTests {
             #expect(read.map { bodies.contains(String(decoding: $0.body, as: UTF8.self)) } ?? true)
         }
     }
+
+    static func variant(_ language: String, body: String? = nil, at seconds: TimeInterval = 0) -> StoredResponse {
+        let time = Date(timeIntervalSinceNow: -100 + seconds)
+        return StoredResponse(
+            url: URL(string: "https://api.test/items")!,
+            statusCode: 200,
+            headers: ["Vary": "Accept-Language"],
+            body: Data((body ?? language).utf8),
+            requestTime: time,
+            responseTime: time,
+            varyValues: ["accept-language": "sha256:" + language]
+        )
+    }
+
+    /// A key keeps up to eight variants: the same variant is replaced, a ninth drops the one used least
+    /// recently, a lookup without a test gets the one stored last, and removing the key removes all.
+    @Test(arguments: Kind.allCases)
+    func keepsEightVariantsPerKey(kind: Kind) async throws {
+        let store = try Self.makeStore(kind)
+        // The file store orders use by modification times, which a file system may round to ticks.
+        let tick: Duration = kind == .file ? .milliseconds(20) : .zero
+        func language(_ name: String) -> @Sendable (StoredResponse) -> Bool {
+            { $0.varyValues["accept-language"] == "sha256:" + name }
+        }
+        for index in 0..<8 {
+            await store.store(Self.variant("l\(index)", at: Double(index)), for: "k")
+            try await Task.sleep(for: tick)
+        }
+        #expect(await store.response(for: "k", matching: language("l0"))?.body == Data("l0".utf8))
+        try await Task.sleep(for: tick)
+        await store.store(Self.variant("l3", body: "new", at: 3), for: "k")
+        try await Task.sleep(for: tick)
+        await store.store(Self.variant("l8", at: 8), for: "k")
+        #expect(await store.response(for: "k", matching: language("l1")) == nil)
+        #expect(await store.response(for: "k", matching: language("l3"))?.body == Data("new".utf8))
+        for index in [0, 2, 4, 5, 6, 7, 8] {
+            #expect(await store.response(for: "k", matching: language("l\(index)")) != nil, "l\(index)")
+        }
+        #expect(await store.response(for: "k")?.body == Data("l8".utf8))
+        #expect(await store.response(for: "other", matching: language("l8")) == nil)
+        await store.removeResponse(for: "k")
+        #expect(await store.response(for: "k") == nil)
+    }
+
+    /// An entry file copied over another key's, or edited to name another key, is served for neither
+    /// key: a file is served only for the key it holds, at the place of that key.
+    @Test func anEntryFileHoldingAnotherKeyIsAMiss() async throws {
+        let directory = Self.temporaryDirectory()
+        let store = try FileResponseStore(directory: directory)
+        let ada = "GET https://api.test/me user:ada"
+        let bob = "GET https://api.test/me user:bob"
+        await store.store(Self.response("for ada"), for: ada)
+        await store.store(Self.response("for bob"), for: bob)
+        let files = try (FileManager.default.subpaths(atPath: directory.path) ?? [])
+            .map { directory.appendingPathComponent($0) }
+            .filter { (try $0.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true }
+        #expect(files.count == 2)
+        let adaFile = try #require(try files.first { try Data(contentsOf: $0).range(of: Data("for ada".utf8)) != nil })
+        let bobFile = try #require(files.first { $0 != adaFile })
+        let adaData = try Data(contentsOf: adaFile)
+        try adaData.write(to: bobFile)
+        #expect(await store.response(for: bob) == nil)
+        #expect(!FileManager.default.fileExists(atPath: bobFile.path))
+        #expect(await store.response(for: ada)?.body == Data("for ada".utf8))
+        var edited = adaData
+        let name = try #require(edited.range(of: Data("user:ada".utf8)))
+        edited.replaceSubrange(name, with: Data("user:bob".utf8))
+        try edited.write(to: adaFile)
+        #expect(await store.response(for: ada) == nil)
+        #expect(await store.response(for: bob) == nil)
+    }
 }

@@ -18,10 +18,10 @@ extension LoggingMiddleware {
         let url: String
         private var secrets: Set<String>
 
-        /// - Parameter redaction: The middleware's own; the session's ``TransportPolicy/secretHeaderNames``
-        ///   are hidden too, so a name configured once is redacted everywhere.
+        /// - Parameter redaction: The middleware's own; the session's ``TransportPolicy/secrets`` are
+        ///   hidden too, so a name configured once is redacted everywhere.
         init(request: URLRequest, context: MiddlewareContext, redaction: Redaction) {
-            let redaction = redaction.hidingHeaders(context.session.policy.secretHeaderNames)
+            let redaction = redaction.hiding(context.session.policy.secrets)
             self.request = request
             self.redaction = redaction
             self.methodName = context.methodName

@@ -23,9 +23,9 @@
 ///   ``maximumBodyLength`` UTF-8 bytes of it, binary bodies as `<1024 bytes, image/png>`) and, for
 ///   requests, the ``CurlCommand``, on indented lines.
 ///
-/// Secrets are hidden by ``redaction`` (see ``Redaction``), and so are the header fields the session's
-/// ``TransportPolicy/secretHeaderNames`` name: a name configured once is hidden in every record and in
-/// the cURL line as well as stripped on redirects. A method whose ``ApiMethod/isLoggingEnabled``
+/// Secrets are hidden by ``redaction`` (see ``Redaction``), and so are the header fields and parameters
+/// the session's ``TransportPolicy/secrets`` name: a name configured once is hidden in every record and
+/// in the cURL line as well as stripped on redirects and kept out of the HTTP cache. A method whose ``ApiMethod/isLoggingEnabled``
 /// is `false` passes through without any record. Place the middleware after a retrying one to see every
 /// attempt, and before one to see the call once.
 ///

@@ -4,12 +4,12 @@ public import Foundation
     import FoundationNetworking
 #endif
 
-/// Which header fields and parameters are secrets, and how logs and cURL renderings hide them.
+/// How logs and cURL renderings hide the header fields and parameters its ``secrets`` name.
 ///
 /// A secret value prints as ``marker`` (`<redacted>`, as in ``Headers/redactedDescription``):
-/// - header fields named in ``secretHeaderNames`` — always ``Headers/secretNames`` (`Authorization`,
-///   `Proxy-Authorization`, `Cookie`, `Set-Cookie`) plus the configured names, ignoring case. URLs in
-///   `Location`, `Content-Location` and `Referer` values are redacted like request URLs;
+/// - header fields named in ``secretHeaderNames`` — always ``Secrets/builtInHeaderNames``
+///   (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`) plus the configured names, ignoring
+///   case. URLs in `Location`, `Content-Location` and `Referer` values are redacted like request URLs;
 /// - parameters whose key is in ``secretParameterKeys``, in URL queries and fragments, in
 ///   `application/x-www-form-urlencoded` bodies and in JSON bodies at any depth (see
 ///   ``isSecretParameter(_:)`` for how keys match);
@@ -31,27 +31,21 @@ public struct Redaction: Sendable, Hashable {
     /// The text that replaces a secret value: `<redacted>`.
     public static let marker = "<redacted>"
 
-    /// The parameter keys that are secrets by default: `password`, `passwd`, `pwd`, `secret`,
-    /// `client_secret`, `token`, `access_token`, `refresh_token`, `id_token`, `auth_token`,
-    /// `session_token`, `api_key`, `private_key` and `code_verifier`.
-    ///
-    /// OAuth's `code` is not among them because many APIs use `code` for error and country codes; add
-    /// it when you log an authorization-code exchange.
-    public static let defaultSecretParameterKeys: Set<String> = [
-        "password", "passwd", "pwd", "secret", "client_secret", "token", "access_token", "refresh_token",
-        "id_token", "auth_token", "session_token", "api_key", "private_key", "code_verifier",
-    ]
+    /// The parameter keys that are secrets by default (``Secrets/defaultParameterKeys``).
+    public static var defaultSecretParameterKeys: Set<String> { Secrets.defaultParameterKeys }
 
-    /// The header names whose values are hidden, lower-cased: ``Headers/secretNames`` and the configured ones.
-    public private(set) var secretHeaderNames: Set<String>
+    /// What is secret: the header names and parameter keys whose values are hidden.
+    public private(set) var secrets: Secrets
+
+    /// The header names whose values are hidden, lower-cased: ``Secrets/builtInHeaderNames`` and the
+    /// configured ones.
+    public var secretHeaderNames: Set<String> { secrets.headerNames }
     /// The parameter keys whose values are hidden, lower-cased.
-    public let secretParameterKeys: Set<String>
-    /// ``secretParameterKeys`` as ``normalized(_:)`` compares them.
-    private let normalizedParameterKeys: Set<String>
+    public var secretParameterKeys: Set<String> { secrets.parameterKeys }
 
     /// Creates a redaction policy.
     /// - Parameters:
-    ///   - secretHeaderNames: Header names to hide besides ``Headers/secretNames``, in any case.
+    ///   - secretHeaderNames: Header names to hide besides ``Secrets/builtInHeaderNames``, in any case.
     ///   - secretParameterKeys: Parameter keys to hide, in any case.
     ///   - includesDefaultParameterKeys: Whether ``defaultSecretParameterKeys`` are hidden too; pass
     ///     `false` to hide only `secretParameterKeys`.
@@ -60,37 +54,32 @@ public struct Redaction: Sendable, Hashable {
         secretParameterKeys: Set<String> = [],
         includesDefaultParameterKeys: Bool = true
     ) {
-        self.secretHeaderNames = Headers.secretNames.union(secretHeaderNames.map { $0.lowercased() })
-        let keys = Set(secretParameterKeys.map { $0.lowercased() })
-        self.secretParameterKeys = includesDefaultParameterKeys ? keys.union(Self.defaultSecretParameterKeys) : keys
-        self.normalizedParameterKeys = Set(self.secretParameterKeys.map(Self.normalized))
+        secrets = Secrets(
+            headerNames: secretHeaderNames,
+            parameterKeys: secretParameterKeys,
+            includesDefaultParameterKeys: includesDefaultParameterKeys
+        )
     }
 
-    /// This redaction, hiding the header fields called `names` (lower-cased) as well.
-    func hidingHeaders(_ names: Set<String>) -> Redaction {
-        guard !names.isSubset(of: secretHeaderNames) else { return self }
-        var redaction = self
-        redaction.secretHeaderNames.formUnion(names)
-        return redaction
+    /// Creates a redaction policy that hides `secrets`.
+    public init(secrets: Secrets) {
+        self.secrets = secrets
+    }
+
+    /// This redaction, hiding the header fields and parameters of `other` as well.
+    func hiding(_ other: Secrets) -> Redaction {
+        Redaction(secrets: secrets.union(other))
     }
 
     /// Whether the values of header fields called `name` are hidden; case is ignored.
     public func isSecretHeader(_ name: String) -> Bool {
-        secretHeaderNames.contains(name.lowercased())
+        secrets.isSecretHeader(name)
     }
 
-    /// Whether the values of parameters called `key` are hidden.
-    ///
-    /// Keys match whole, ignoring ASCII case, `_` and `-` — so `accessToken`, `access-token` and
-    /// `ACCESS_TOKEN` all match `access_token`, while `token_type` does not match `token`. A bracketed
-    /// form or query key such as `user[password]` or `user[password][]` matches by its last
-    /// non-numeric component as well.
+    /// Whether the values of parameters called `key` are hidden; see ``Secrets/isSecretParameter(_:)``
+    /// for how keys match.
     public func isSecretParameter(_ key: String) -> Bool {
-        if normalizedParameterKeys.contains(Self.normalized(key)) { return true }
-        guard key.contains("[") else { return false }
-        let components = key.split { $0 == "[" || $0 == "]" }
-        guard let last = components.last(where: { !$0.allSatisfy(\.isNumber) }) else { return false }
-        return normalizedParameterKeys.contains(Self.normalized(last))
+        secrets.isSecretParameter(key)
     }
 
     /// `headers` with the values of secret fields replaced with ``marker`` and URLs in `Location`,
@@ -108,19 +97,6 @@ public struct Redaction: Sendable, Hashable {
     }
 
     // MARK: - Internals shared by the logging middleware and the cURL rendering
-
-    /// `key` lower-cased without `_` and `-`.
-    static func normalized(_ key: some StringProtocol) -> String {
-        guard key.utf8.allSatisfy({ $0 < 0x80 }) else {
-            return String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(key.utf8.count)
-        for byte in key.utf8 where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
-            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 
     private static let urlValuedHeaders: Set<String> = ["location", "content-location", "referer"]
 

@@ -8,7 +8,7 @@ func makeSession(
     user: @escaping @Sendable () -> String?
 ) throws -> ApiSession {
     let store = try FileResponseStore(directory: cachesFolder, byteLimit: 20 << 20)
-    let cache = HTTPCacheMiddleware(store: store, classify: { _ in user() })
+    let cache = HTTPCacheMiddleware(store: store, classify: { _ in user() }, identify: { _ in user() })
     return ApiSession(hostProvider: hosts, middlewares: [cache])
 }
 

@@ -2,9 +2,7 @@
 import CoreAPI
 import Foundation
 
-struct ListOrdersOffline: ApiMethod {
-    typealias Response = Data
-    var hostProviderKey: String { "api" }
-    var path: String { "/orders" }
-    var cachePolicy: CachePolicy { .storedElseLoad }
+func makeServerSession(hosts: any HostProvider) -> ApiSession {
+    let cache = HTTPCacheMiddleware(store: MemoryResponseStore(byteLimit: 64 << 20), mode: .shared)
+    return ApiSession(hostProvider: hosts, middlewares: [cache])
 }

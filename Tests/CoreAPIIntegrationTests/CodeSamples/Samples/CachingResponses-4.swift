@@ -2,12 +2,9 @@
 import CoreAPI
 import Foundation
 
-func showOrders(with session: ApiSession, cache: HTTPCacheMiddleware) async throws {
-    for try await event in session.cachedThenFresh(ListStoredOrders(), cache: cache) {
-        switch event {
-        case .cached(let orders, let age): print("stored, \(age) old:", orders.count, "bytes")
-        case .fresh(let orders): print("fresh:", orders.count, "bytes")
-        case .failed(let error): print("offline, showing stored data:", error)
-        }
-    }
+struct ListOrdersOffline: ApiMethod {
+    typealias Response = Data
+    var hostProviderKey: String { "api" }
+    var path: String { "/orders" }
+    var cachePolicy: CachePolicy { .storedElseLoad }
 }
