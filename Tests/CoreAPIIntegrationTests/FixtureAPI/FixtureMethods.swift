@@ -154,6 +154,20 @@ struct DelayCall: FixtureMethod {
     var milliseconds: Int
     var timeout: TimeInterval?
     var tag = ""
+    /// Ends the wait early when ``ReleaseCall`` names it: `milliseconds` is then only the longest wait.
+    var release: String?
     var path: String { "/delay" }
-    private enum CodingKeys: String, CodingKey { case milliseconds = "ms" }
+    private enum CodingKeys: String, CodingKey {
+        case milliseconds = "ms"
+        case release
+    }
+}
+
+/// Ends the waits of the ``DelayCall``s with `release` set to `name`, and of any that arrive later.
+struct ReleaseCall: FixtureMethod {
+    typealias Response = Data
+    /// Sent as the query's `tag`, not as the `X-Test-Tag` header, which the fixture counts.
+    var name: String
+    var path: String { "/release" }
+    private enum CodingKeys: String, CodingKey { case name = "tag" }
 }

@@ -22,6 +22,9 @@ Routes (any method unless noted; HEAD answers like GET without a body):
   /text/plain          UTF-8 text without a charset parameter
   /gzip                a gzip-encoded JSON body (Content-Encoding: gzip)
   /delay?ms=N          waits N milliseconds, then answers {"delayed": N}
+  /delay?ms=N&release=R
+                       waits until /release?tag=R (at once when that came first) or N milliseconds
+  /release?tag=R       ends the waits of /delay requests with release=R, now and later; {"ok": true}
   /concurrent/<name>?ms=N&status=S
                        counts the request as in flight for <name> while it waits N milliseconds, then
                        answers S (200 by default) with {"name", "index": n (1 for the first request of the
@@ -131,6 +134,8 @@ HITS_LOCK = threading.Lock()
 CONCURRENT = {}  # name -> {"hits", "in_flight", "max_in_flight"}
 CONCURRENT_LOCK = threading.Lock()
 GZIP_BOMBS = {}  # MiB -> gzip body
+RELEASES = {}  # release tag -> threading.Event, set by /release
+RELEASES_LOCK = threading.Lock()
 GZIP_BOMBS_LOCK = threading.Lock()
 SCHEME_LOCATIONS = {
     "data": "data:text/plain,hello",
@@ -144,6 +149,12 @@ GARBAGE_HEADERS = {
     "nul": b"X-Broken: nul\x00inside\r\n",
     "cr": b"X-Broken: bare\rcr\r\n",
 }
+
+
+def release(tag):
+    """The event that ends the waits of /delay requests released by `tag`."""
+    with RELEASES_LOCK:
+        return RELEASES.setdefault(tag, threading.Event())
 
 
 def gzip_bomb(mb):
@@ -285,8 +296,14 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, gzip.compress(payload), headers=[("Content-Encoding", "gzip")])
         elif path == "/delay":
             ms = int(query.get("ms", ["0"])[0])
-            time.sleep(ms / 1000)
+            if "release" in query:
+                release(query["release"][0]).wait(ms / 1000)
+            else:
+                time.sleep(ms / 1000)
             self.send_json(200, {"delayed": ms})
+        elif path == "/release":
+            release(query.get("tag", [""])[0]).set()
+            self.send_json(200, {"ok": True})
         elif path.startswith("/concurrent/"):
             self.concurrent(path[len("/concurrent/"):], query)
         elif path == "/concurrent-stats":
