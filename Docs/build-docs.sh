@@ -43,6 +43,9 @@ addons=(CoreAPIJSON CoreAPIText CoreAPITesting CoreAPIAsyncHTTPClient)
 # CI builds every one of this package's targets with COREAPI_WARNINGS_AS_ERRORS=1 (read by Package.swift);
 # the same value here keeps the build below CI's build, not a different one.
 export COREAPI_WARNINGS_AS_ERRORS="${COREAPI_WARNINGS_AS_ERRORS-1}"
+# CI's trait build compiles only the integration tests (COREAPI_TEST_TARGETS, read by Package.swift): the
+# symbol graph dump needs a test build, not every test target.
+export COREAPI_TEST_TARGETS="${COREAPI_TEST_TARGETS-CoreAPIIntegrationTests}"
 
 # The trait configuration, built as in CI (.ci/run, step "AsyncHTTPClient trait"): keep the two the same.
 trait_build=(swift build --build-tests --traits AsyncHTTPClient --scratch-path .build-ahc)

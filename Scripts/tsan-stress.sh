@@ -22,6 +22,10 @@ scratch="${TSAN_SCRATCH_PATH:-.build-tsan}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 
+# The scenarios are integration tests: the unit test targets are not built (COREAPI_TEST_TARGETS, read by
+# Package.swift), which halves the sanitized build.
+export COREAPI_TEST_TARGETS="${COREAPI_TEST_TARGETS-CoreAPIIntegrationTests}"
+
 # Keep going after a report so one run shows them all; keep any options the caller set.
 export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 
