@@ -64,7 +64,7 @@ final class DownloadFile: Sendable {
         let manager = FileManager.default
         switch options.destination {
         case .temporaryFile:
-            destination = manager.temporaryDirectory.appendingPathComponent("CoreAPI-\(UUID().uuidString).download")
+            destination = TemporaryFileName.download.makeURL(in: manager.temporaryDirectory)
             keepsPartialFile = false
         case .file(let url):
             destination = url

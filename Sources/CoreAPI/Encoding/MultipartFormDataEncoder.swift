@@ -154,7 +154,7 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
         boundary: String,
         shouldStop: () -> Bool
     ) throws -> (EncodedRequest.BodyFile, boundary: String) {
-        let url = TemporaryBodyFiles.makeMultipartFileURL(in: temporaryDirectory)
+        let url = TemporaryFileName.multipartBody.makeURL(in: temporaryDirectory)
         do {
             let used = try withFreshBoundary(startingWith: boundary) { boundary in
                 guard FileManager.default.createFile(atPath: url.path, contents: nil) else {

@@ -108,6 +108,32 @@ import Testing
         file.abandon()
     }
 
+    /// A download that may keep its part keeps an identity-coded one with its validator, and removes a
+    /// coded one: its bytes are not those a range would count, so a later download starts over.
+    @Test(arguments: [(nil, true), ("identity", true), ("gzip", false), ("br", false)] as [(String?, Bool)])
+    func onlyAnIdentityCodedPartIsKept(coding: String?, kept: Bool) throws {
+        let partial = URL(fileURLWithPath: destination.path + ".partial")
+        let validator = URL(fileURLWithPath: destination.path + ".partial-validator")
+        defer {
+            for url in [destination, partial, validator] { try? FileManager.default.removeItem(at: url) }
+        }
+        let file = try DownloadFile(options: DownloadOptions(destination: .file(destination), keepsPartialFile: true))
+        var fields = ["ETag": "\"v1\"", "Accept-Ranges": "bytes", "Content-Length": "100"]
+        fields["Content-Encoding"] = coding
+        let attempt = file.currentAttempt
+        try file.start(with: head(200, fields), attempt: attempt)
+        try file.write(Data("abc".utf8), attempt: attempt)
+        file.abandon()
+        #expect(FileManager.default.fileExists(atPath: partial.path) == kept)
+        #expect(FileManager.default.fileExists(atPath: validator.path) == kept)
+
+        // The next download resumes the kept part and starts the removed one over.
+        let next = try DownloadFile(options: DownloadOptions(destination: .file(destination), keepsPartialFile: true))
+        let range = next.requestHeaders.first { $0.name == "Range" }?.value
+        #expect(range == (kept ? "bytes=3-" : nil))
+        next.abandon()
+    }
+
     /// A `206` that starts elsewhere than the part ends, or that is coded, is refused as a mismatch.
     @Test(arguments: [
         ["ETag": "\"v1\"", "Content-Range": "bytes 4-5/6"],

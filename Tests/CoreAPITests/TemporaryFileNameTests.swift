@@ -12,15 +12,16 @@ private struct Note: Encodable, Sendable {
     let note: String
 }
 
-/// Temporary body files left by a process that died are removed by a later one.
-@Suite struct TemporaryBodyFilesTests {
+/// Temporary files left by a process that died (multipart bodies, partial downloads) are removed by a
+/// later one.
+@Suite struct TemporaryFileNameTests {
     /// No process has this ID: far above any system's largest.
     static let endedProcess: Int32 = 2_000_000_001
 
     /// A new, empty folder.
     private func makeFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "CoreAPITemporaryBodyFilesTests-\(UUID().uuidString)",
+            "CoreAPITemporaryFileNameTests-\(UUID().uuidString)",
             isDirectory: true
         )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -52,7 +53,7 @@ private struct Note: Encodable, Sendable {
     @Test func theFirstTemporaryFileOfAProcessRemovesTheFilesOfProcessesThatDied() throws {
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let day = TemporaryBodyFiles.staleAge
+        let day = TemporaryFileName.staleAge
         // Removed: its process has ended; not changed for a day (a running process, an earlier version).
         let orphaned = multipartName(process: Self.endedProcess)
         let staleOfRunning = multipartName(process: 1)
@@ -80,7 +81,7 @@ private struct Note: Encodable, Sendable {
         let written = try #require(encoded.bodyFile)
         defer { encoded.discardTemporaryFile() }
 
-        #expect(TemporaryBodyFiles.processID(inMultipartFileName: written.url.lastPathComponent) == getpid())
+        #expect(TemporaryFileName.multipartBody.processID(inLeftoverName: written.url.lastPathComponent) == getpid())
         #expect(try names(in: folder) == Set([own, running, recentUnnamed, written.url.lastPathComponent] + others))
 
         // Once per folder: a file left afterwards waits for the next process.
@@ -101,8 +102,30 @@ private struct Note: Encodable, Sendable {
         let directory = folder.appendingPathComponent(multipartName(process: Self.endedProcess))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
 
-        #expect(TemporaryBodyFiles.sweep(folder, isRunning: { _ in false }).isEmpty)
+        #expect(TemporaryFileName.multipartBody.sweep(folder, isRunning: { _ in false }).isEmpty)
         #expect(try names(in: folder).count == 3)
+    }
+
+    /// A download to a temporary file is named after its process; a sweep removes the partial files of
+    /// processes that ended, never a complete download (the caller's) nor a running process's part.
+    @Test func partialDownloadsOfProcessesThatDiedAreRemovedAndCompleteOnesKept() throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ended = "CoreAPI-download-\(Self.endedProcess)-\(UUID().uuidString).download"
+        let running = "CoreAPI-download-1-\(UUID().uuidString).download"
+        try file(ended + ".partial", in: folder)
+        try file(ended, in: folder)
+        try file(running + ".partial", in: folder)
+        try file("CoreAPI-multipart-\(Self.endedProcess)-\(UUID().uuidString).tmp", in: folder)
+
+        let removed = TemporaryFileName.download.sweep(folder, isRunning: { $0 == 1 })
+        #expect(removed.map(\.lastPathComponent) == [ended + ".partial"])
+        #expect(try names(in: folder).count == 3)
+
+        let file = try DownloadFile(options: DownloadOptions())
+        defer { file.abandon() }
+        let name = file.destination.lastPathComponent
+        #expect(TemporaryFileName.download.processID(inLeftoverName: name + ".partial") == getpid())
     }
 
     @Test(arguments: [
@@ -116,6 +139,6 @@ private struct Note: Encodable, Sendable {
         ("CoreAPI-multipart-٤٢-6F9619FF-8B86-D011-B42D-00C04FC964FF.tmp", nil),
     ])
     func processIDsAreReadOnlyFromNamesOfTheCurrentForm(name: String, process: Int32?) {
-        #expect(TemporaryBodyFiles.processID(inMultipartFileName: name) == process)
+        #expect(TemporaryFileName.multipartBody.processID(inLeftoverName: name) == process)
     }
 }
