@@ -37,35 +37,6 @@ else {
     exit(2)
 }
 
-/// Performs `count` fetches with `client`, at most `inFlight` at a time, checking each answer.
-/// One at a time, the fetches run in the calling task, with no child task per request.
-func fetch(_ count: Int, inFlight: Int, with client: any LoopbackClient) async throws {
-    if inFlight == 1 {
-        for _ in 0..<count {
-            guard try await client.fetch() == TinyUser.expected else {
-                throw BenchServerError(description: "unexpected answer")
-            }
-        }
-        return
-    }
-    try await withThrowingTaskGroup(of: TinyUser.self) { group in
-        var started = 0
-        while started < min(inFlight, count) {
-            group.addTask { try await client.fetch() }
-            started += 1
-        }
-        while let user = try await group.next() {
-            guard user == TinyUser.expected else {
-                throw BenchServerError(description: "unexpected answer")
-            }
-            if started < count {
-                group.addTask { try await client.fetch() }
-                started += 1
-            }
-        }
-    }
-}
-
 /// The failure that ended the run, if any.
 let failure = Mutex<String?>(nil)
 /// Signalled when the requests are done.
@@ -76,9 +47,9 @@ Task.detached {
         defer { server.stop() }
         let client = kind.makeClient(baseURL: server.baseURL)
         defer { client.shutdown() }
-        try await fetch(warmUpRequests, inFlight: inFlight, with: client)
+        try await client.fetchChecked(warmUpRequests, inFlight: inFlight)
         callgrind_marks_zero()
-        try await fetch(requests, inFlight: inFlight, with: client)
+        try await client.fetchChecked(requests, inFlight: inFlight)
         callgrind_marks_dump("counted requests")
     } catch {
         failure.withLock { $0 = String(describing: error) }

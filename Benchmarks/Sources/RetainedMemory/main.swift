@@ -72,34 +72,6 @@ func settledHeap() async -> Int {
     return lowest
 }
 
-/// Performs `count` fetches with `client`, at most `inFlight` at a time, checking each answer.
-func fetch(_ count: Int, inFlight: Int, with client: any LoopbackClient) async throws {
-    if inFlight == 1 {
-        for _ in 0..<count {
-            guard try await client.fetch() == TinyUser.expected else {
-                throw BenchServerError(description: "unexpected answer")
-            }
-        }
-        return
-    }
-    try await withThrowingTaskGroup(of: TinyUser.self) { group in
-        var started = 0
-        while started < min(inFlight, count) {
-            group.addTask { try await client.fetch() }
-            started += 1
-        }
-        while let user = try await group.next() {
-            guard user == TinyUser.expected else {
-                throw BenchServerError(description: "unexpected answer")
-            }
-            if started < count {
-                group.addTask { try await client.fetch() }
-                started += 1
-            }
-        }
-    }
-}
-
 /// The least-squares slope of `points`.
 func slope(_ points: [(x: Double, y: Double)]) -> Double {
     let n = Double(points.count)
@@ -123,7 +95,7 @@ Task.detached {
             ? DelegateClient(baseURL: server.baseURL)
             : ClientKind.allCases.first { $0.argument == clientName }?.makeClient(baseURL: server.baseURL)
         guard let warm = client else { throw BenchServerError(description: "no client \(clientName)") }
-        try await fetch(warmUpCalls, inFlight: inFlight, with: warm)
+        try await warm.fetchChecked(warmUpCalls, inFlight: inFlight)
         let started = await settledHeap()
         let rssStarted = status("VmRSS")
         var points: [(x: Double, y: Double)] = [(0, Double(started))]
@@ -131,7 +103,7 @@ Task.detached {
         var made = 0
         for sample in 1...samples {
             let upTo = calls * sample / samples
-            try await fetch(upTo - made, inFlight: inFlight, with: warm)
+            try await warm.fetchChecked(upTo - made, inFlight: inFlight)
             made = upTo
             points.append((Double(made), Double(await settledHeap())))
         }
