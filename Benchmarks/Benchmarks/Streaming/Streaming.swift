@@ -119,11 +119,15 @@ let benchmarks: @Sendable () -> Void = {
                 closure: { benchmark in
                     let transport = AsyncHTTPClientTransport()
                     let session = ApiSession(hostProvider: benchHosts(fixture.baseURL), transport: transport)
-                    defer {
-                        session.invalidate()
-                        transport.client.shutdown { _ in }
+                    var failure: (any Error)?
+                    do {
+                        try await readSlowly(benchmark, session: session, bufferLimit: variant.bufferLimit)
+                    } catch {
+                        failure = error
                     }
-                    try await readSlowly(benchmark, session: session, bufferLimit: variant.bufferLimit)
+                    session.invalidate()
+                    try? await transport.shutdown()
+                    if let failure { throw failure }
                 },
                 setup: { try fixture.setUp() },
                 teardown: { fixture.tearDown() }
