@@ -24,6 +24,11 @@ extension ApiSession {
     /// delivered as the stored value, confirmed. When the network call fails after a stored value was
     /// delivered, the failure is the last event and the sequence ends without throwing; with nothing
     /// stored, it throws. `cache` must be one of the middlewares of the session or of the method.
+    ///
+    /// The stored value is looked up by a call through the session's and the method's middlewares,
+    /// which the cache answers from its store without sending anything: the store is asked with the
+    /// request the fresh call sends, credentials a middleware adds included, so a value stored for one
+    /// user is shown to that user only.
     public func cachedThenFresh<M: ApiMethod>(
         _ method: M,
         cache: HTTPCacheMiddleware
@@ -31,7 +36,7 @@ extension ApiSession {
         AsyncThrowingStream { continuation in
             let task = Task { [self] in
                 var deliveredCached = false
-                if let (value, age) = await storedValue(of: method, in: cache) {
+                if let (value, age) = await storedValue(of: method) {
                     continuation.yield(.cached(value, age: age))
                     deliveredCached = true
                 }
@@ -55,23 +60,14 @@ extension ApiSession {
     }
 
     /// The value made from `cache`'s stored response for `method`, and its age; `nil` when none is
-    /// stored or it does not make a value.
-    private func storedValue<M: ApiMethod>(
-        of method: M,
-        in cache: HTTPCacheMiddleware
-    ) async -> (M.Output, Duration)? {
-        guard let request = try? makeURLRequest(for: method), let url = request.url,
-            let stored = await cache.usableResponse(for: request, url: url, sessionSecrets: policy.secrets),
-            let raw = try? RawResponse(
-                url: url,
-                statusCode: stored.statusCode,
-                headers: stored.headers,
-                data: stored.body
-            ),
-            let response = try? process(.success(raw), for: method),
-            let output = try? await method.finalize(response)
+    /// stored or it does not make a value. The lookup is a call through the session's and the method's
+    /// middlewares that the cache answers from its store and that never reaches the network (see
+    /// ``StoredLookup``), so it asks for what the fresh call would send, credentials included.
+    private func storedValue<M: ApiMethod>(of method: M) async -> (M.Output, Duration)? {
+        let lookup = StoredLookup()
+        guard let output = try? await StoredLookup.$next.withValue(lookup, operation: { try await perform(method) }),
+            let age = lookup.age
         else { return nil }
-        let age = CacheFreshness.age(of: stored, at: Date())
         return (output, .milliseconds(Int64(age * 1000)))
     }
 }

@@ -117,6 +117,13 @@ public struct HTTPCacheMiddleware: Middleware {
         let method = (request.httpMethod ?? "GET").uppercased()
         guard let url = request.url else { return try await next(request) }
         let lookup = Lookup(request: request, url: url, cache: self, sessionSecrets: context.session.policy.secrets)
+        if let storedLookup = context.storedLookup {
+            // Answered from the store or not at all, whatever the method's policy.
+            guard method == "GET", let stored = await usableResponse(for: lookup) else { throw StoredLookup.Miss() }
+            let age = CacheFreshness.age(of: stored, at: Date())
+            storedLookup.served(age: age)
+            return try served(stored, url: url, age: age)
+        }
         switch method {
         case "GET":
             return try await get(

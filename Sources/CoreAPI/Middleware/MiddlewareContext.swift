@@ -7,6 +7,8 @@ public struct MiddlewareContext: Sendable {
     public internal(set) var attempt: Int
     /// The session performing the method.
     public let session: ApiSession
+    /// The stored-only lookup this call is, if it is one (``ApiSession/cachedThenFresh(_:cache:)``).
+    var storedLookup: StoredLookup? = nil
 
     /// The method's type name, for logs and metrics: `GetUser`.
     public var methodName: String { String(describing: type(of: method)) }

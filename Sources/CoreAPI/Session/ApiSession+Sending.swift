@@ -44,11 +44,14 @@ extension ApiSession {
         for field in extraHeaders {
             encoded.request.setValue(field.value, forHTTPHeaderField: field.name)
         }
+        // A stored-only lookup never reaches the transport (see ``StoredLookup``).
+        let storedLookup = StoredLookup.next
         do {
             if Task.isCancelled || call.isCancelled {
                 throw ApiError.cancelled
             }
             if middlewares.isEmpty {
+                if storedLookup != nil { throw StoredLookup.Miss() }
                 if shares {
                     return .success(
                         try await send(encoded.request, body: encoded, options: options, call: call, sharingFor: method)
@@ -57,10 +60,20 @@ extension ApiSession {
                 return .success(try await send(encoded.request, body: encoded, options: options, call: call))
             }
             let chain = MiddlewareChain(middlewares: middlewares) { [self, encoded] request in
+                if storedLookup != nil { throw StoredLookup.Miss() }
                 if shares {
                     return try await send(request, body: encoded, options: options, call: call, sharingFor: method)
                 }
                 return try await send(request, body: encoded, options: options, call: call)
+            }
+            if let storedLookup {
+                // The middlewares learn of the lookup from their context; calls they make on their own
+                // (a token refresh) are ordinary ones.
+                let context = MiddlewareContext(method: method, attempt: 1, session: self, storedLookup: storedLookup)
+                let request = encoded.request
+                return .success(
+                    try await StoredLookup.$next.withValue(nil) { try await chain.run(request, context: context) }
+                )
             }
             return .success(
                 try await chain.run(

@@ -91,6 +91,43 @@ struct HTTPCacheTests {
         #expect(third == ["cached v2", "failed offline"])
     }
 
+    /// The stored value is looked up with the request the fresh call sends: the token a middleware adds
+    /// picks the user's own entry, another user's is never shown, and the lookup sends nothing. (It was
+    /// looked up before the middlewares, without the token, and found nothing for any user.)
+    @Test func cachedThenFreshLooksUpWhatTheMiddlewaresSend() async throws {
+        let token = Mutex("ada")
+        let served = Mutex(0)
+        transport.on("/item") { request in
+            let version = served.withLock { count in
+                count += 1
+                return count
+            }
+            let user = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? "nobody"
+            return StubResponse(
+                headers: ["Cache-Control": "private, max-age=60"],
+                body: Data("\(user) v\(version)".utf8)
+            )
+        }
+        let cache = HTTPCacheMiddleware(store: store)
+        let session = transport.makeSession(
+            hosts: ["api": "https://api.test"],
+            middlewares: [HeadersMiddleware.bearer { token.withLock { $0 } }, cache]
+        )
+        func events() async throws -> [String] {
+            var events: [String] = []
+            for try await event in session.cachedThenFresh(GetItem(), cache: cache) {
+                events.append(Self.describe(event))
+            }
+            return events
+        }
+        #expect(try await events() == ["fresh ada v1"])
+        #expect(try await events() == ["cached ada v1", "fresh ada v2"])
+        token.withLock { $0 = "bob" }
+        #expect(try await events() == ["fresh bob v3"])
+        #expect(try await events() == ["cached bob v3", "fresh bob v4"])
+        #expect(transport.requests.count == 4)
+    }
+
     /// With nothing stored, a network failure is thrown.
     @Test func aFailureWithNothingStoredThrows() async throws {
         let cache = HTTPCacheMiddleware(store: store)
