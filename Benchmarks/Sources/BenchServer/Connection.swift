@@ -13,12 +13,29 @@ let staticBody = Array(#"{"id":1,"name":"Ada","active":true}"#.utf8)
 /// section 6.6.1 requires it from a server with a clock), `Content-Type`, `Content-Length` and
 /// `Connection`. Clients spend work on every header line, so a head without `Date` would be cheaper for
 /// them than any real server's.
+///
+/// With `BENCH_SERVER_FIELDS=8` in its environment (a client process passes its own on to the server it
+/// starts) the head carries the eight fields nginx sends with a static file instead: `Server`, `Date`,
+/// `Content-Type`, `Content-Length`, `Last-Modified`, `Connection`, `ETag` and `Accept-Ranges`. A client's
+/// work per field shows as the difference between the two.
 func makeResponse(body: [UInt8], at time: time_t) -> [UInt8] {
-    let head =
-        "HTTP/1.1 200 OK\r\nDate: \(httpDate(time))\r\nContent-Type: application/json\r\n"
-        + "Content-Length: \(body.count)\r\nConnection: keep-alive\r\n\r\n"
+    let head: String
+    if sendsEightFields {
+        head =
+            "HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nDate: \(httpDate(time))\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+            + "Last-Modified: Thu, 26 Nov 2026 08:00:00 GMT\r\nConnection: keep-alive\r\n"
+            + "ETag: \"6926b380-3d\"\r\nAccept-Ranges: bytes\r\n\r\n"
+    } else {
+        head =
+            "HTTP/1.1 200 OK\r\nDate: \(httpDate(time))\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.count)\r\nConnection: keep-alive\r\n\r\n"
+    }
     return Array(head.utf8) + body
 }
+
+/// Whether answers carry nginx's eight header fields (`BENCH_SERVER_FIELDS=8`) instead of four.
+let sendsEightFields = getenv("BENCH_SERVER_FIELDS").map { String(cString: $0) } == "8"
 
 private let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 private let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
