@@ -148,12 +148,7 @@ public struct HTTPCacheMiddleware: Middleware {
         }
     }
 
-    /// The stored response for `request` when one applies to it: same key (URL and user), matching
-    /// `Vary`.
-    func usableResponse(for request: URLRequest, url: URL, sessionSecrets: Secrets) async -> StoredResponse? {
-        await usableResponse(for: Lookup(request: request, url: url, cache: self, sessionSecrets: sessionSecrets))
-    }
-
+    /// The stored response for `lookup` when one applies to it: same key (URL and user), matching `Vary`.
     private func usableResponse(for lookup: Lookup) async -> StoredResponse? {
         guard let key = lookup.key else { return nil }
         return await store.response(for: key) { stored in
