@@ -536,23 +536,22 @@ private func checkStreamed(
     encoder.streamingThreshold = 0
     encoder.temporaryDirectory = scratchDirectory
     source.reset()
-    var request = URLRequest(url: URL(string: "https://example.com/upload")!)
-    request.httpMethod = "POST"
-    let encoded: EncodedRequest
+    let request = ApiRequest(method: .post, url: URL(string: "https://example.com/upload")!)
+    let encoded: ApiRequest
     do {
         encoded = try encoder.encodeRequest(parameters, in: request)
     } catch {
         fail("encodeRequest threw \(error) after body(for:) succeeded")
     }
-    guard let file = encoded.bodyFile else { fail("encodeRequest with threshold 0 did not stream") }
+    guard let file = encoded.body.file else { fail("encodeRequest with threshold 0 did not stream") }
     defer { try? FileManager.default.removeItem(at: file.url) }
     guard let bytes = FileManager.default.contents(atPath: file.url.path) else { fail("cannot read the body file") }
     require(Int64(bytes.count) == file.length, "body file has \(bytes.count) bytes, announced \(file.length)")
     require(
-        encoded.request.value(forHTTPHeaderField: "Content-Length") == String(bytes.count),
-        "Content-Length \(encoded.request.value(forHTTPHeaderField: "Content-Length") ?? "nil"), file \(bytes.count)"
+        encoded.headers["Content-Length"] == String(bytes.count),
+        "Content-Length \(encoded.headers["Content-Length"] ?? "nil"), file \(bytes.count)"
     )
-    let contentType = encoded.request.value(forHTTPHeaderField: "Content-Type") ?? ""
+    let contentType = encoded.headers["Content-Type"] ?? ""
     let prefix = "multipart/form-data; boundary="
     require(contentType.hasPrefix(prefix), "streamed Content-Type \(contentType)")
     checkBody(

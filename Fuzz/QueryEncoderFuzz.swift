@@ -351,15 +351,15 @@ private func checkRequest(
     boolEncoding: BoolEncodingStrategy
 ) {
     let encoder = QueryParametersEncoder(arrayEncoding: arrayEncoding, boolEncoding: boolEncoding)
-    let request = URLRequest(url: URL(string: "https://example.com/search?x=1")!)
-    let encoded: URLRequest
+    let request = ApiRequest(url: URL(string: "https://example.com/search?x=1")!)
+    let encoded: ApiRequest
     do {
         encoded = try encoder.encode(root, in: request)
     } catch {
         fail("encode(_:in:) threw \(error) for query \(query.debugDescription)")
     }
     let expectedQuery = query.isEmpty ? "x=1" : "x=1&" + query
-    let actual = encoded.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.percentEncodedQuery
+    let actual = URLComponents(url: encoded.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
     require(actual == expectedQuery, "URL query \(actual.debugDescription), expected \(expectedQuery.debugDescription)")
 }
 

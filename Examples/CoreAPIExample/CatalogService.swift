@@ -32,7 +32,7 @@ struct CatalogError: Error, CustomStringConvertible {
 protocol CatalogResponse: ApiResponse {}
 
 extension CatalogResponse {
-    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+    static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
         processErrorBody(CatalogErrorBody.self, response: response, data: data, error: error) { body, response in
             CatalogError(status: response.statusCode, code: body.error.code, message: body.error.message)
         }

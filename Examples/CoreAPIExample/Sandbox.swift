@@ -25,7 +25,7 @@ enum Sandbox {
             )
         )
         mock.on(CreateOrder.self) { request, _ in
-            let body = request.httpBody.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let body = request.body.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
             let quantity = body.contains(#""quantity":2"#) ? 2 : 1
             return .json(
                 #"{"id": "ord-1001", "product_id": 1, "quantity": \#(quantity), "status": "accepted"}"#,

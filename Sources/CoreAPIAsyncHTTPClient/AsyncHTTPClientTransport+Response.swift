@@ -5,10 +5,6 @@
     import NIOCore
     import NIOHTTP1
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
-
     /// How the transport reads a response: the head is checked before the body, and the body is
     /// decoded and counted as it arrives.
     extension AsyncHTTPClientTransport {
@@ -28,7 +24,7 @@
             exchange: Exchange,
             options: TransportOptions
         ) async throws -> RawResponse {
-            let head = try Self.head(of: response, url: url)
+            let head = Self.head(of: response, url: url)
             exchange.receivedHead()
             if response.history.count > 1 {
                 // The client followed a redirect, which only the session may do.
@@ -42,7 +38,7 @@
                     )
                 )
             }
-            let fields = ResponseHead(
+            let fields = HeadChecks(
                 statusCode: head.statusCode,
                 contentLength: response.headers["Content-Length"],
                 contentEncoding: response.headers["Content-Encoding"],
@@ -70,14 +66,14 @@
                         exchange: exchange,
                         declared: declared
                     )
-                    return RawResponse(response: head, data: Data())
+                    return RawResponse(head: head, data: Data())
                 }
             }
             var kept: Int?
             if fields.isRedirect {
                 // The session follows it: only the start of its body is kept, and the size limit is not
                 // reached by a body that is not read.
-                kept = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
+                kept = Int(min(Int64(HeadChecks.redirectBodyLimit), max(limit, 0)))
             } else if hasBody, fields.declaresMore(than: limit) {
                 throw ApiError.responseTooLarge(limit: limit)
             }
@@ -117,7 +113,7 @@
             }
             // A body cut short by a cancel is no body.
             try Task.checkCancellation()
-            return RawResponse(response: head, data: data)
+            return RawResponse(head: head, data: data)
         }
 
         /// Hands the body to `handler` piece by piece as it arrives, decoded, holding none of it.
@@ -162,71 +158,15 @@
             try Task.checkCancellation()
         }
 
-        /// The `HTTPURLResponse` for the head of `response`; repeated fields are joined with `", "`
-        /// under the spelling of their first occurrence, as FoundationNetworking joins them.
-        ///
-        /// A head usually has a few fields, so a repeated one is found by comparing names as they are
-        /// (ASCII, ignoring case) rather than through a table of lower-cased names: no string is made
-        /// per field. Past `linearMergeLimit` fields the table is used, so a head of thousands of tiny
-        /// fields costs no more than linear time.
-        /// - Throws: `badResponse` when `HTTPURLResponse` refuses it.
-        static func head(of response: HTTPClientResponse, url: URL) throws(ApiError) -> HTTPURLResponse {
-            var names: [String] = []
-            var values: [String] = []
-            names.reserveCapacity(response.headers.count)
-            values.reserveCapacity(response.headers.count)
-            var positions: [String: Int]? = response.headers.count > linearMergeLimit ? [:] : nil
+        /// CoreAPI's head for `response`: its status and its header fields as AsyncHTTPClient keeps them,
+        /// in order, repeated names as separate fields (`Set-Cookie` among them).
+        static func head(of response: HTTPClientResponse, url: URL) -> ResponseHead {
+            var fields: [Headers.Field] = []
+            fields.reserveCapacity(response.headers.count)
             for (name, value) in response.headers {
-                let index: Int?
-                if positions != nil {
-                    let key = name.lowercased()
-                    index = positions?[key]
-                    if index == nil { positions?[key] = names.count }
-                } else {
-                    index = names.firstIndex { Self.equalIgnoringCase($0, name) }
-                }
-                if let index {
-                    values[index] += ", " + value
-                } else {
-                    names.append(name)
-                    values.append(value)
-                }
+                fields.append(Headers.Field(name: name, value: value))
             }
-            let version: String
-            switch (response.version.major, response.version.minor) {
-            case (1, 1): version = "HTTP/1.1"
-            case (2, 0): version = "HTTP/2.0"
-            case let (major, minor): version = "HTTP/\(major).\(minor)"
-            }
-            guard
-                let head = HTTPURLResponse(
-                    url: url,
-                    statusCode: Int(response.status.code),
-                    httpVersion: version,
-                    headerFields: Dictionary(zip(names, values)) { first, _ in first }
-                )
-            else {
-                throw ApiError.transport(.init(kind: .badResponse))
-            }
-            return head
-        }
-
-        /// The most fields a head may have for repeated ones to be found by comparing names pairwise.
-        static let linearMergeLimit = 32
-
-        /// Whether two field names are equal ignoring ASCII case (RFC 9110 §5.1).
-        static func equalIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
-            var lhs = lhs
-            var rhs = rhs
-            return lhs.withUTF8 { left in
-                rhs.withUTF8 { right in
-                    left.count == right.count
-                        && zip(left, right).allSatisfy { left, right in
-                            // Equal, or the same letter in two cases (only letters differ by 0x20 alone).
-                            left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
-                        }
-                }
-            }
+            return ResponseHead(status: HTTPStatus(Int(response.status.code)), headers: Headers(fields), url: url)
         }
     }
 #endif

@@ -7,9 +7,6 @@
     import NIOHTTP1
     public import NIOSSL
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
 
     /// A `Transport` over AsyncHTTPClient (SwiftNIO), for servers and other places where
     /// `URLSession` is not wanted; build with the package's `AsyncHTTPClient` trait to get it.
@@ -195,7 +192,7 @@
         ///   - options: The limits, timeouts and progress handler of this exchange.
         /// - Returns: The response as it is, a `3xx` included, with its body decoded.
         /// - Throws: `ApiError`.
-        public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+        public func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
             if isShutDown.current {
                 throw ApiError.invalidRequest(.sessionInvalidated)
             }
@@ -248,17 +245,16 @@
         /// Each attempt has a body of its own, closed when the attempt ends: AsyncHTTPClient may still ask
         /// for a chunk of a failed attempt's body, and nothing is read from the file after that.
         private func exchange(
-            _ request: EncodedRequest,
+            _ request: ApiRequest,
             exchange: Exchange,
             options: TransportOptions
         ) async throws -> RawResponse {
-            guard let url = request.request.url else {
-                throw ApiError.invalidRequest(.invalidURL("the request has no URL"))
-            }
-            let method = request.request.httpMethod ?? "GET"
+            let url = request.url
+            let method = request.method.rawValue
             var headers = HTTPHeaders()
-            for (name, value) in request.request.allHTTPHeaderFields ?? [:] {
-                headers.add(name: name, value: value)
+            headers.reserveCapacity(request.headers.count + 1)
+            for field in request.headers {
+                headers.add(name: field.name, value: field.value)
             }
             if !headers.contains(name: "Accept-Encoding") {
                 headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)

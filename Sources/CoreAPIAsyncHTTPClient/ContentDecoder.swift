@@ -14,11 +14,11 @@
         private let layers: [Inflater]
 
         /// A decoder for a `Content-Encoding` field value, or `nil` when it names no coding to undo.
-        /// The value must have passed `ResponseHead.failure(method:decodedCodings:)` with
+        /// The value must have passed `HeadChecks.failure(method:decodedCodings:)` with
         /// `codings`: other codings are not decoded.
         init?(contentEncoding value: String?) {
             guard let value else { return nil }
-            let codings = ResponseHead.elements(of: value).map { $0.lowercased() }.filter { $0 != "identity" }
+            let codings = HeadChecks.elements(of: value).map { $0.lowercased() }.filter { $0 != "identity" }
             guard !codings.isEmpty else { return nil }
             layers = codings.reversed().map { Inflater(deflate: $0 == "deflate") }
         }

@@ -3,9 +3,6 @@
     import Foundation
     import NIOCore
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
 
     /// A request body as AsyncHTTPClient pulls it: from memory or streamed from a file, in chunks of
     /// `chunkSize` bytes, each one noted as activity and reported as upload progress.
@@ -82,11 +79,11 @@
         /// - Throws: `unreadableFile(path:)` when the body file cannot be
         ///   opened.
         static func make(
-            for request: EncodedRequest,
+            for request: ApiRequest,
             exchange: Exchange,
             eventLoops: any EventLoopGroup
         ) throws(ApiError) -> RequestBody? {
-            if let file = request.bodyFile {
+            if let file = request.body.file {
                 guard let handle = try? FileHandle(forReadingFrom: file.url) else {
                     throw ApiError.invalidRequest(.unreadableFile(path: file.url.path))
                 }
@@ -97,7 +94,7 @@
                     eventLoops: eventLoops
                 )
             }
-            guard let data = request.request.httpBody, !data.isEmpty else { return nil }
+            guard let data = request.body.data, !data.isEmpty else { return nil }
             return RequestBody(.memory(data), length: Int64(data.count), exchange: exchange, eventLoops: eventLoops)
         }
 

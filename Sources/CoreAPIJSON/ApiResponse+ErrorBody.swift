@@ -2,7 +2,7 @@ public import CoreAPI
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension ApiResponse {
@@ -14,7 +14,7 @@ extension ApiResponse {
     ///
     /// ```swift
     /// extension ShopResponse {
-    ///     static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+    ///     static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
     ///         processErrorBody(ShopErrorBody.self, response: response, data: data, error: error) { body, response in
     ///             ShopError(status: response.statusCode, code: body.code)
     ///         }
@@ -32,10 +32,10 @@ extension ApiResponse {
     public static func processErrorBody<ErrorBody: Decodable>(
         _ errorBody: ErrorBody.Type,
         decoder: JSONDecoder = JSONDecoder(),
-        response: HTTPURLResponse?,
+        response: ResponseHead?,
         data: Data?,
         error: (any Error)?,
-        makeError: (ErrorBody, HTTPURLResponse) -> any Error
+        makeError: (ErrorBody, ResponseHead) -> any Error
     ) -> Result<Self, any Error> {
         if error == nil, let response, let data, !data.isEmpty,
             !AcceptableStatusCodes.current.contains(response.statusCode),

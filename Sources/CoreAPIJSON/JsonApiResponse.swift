@@ -2,7 +2,7 @@ public import CoreAPI
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A mixin that makes a `Decodable` model an `ApiResponse` decoded from a JSON body.
@@ -43,7 +43,7 @@ extension JsonApiResponse {
 
     /// Decodes the body with ``decoder``, from inside the ``envelope`` when there is one.
     /// - Throws: The `DecodingError`, or a ``JSONEnvelopeError`` when the envelope cannot be opened.
-    public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
+    public static func decodeResponse(response: ResponseHead, data: Data) throws -> Self {
         if case .none = envelope.rule {
             return try decoder.decode(Self.self, from: data)
         }
@@ -59,7 +59,7 @@ extension JsonApiResponse {
 
     /// Decodes the body with ``decoder``, or `nil` on failure; prefer ``JsonApiResponse/decodeResponse(response:data:)``,
     /// which keeps the reason.
-    public static func makeResponse(response: HTTPURLResponse, data: Data) -> Self? {
+    public static func makeResponse(response: ResponseHead, data: Data) -> Self? {
         try? decodeResponse(response: response, data: data)
     }
 }

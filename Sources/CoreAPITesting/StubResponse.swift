@@ -103,15 +103,11 @@ public struct RecordedRequest: Sendable, Hashable {
 extension RecordedRequest {
     /// The record of `request` as a stub transport received it: its header fields sorted by name
     /// (ignoring case), so tests compare them in a fixed order.
-    init(_ request: URLRequest, url: URL, body: Data?) {
-        var headers = Headers()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            headers.add(value, for: name)
-        }
+    init(_ request: ApiRequest, url: URL, body: Data?) {
         self.init(
-            method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+            method: request.method,
             url: url,
-            headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
+            headers: Headers(request.headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
             body: body
         )
     }

@@ -2,7 +2,7 @@ public import CoreAPI
 import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// WebSockets in memory: each opening handshake that a route accepts is connected to a
@@ -34,10 +34,8 @@ extension StubTransport {
     ///   - options: The connection's limits, which the stub connection enforces as an engine does.
     /// - Returns: The stub connection, or the refusal.
     /// - Throws: `ApiError`: a handler's error, or the refusal's failure.
-    public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
-        guard let url = request.url else {
-            throw ApiError.invalidRequest(.invalidURL("a request without a URL"))
-        }
+    public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+        let url = request.url
         let recorded = RecordedRequest(request, url: url, body: nil)
         let handler = webSocketRoutes.record(recorded)
         let reply: StubWebSocketReply

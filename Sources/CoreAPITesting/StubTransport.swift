@@ -120,12 +120,10 @@ public final class StubTransport: Transport {
     /// - Throws: `ApiError`: the reply's failure, a handler's error, `ApiError.timeout` when the delay
     ///   is longer than the idle timeout, `ApiError.cancelled`, or
     ///   `ApiError.responseTooLarge(limit:)`.
-    public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
-        guard let url = request.request.url else {
-            throw ApiError.invalidRequest(.invalidURL("a request without a URL"))
-        }
+    public func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
+        let url = request.url
         let body: Data?
-        if let file = request.bodyFile {
+        if let file = request.body.file {
             guard let data = try? Data(contentsOf: file.url) else {
                 throw ApiError.invalidRequest(.unreadableFile(path: file.url.path))
             }
@@ -134,9 +132,9 @@ public final class StubTransport: Transport {
                 TransferProgress(direction: .upload, completedBytes: Int64(data.count), totalBytes: file.length)
             )
         } else {
-            body = request.request.httpBody
+            body = request.body.data
         }
-        let recorded = RecordedRequest(request.request, url: url, body: body)
+        let recorded = RecordedRequest(request, url: url, body: body)
         let handler = routes.record(recorded)
         let reply: StubResponse
         do {
@@ -165,7 +163,7 @@ public final class StubTransport: Transport {
         let isRedirect = Self.redirectStatuses.contains(reply.statusCode) && reply.headers["Location"] != nil
         if !isRedirect, let handler = options.bodyHandler {
             let raw = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers)
-            if try accepts(handler, raw.response) {
+            if try accepts(handler, raw.head) {
                 // Handed over as a body arriving in pieces of `chunkSize` bytes.
                 try stream(answer, to: handler, options: options)
                 return raw
@@ -192,7 +190,7 @@ public final class StubTransport: Transport {
     public static let chunkSize = 16 * 1024
 
     /// Whether `handler` takes the body of `head`, its error as an ``ApiError``.
-    private func accepts(_ handler: ResponseBodyHandler, _ head: HTTPURLResponse) throws -> Bool {
+    private func accepts(_ handler: ResponseBodyHandler, _ head: ResponseHead) throws -> Bool {
         do {
             return try handler.accepts(head)
         } catch {

@@ -2,7 +2,7 @@ public import CoreAPI
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A mixin that makes a type an `ApiResponse` built from a text body.
@@ -36,7 +36,7 @@ extension TextApiResponse {
     /// Decodes the body with ``Charset/init(response:)`` and passes the text to ``init(text:)``.
     /// - Throws: ``TextDecodingError/invalidBytes(charset:)`` when the body is not valid in the charset,
     ///   ``TextDecodingError/rejectedText`` when ``init(text:)`` returns `nil`.
-    public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
+    public static func decodeResponse(response: ResponseHead, data: Data) throws -> Self {
         let charset = Charset(response: response)
         guard let text = charset.decode(data) else {
             throw TextDecodingError.invalidBytes(charset: charset.name)
@@ -49,7 +49,7 @@ extension TextApiResponse {
 
     /// Decodes the body as ``decodeResponse(response:data:)`` does, or `nil` on failure; prefer
     /// ``decodeResponse(response:data:)``, which keeps the reason.
-    public static func makeResponse(response: HTTPURLResponse, data: Data) -> Self? {
+    public static func makeResponse(response: ResponseHead, data: Data) -> Self? {
         try? decodeResponse(response: response, data: data)
     }
 }
@@ -76,16 +76,11 @@ public enum TextDecodingError: Error, Sendable, Hashable, CustomStringConvertibl
 extension Charset {
     /// The charset a response declares, or ``utf8`` when it declares none or one that is not supported.
     ///
-    /// The label is the response's `textEncodingName`, or else the `charset` parameter of its
-    /// `Content-Type` header. The header is read as well because swift-corelibs-foundation matches the
-    /// parameter name case-sensitively: for `Content-Type: text/plain; Charset=UTF-8` its
-    /// `textEncodingName` is `nil`.
-    /// - Parameter response: The HTTP response whose body is decoded.
-    public init(response: HTTPURLResponse) {
-        var label = response.textEncodingName
-        if label?.isEmpty ?? true {
-            label = response.value(forHTTPHeaderField: "Content-Type").flatMap(Self.charsetParameter(in:))
-        }
+    /// The label is the `charset` parameter of its `Content-Type` field, whose name matches in any
+    /// case (`Charset=UTF-8` too).
+    /// - Parameter response: The response head whose body is decoded.
+    public init(response: ResponseHead) {
+        let label = response.headers["Content-Type"].flatMap(Self.charsetParameter(in:))
         self = label.flatMap(Charset.init(ianaName:)) ?? .utf8
     }
 

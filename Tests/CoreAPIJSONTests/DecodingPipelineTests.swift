@@ -294,14 +294,7 @@ struct DecodingPipelineTests {
     }
 
     @Test func anEmptyBodyIsNotChecked() throws {
-        let response = try #require(
-            HTTPURLResponse(
-                url: URL(string: "https://api.test")!,
-                statusCode: 200,
-                httpVersion: nil,
-                headerFields: ["Content-Type": "text/html"]
-            )
-        )
+        let response = ResponseHead(status: HTTPStatus(200), headers: Headers(["Content-Type": "text/html"]), url: URL(string: "https://api.test")!)
         let result = StrictJSON.standardProcess(response: response, data: Data(), error: nil)
         #expect(throws: ApiError.self) { try result.get() }
         guard case .failure(ApiError.mapping) = result else {

@@ -40,7 +40,7 @@ private struct ServiceError: Error, Equatable {
 private protocol ServiceResponse: JsonApiResponse {}
 
 extension ServiceResponse {
-    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+    static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
         if let response, !(200..<300).contains(response.statusCode), let data,
             let body = try? JSONDecoder().decode(ServiceErrorBody.self, from: data)
         {
@@ -121,9 +121,7 @@ struct JsonApiResponseTests {
     }
 
     @Test func makeResponseReturnsNilOnFailure() throws {
-        let response = try #require(
-            HTTPURLResponse(url: URL(string: "https://api.test")!, statusCode: 200, httpVersion: nil, headerFields: nil)
-        )
+        let response = ResponseHead(status: HTTPStatus(200), url: URL(string: "https://api.test")!)
         #expect(Plain.makeResponse(response: response, data: Data("{}".utf8)) == nil)
         #expect(
             Plain.makeResponse(response: response, data: Data(#"{"id":1,"tags":[]}"#.utf8)) == Plain(id: 1, tags: [])
@@ -143,7 +141,7 @@ private struct ProblemError: Error, Equatable {
 private protocol ProblemResponse: JsonApiResponse {}
 
 extension ProblemResponse {
-    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+    static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
         processErrorBody(Problem.self, response: response, data: data, error: error) { body, response in
             ProblemError(status: response.statusCode, title: body.title)
         }

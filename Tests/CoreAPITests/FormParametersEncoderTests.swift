@@ -141,10 +141,10 @@ private struct FormVector: Sendable, CustomTestStringConvertible {
 
     private static let formContentType = "application/x-www-form-urlencoded; charset=utf-8"
 
-    private func request(_ method: HTTPMethod?, contentType: String? = nil) throws -> URLRequest {
-        var request = URLRequest(url: try #require(URL(string: "https://h/x?keep=1")))
-        if let method { request.httpMethod = method.rawValue }
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+    private func request(_ method: HTTPMethod?, contentType: String? = nil) throws -> ApiRequest {
+        var request = ApiRequest(url: try #require(URL(string: "https://h/x?keep=1")))
+        if let method { request.method = method }
+        if let contentType { request.headers.set(contentType, for: "Content-Type") }
         return request
     }
 
@@ -383,29 +383,29 @@ private struct FormVector: Sendable, CustomTestStringConvertible {
     @Test(arguments: [HTTPMethod.post, .put, .patch, .delete, HTTPMethod(rawValue: "PROPPATCH")])
     func bodyMethodsGetAFormBodyAndContentType(method: HTTPMethod) throws {
         let encoded = try FormParametersEncoder().encode(Search(q: "x y&z", page: 2), in: try request(method))
-        #expect(text(encoded.httpBody) == "page=2&q=x+y%26z")
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == Self.formContentType)
-        #expect(encoded.url?.absoluteString == "https://h/x?keep=1")
-        #expect(encoded.httpMethod == method.rawValue)
+        #expect(text(encoded.body.data) == "page=2&q=x+y%26z")
+        #expect(encoded.headers["Content-Type"] == Self.formContentType)
+        #expect(encoded.url.absoluteString == "https://h/x?keep=1")
+        #expect(encoded.method.rawValue == method.rawValue)
     }
 
     @Test func percent20EncoderWritesPercent20InTheRequestBody() throws {
         let encoder = FormParametersEncoder(spaceEncoding: .percent20)
         let encoded = try encoder.encode(Search(q: "x y", page: 2), in: try request(.post))
-        #expect(text(encoded.httpBody) == "page=2&q=x%20y")
+        #expect(text(encoded.body.data) == "page=2&q=x%20y")
     }
 
     @Test func anExistingContentTypeIsKept() throws {
         let original = try request(.post, contentType: "application/vnd.custom+form")
         let encoded = try FormParametersEncoder().encode(Search(q: "a", page: 1), in: original)
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/vnd.custom+form")
-        #expect(text(encoded.httpBody) == "page=1&q=a")
+        #expect(encoded.headers["Content-Type"] == "application/vnd.custom+form")
+        #expect(text(encoded.body.data) == "page=1&q=a")
     }
 
     @Test func theConfiguredContentTypeIsUsedWhenAbsent() throws {
         let encoder = FormParametersEncoder(contentType: "application/x-www-form-urlencoded")
         let encoded = try encoder.encode(Search(q: "a", page: 1), in: try request(.post))
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
+        #expect(encoded.headers["Content-Type"] == "application/x-www-form-urlencoded")
     }
 
     @Test(arguments: [HTTPMethod.post, .put, .get, .head])
@@ -416,8 +416,8 @@ private struct FormVector: Sendable, CustomTestStringConvertible {
             #expect(try FormParametersEncoder().body(for: value) == nil)
             let encoded = try FormParametersEncoder().encode(value, in: original)
             #expect(encoded == original, "\(value)")
-            #expect(encoded.httpBody == nil)
-            #expect(encoded.value(forHTTPHeaderField: "Content-Type") == nil)
+            #expect(encoded.body.data == nil)
+            #expect(encoded.headers["Content-Type"] == nil)
         }
     }
 

@@ -118,10 +118,10 @@ private struct NestedAttachment: Encodable, Sendable {
         if case .invalidRequest(.encoding(let text)) = error { text } else { nil }
     }
 
-    private func request(_ method: HTTPMethod?, contentType: String? = nil) throws -> URLRequest {
-        var request = URLRequest(url: try #require(URL(string: "https://h/x?keep=1")))
-        request.httpMethod = method?.rawValue
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+    private func request(_ method: HTTPMethod?, contentType: String? = nil) throws -> ApiRequest {
+        var request = ApiRequest(url: try #require(URL(string: "https://h/x?keep=1")))
+        if let method { request.method = method }
+        if let contentType { request.headers.set(contentType, for: "Content-Type") }
         return request
     }
 
@@ -139,9 +139,9 @@ private struct NestedAttachment: Encodable, Sendable {
         )
         let encoded = try JsonParametersEncoder().encode(profile, in: try request(.post))
         let expected = #"{"a":"q\"","b":1,"name":"x/y é","nested":{"m":2,"z":1},"url":"https://h/a/b"}"#
-        #expect(text(encoded.httpBody) == expected)
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(encoded.url?.absoluteString == "https://h/x?keep=1")
+        #expect(text(encoded.body.data) == expected)
+        #expect(encoded.headers["Content-Type"] == "application/json")
+        #expect(encoded.url.absoluteString == "https://h/x?keep=1")
     }
 
     @Test func bodyIsDeterministic() throws {
@@ -158,8 +158,8 @@ private struct NestedAttachment: Encodable, Sendable {
     @Test(arguments: [HTTPMethod.post, .put, .patch, .delete])
     func bodyMethodsGetAJSONBody(method: HTTPMethod) throws {
         let encoded = try JsonParametersEncoder().encode(["k": "v"], in: try request(method))
-        #expect(text(encoded.httpBody) == #"{"k":"v"}"#)
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(text(encoded.body.data) == #"{"k":"v"}"#)
+        #expect(encoded.headers["Content-Type"] == "application/json")
     }
 
     @Test func anExistingContentTypeIsKept() throws {
@@ -167,14 +167,14 @@ private struct NestedAttachment: Encodable, Sendable {
             ["k": "v"],
             in: try request(.post, contentType: "application/merge-patch+json")
         )
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/merge-patch+json")
-        #expect(text(encoded.httpBody) == #"{"k":"v"}"#)
+        #expect(encoded.headers["Content-Type"] == "application/merge-patch+json")
+        #expect(text(encoded.body.data) == #"{"k":"v"}"#)
     }
 
     @Test func theConfiguredContentTypeIsUsed() throws {
         let encoder = JsonParametersEncoder(contentType: "application/vnd.api+json")
         let encoded = try encoder.encode(["k": 1], in: try request(.post))
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
+        #expect(encoded.headers["Content-Type"] == "application/vnd.api+json")
     }
 
     @Test(arguments: [
@@ -228,27 +228,27 @@ private struct NestedAttachment: Encodable, Sendable {
         let values: [any Encodable & Sendable] = [Empty(), AllNil(), Nothing(), [String: Int]()]
         for value in values {
             let encoded = try JsonParametersEncoder().encode(value, in: try request(method))
-            #expect(encoded.httpBody == nil)
-            #expect(encoded.value(forHTTPHeaderField: "Content-Type") == nil)
-            #expect(encoded.url?.absoluteString == "https://h/x?keep=1")
+            #expect(encoded.body.data == nil)
+            #expect(encoded.headers["Content-Type"] == nil)
+            #expect(encoded.url.absoluteString == "https://h/x?keep=1")
         }
     }
 
     @Test func aValueThatEncodesNothingGivesNoBodyOnPost() throws {
         #expect(try JsonParametersEncoder().body(for: Nothing()) == nil)
         let encoded = try JsonParametersEncoder().encode(Nothing(), in: try request(.post))
-        #expect(encoded.httpBody == nil)
+        #expect(encoded.body.data == nil)
     }
 
     @Test func anEmptyObjectOnPostIsAnEmptyJSONObject() throws {
         let encoded = try JsonParametersEncoder().encode(Empty(), in: try request(.post))
-        #expect(text(encoded.httpBody) == "{}")
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(text(encoded.body.data) == "{}")
+        #expect(encoded.headers["Content-Type"] == "application/json")
     }
 
     @Test func aSkippedPropertyStaysOutOfTheBody() throws {
         let encoded = try JsonParametersEncoder().encode(Login(user: "ann", token: "SECRET"), in: try request(.post))
-        #expect(text(encoded.httpBody) == #"{"user":"ann"}"#)
+        #expect(text(encoded.body.data) == #"{"user":"ann"}"#)
     }
 
     @Test(arguments: [Double.nan, .infinity, -.infinity])
@@ -291,7 +291,7 @@ private struct NestedAttachment: Encodable, Sendable {
 
     @Test func explicitNilIsSentOnPost() throws {
         let encoded = try JsonParametersEncoder().encode(ExplicitNil(c: nil), in: try request(.post))
-        #expect(text(encoded.httpBody) == #"{"a":null,"b":null}"#)
+        #expect(text(encoded.body.data) == #"{"a":null,"b":null}"#)
     }
 
     @Test func nilArrayElementsAreNull() throws {

@@ -231,16 +231,16 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
 
     private static let contentTypePrefix = "multipart/form-data; boundary="
 
-    private func request(_ method: HTTPMethod, contentType: String? = nil) throws -> URLRequest {
-        var request = URLRequest(url: try #require(URL(string: "https://h/upload?keep=1")))
-        request.httpMethod = method.rawValue
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+    private func request(_ method: HTTPMethod, contentType: String? = nil) throws -> ApiRequest {
+        var request = ApiRequest(url: try #require(URL(string: "https://h/upload?keep=1")))
+        request.method = method
+        if let contentType { request.headers.set(contentType, for: "Content-Type") }
         return request
     }
 
     /// The boundary in a request's `Content-Type`.
-    private func boundary(of request: URLRequest) throws -> String {
-        let contentType = try #require(request.value(forHTTPHeaderField: "Content-Type"))
+    private func boundary(of request: ApiRequest) throws -> String {
+        let contentType = try #require(request.headers["Content-Type"])
         try #require(contentType.hasPrefix(Self.contentTypePrefix))
         return String(contentType.dropFirst(Self.contentTypePrefix.count))
     }
@@ -736,7 +736,7 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
             in: original
         )
         let boundary = try boundary(of: encoded)
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=\(boundary)")
+        #expect(encoded.headers["Content-Type"] == "multipart/form-data; boundary=\(boundary)")
         let expected = multipartBody(
             boundary,
             [
@@ -744,9 +744,9 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
                 .text("note", "n"),
             ]
         )
-        #expect(encoded.httpBody == expected)
+        #expect(encoded.body.data == expected)
         #expect(encoded.url == original.url)
-        #expect(encoded.httpMethod == method.rawValue)
+        #expect(encoded.method.rawValue == method.rawValue)
     }
 
     @Test(arguments: [HTTPMethod.get, .head])
@@ -772,8 +772,8 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
             #expect(try encoder.body(for: value) == nil)
             #expect(try encoder.encode(value, in: original) == original, "\(value)")
             let encoded = try encoder.encodeRequest(value, in: original)
-            #expect(encoded.request == original, "\(value)")
-            #expect(encoded.bodyFile == nil)
+            #expect(encoded == original, "\(value)")
+            #expect(encoded.body.file == nil)
         }
         #expect(try directory.contents().isEmpty)
     }
@@ -792,14 +792,14 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
             chunkSize: 4096
         )
         let encoded = try encoder.encodeRequest(parameters, in: try request(.post))
-        let bodyFile = try #require(encoded.bodyFile)
+        let bodyFile = try #require(encoded.body.file)
         #expect(bodyFile.isTemporary)
         #expect(
             bodyFile.url.deletingLastPathComponent().standardizedFileURL.path == directory.url.standardizedFileURL.path
         )
         #expect(try directory.contents() == [bodyFile.url.lastPathComponent])
 
-        let boundary = try boundary(of: encoded.request)
+        let boundary = try boundary(of: encoded)
         let written = try Data(contentsOf: bodyFile.url)
         let expected = multipartBody(
             boundary,
@@ -817,9 +817,9 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
         let size = try FileManager.default.attributesOfItem(atPath: bodyFile.url.path)[.size] as? NSNumber
         #expect(bodyFile.length == Int64(written.count))
         #expect(size?.int64Value == bodyFile.length)
-        #expect(encoded.request.value(forHTTPHeaderField: "Content-Length") == String(bodyFile.length))
-        #expect(encoded.request.httpBody == nil)
-        #expect(encoded.request.url?.absoluteString == "https://h/upload?keep=1")
+        #expect(encoded.headers["Content-Length"] == String(bodyFile.length))
+        #expect(encoded.body.data == nil)
+        #expect(encoded.url.absoluteString == "https://h/upload?keep=1")
 
         encoded.discardTemporaryFile()
         #expect(!FileManager.default.fileExists(atPath: bodyFile.url.path))
@@ -846,9 +846,9 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
         )
         let encoded = try encoder.encodeRequest(parameters, in: try request(.post))
         defer { encoded.discardTemporaryFile() }
-        let bodyFile = try #require(encoded.bodyFile)
+        let bodyFile = try #require(encoded.body.file)
         let expected = multipartBody(
-            try boundary(of: encoded.request),
+            try boundary(of: encoded),
             [
                 .file("files", filename: "one.bin", type: "application/octet-stream", first),
                 .file("files", filename: "two.bin", type: "application/octet-stream", second),
@@ -857,7 +857,7 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
         )
         #expect(try Data(contentsOf: bodyFile.url) == expected)
         #expect(bodyFile.length == Int64(expected.count))
-        #expect(encoded.request.value(forHTTPHeaderField: "Content-Length") == String(expected.count))
+        #expect(encoded.headers["Content-Length"] == String(expected.count))
     }
 
     @Test func aCollisionWhileStreamingStartsTheFileAgain() throws {
@@ -875,8 +875,8 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
             in: try request(.post)
         )
         defer { encoded.discardTemporaryFile() }
-        let bodyFile = try #require(encoded.bodyFile)
-        #expect(try boundary(of: encoded.request) == shortBoundary)
+        let bodyFile = try #require(encoded.body.file)
+        #expect(try boundary(of: encoded) == shortBoundary)
         let expected = multipartBody(
             shortBoundary,
             [
@@ -886,7 +886,7 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
         )
         #expect(try Data(contentsOf: bodyFile.url) == expected)
         #expect(bodyFile.length == Int64(expected.count))
-        #expect(encoded.request.value(forHTTPHeaderField: "Content-Length") == String(expected.count))
+        #expect(encoded.headers["Content-Length"] == String(expected.count))
         #expect(try directory.contents() == [bodyFile.url.lastPathComponent])
     }
 
@@ -897,15 +897,15 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
             Upload(title: "t", file: pngAttachment, note: "n"),
             in: try request(.post)
         )
-        #expect(encoded.bodyFile == nil)
+        #expect(encoded.body.file == nil)
         let expected = multipartBody(
-            try boundary(of: encoded.request),
+            try boundary(of: encoded),
             [
                 .text("title", "t"), .file("file", filename: "x.png", type: "image/png", Data("png".utf8)),
                 .text("note", "n"),
             ]
         )
-        #expect(encoded.request.httpBody == expected)
+        #expect(encoded.body.data == expected)
         #expect(try directory.contents().isEmpty)
     }
 
@@ -918,8 +918,8 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
             streamingThreshold: length,
             temporaryDirectory: directory.url
         ).encodeRequest(["k": "v"], in: try request(.post))
-        #expect(atThreshold.bodyFile == nil)
-        #expect(atThreshold.request.httpBody == multipartBody(cleanBoundary, parts))
+        #expect(atThreshold.body.file == nil)
+        #expect(atThreshold.body.data == multipartBody(cleanBoundary, parts))
 
         let aboveThreshold = try encoder(
             boundaries: BoundarySequence([cleanBoundary]),
@@ -927,7 +927,7 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
             temporaryDirectory: directory.url
         ).encodeRequest(["k": "v"], in: try request(.post))
         defer { aboveThreshold.discardTemporaryFile() }
-        let bodyFile = try #require(aboveThreshold.bodyFile)
+        let bodyFile = try #require(aboveThreshold.body.file)
         #expect(bodyFile.length == length)
         #expect(try Data(contentsOf: bodyFile.url) == multipartBody(cleanBoundary, parts))
     }
@@ -966,10 +966,8 @@ private let jsonAttachment = CoreAPI.Attachment(data: Data("{}".utf8), filename:
     @Test func discardingKeepsAFileThatIsNotTemporary() throws {
         let directory = try TemporaryDirectory()
         let file = try directory.file("body.bin", Data("body".utf8))
-        let encoded = EncodedRequest(
-            request: try request(.post),
-            bodyFile: EncodedRequest.BodyFile(url: file, length: 4, isTemporary: false)
-        )
+        var encoded = try request(.post)
+        encoded.body = .file(ApiRequest.File(url: file, length: 4, isTemporary: false))
         encoded.discardTemporaryFile()
         #expect(FileManager.default.fileExists(atPath: file.path))
     }

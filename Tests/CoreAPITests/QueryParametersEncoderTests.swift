@@ -413,7 +413,7 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
     }
 
     @Test func nonFiniteDoublesThrowFromEncodeInRequest() throws {
-        let request = URLRequest(url: try #require(URL(string: "https://h/x")))
+        let request = ApiRequest(url: try #require(URL(string: "https://h/x")))
         let error = #expect(throws: ApiError.self) {
             try QueryParametersEncoder().encode(["value": Double.nan], in: request)
         }
@@ -455,10 +455,10 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
 
     // MARK: - encode(_:in:)
 
-    private func request(_ url: String, method: HTTPMethod, contentType: String? = nil) throws -> URLRequest {
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.httpMethod = method.rawValue
-        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+    private func request(_ url: String, method: HTTPMethod, contentType: String? = nil) throws -> ApiRequest {
+        var request = ApiRequest(url: try #require(URL(string: url)))
+        request.method = method
+        if let contentType { request.headers.set(contentType, for: "Content-Type") }
         return request
     }
 
@@ -466,10 +466,10 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
     func queryMethodsPutParametersInTheURLAfterExistingItems(method: HTTPMethod) throws {
         let original = try request("https://h/s?existing=a%2Bb&x", method: method)
         let encoded = try QueryParametersEncoder().encode(Search(q: "x y&z", page: 2), in: original)
-        #expect(encoded.url?.absoluteString == "https://h/s?existing=a%2Bb&x&page=2&q=x%20y%26z")
-        #expect(encoded.httpBody == nil)
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == nil)
-        #expect(encoded.httpMethod == method.rawValue)
+        #expect(encoded.url.absoluteString == "https://h/s?existing=a%2Bb&x&page=2&q=x%20y%26z")
+        #expect(encoded.body.data == nil)
+        #expect(encoded.headers["Content-Type"] == nil)
+        #expect(encoded.method.rawValue == method.rawValue)
     }
 
     @Test(arguments: [
@@ -478,60 +478,60 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
     ])
     func queryIsAddedToURLs(url: String, expected: String) throws {
         let encoded = try QueryParametersEncoder().encode(Search(q: "a", page: 2), in: try request(url, method: .get))
-        #expect(encoded.url?.absoluteString == expected)
+        #expect(encoded.url.absoluteString == expected)
     }
 
     @Test func requestWithoutMethodIsTreatedAsGet() throws {
-        let original = URLRequest(url: try #require(URL(string: "https://h/s")))
+        let original = ApiRequest(url: try #require(URL(string: "https://h/s")))
         let encoded = try QueryParametersEncoder().encode(Search(q: "a", page: 1), in: original)
-        #expect(encoded.url?.absoluteString == "https://h/s?page=1&q=a")
-        #expect(encoded.httpBody == nil)
+        #expect(encoded.url.absoluteString == "https://h/s?page=1&q=a")
+        #expect(encoded.body.data == nil)
     }
 
     @Test func emptyParametersLeaveTheURLAlone() throws {
         let original = try request("https://h/s?a=1", method: .get)
         let encoded = try QueryParametersEncoder().encode(AllNil(), in: original)
-        #expect(encoded.url?.absoluteString == "https://h/s?a=1")
-        #expect(encoded.httpBody == nil)
+        #expect(encoded.url.absoluteString == "https://h/s?a=1")
+        #expect(encoded.body.data == nil)
     }
 
     @Test func emptyParametersOnPostSendNoBodyAndNoContentType() throws {
         let original = try request("https://h/s", method: .post)
         let encoded = try QueryParametersEncoder().encode(AllNil(), in: original)
-        #expect(encoded.httpBody == nil)
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == nil)
+        #expect(encoded.body.data == nil)
+        #expect(encoded.headers["Content-Type"] == nil)
     }
 
     @Test(arguments: [HTTPMethod.post, .put, .patch, HTTPMethod(rawValue: "PROPPATCH")])
     func bodyMethodsPutParametersInAFormBody(method: HTTPMethod) throws {
         let original = try request("https://h/s?keep=1", method: method)
         let encoded = try QueryParametersEncoder().encode(Search(q: "x y&z", page: 2), in: original)
-        #expect(encoded.url?.absoluteString == "https://h/s?keep=1")
-        #expect(encoded.httpBody == Data("page=2&q=x%20y%26z".utf8))
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(encoded.url.absoluteString == "https://h/s?keep=1")
+        #expect(encoded.body.data == Data("page=2&q=x%20y%26z".utf8))
+        #expect(encoded.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func anExistingContentTypeIsKept() throws {
         let original = try request("https://h/s", method: .post, contentType: "application/vnd.custom+form")
         let encoded = try QueryParametersEncoder().encode(Search(q: "a", page: 1), in: original)
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/vnd.custom+form")
-        #expect(encoded.httpBody == Data("page=1&q=a".utf8))
+        #expect(encoded.headers["Content-Type"] == "application/vnd.custom+form")
+        #expect(encoded.body.data == Data("page=1&q=a".utf8))
     }
 
     @Test func queryStringDestinationOverridesTheMethod() throws {
         let encoder = QueryParametersEncoder(destination: .queryString)
         let encoded = try encoder.encode(Search(q: "a", page: 1), in: try request("https://h/s", method: .post))
-        #expect(encoded.url?.absoluteString == "https://h/s?page=1&q=a")
-        #expect(encoded.httpBody == nil)
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == nil)
+        #expect(encoded.url.absoluteString == "https://h/s?page=1&q=a")
+        #expect(encoded.body.data == nil)
+        #expect(encoded.headers["Content-Type"] == nil)
     }
 
     @Test func httpBodyDestinationOverridesTheMethod() throws {
         let encoder = QueryParametersEncoder(destination: .httpBody)
         let encoded = try encoder.encode(Search(q: "a", page: 1), in: try request("https://h/s", method: .get))
-        #expect(encoded.url?.absoluteString == "https://h/s")
-        #expect(encoded.httpBody == Data("page=1&q=a".utf8))
-        #expect(encoded.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(encoded.url.absoluteString == "https://h/s")
+        #expect(encoded.body.data == Data("page=1&q=a".utf8))
+        #expect(encoded.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test(arguments: [HTTPMethod.get, .post])
@@ -541,7 +541,7 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
             in: try request("https://h/login", method: method)
         )
         let everything =
-            (encoded.url?.absoluteString ?? "") + String(decoding: encoded.httpBody ?? Data(), as: UTF8.self)
+            encoded.url.absoluteString + String(decoding: encoded.body.data ?? Data(), as: UTF8.self)
         #expect(!everything.contains("SECRET"))
         #expect(!everything.contains("token"))
         #expect(everything.contains("remember=false&user=ann"))

@@ -25,40 +25,35 @@ import Testing
     }
 
     /// A request for `url` with `method`, a body and ``headers``.
-    static func request(_ url: String, method: String = "GET", body: Data? = nil) -> URLRequest {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
+    static func request(_ url: String, method: String = "GET", body: Data? = nil) -> ApiRequest {
+        var request = ApiRequest(url: URL(string: url)!)
+        request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers {
-            request.setValue(value, forHTTPHeaderField: name)
+            request.headers.set(value, for: name)
         }
         if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+            request.body = .data(body)
+            request.headers.set("application/json", for: "Content-Type")
+            request.headers.set(String(body.count), for: "Content-Length")
         }
         return request
     }
 
     /// The response `status` from `url`, with `location` as its `Location` when given.
-    static func response(_ status: Int, from url: String, location: String?) -> HTTPURLResponse {
+    static func response(_ status: Int, from url: String, location: String?) -> ResponseHead {
         let fields = location.map { ["Location": $0] } ?? [:]
-        return HTTPURLResponse(
-            url: URL(string: url)!,
-            statusCode: status,
-            httpVersion: "HTTP/1.1",
-            headerFields: fields
-        )!
+        return ResponseHead(status: HTTPStatus(status), headers: Headers(fields), url: URL(string: url)!)
     }
 
     /// The next hop after `status` with `location` answering `request`.
     static func next(
         _ status: Int,
         _ location: String?,
-        after request: URLRequest,
+        after request: ApiRequest,
         chain: Redirect.Chain? = nil,
         policy: TransportPolicy = RedirectTests.policy
     ) -> Result<Redirect?, ApiError> {
-        let url = request.url?.absoluteString ?? ""
+        let url = request.url.absoluteString
         return Redirect.next(
             after: response(status, from: url, location: location),
             request: request,
@@ -142,7 +137,7 @@ import Testing
     ])
     func httpTargetsAreFollowed(location: String, target: String) throws {
         let hop = try Self.hop(Self.next(302, location, after: Self.request("https://a.example/dir/start")))
-        #expect(hop.request.url?.absoluteString == target)
+        #expect(hop.request.url.absoluteString == target)
     }
 
     /// Targets that are not `http` or `https` URLs with a host are refused, naming the scheme; the
@@ -206,7 +201,7 @@ import Testing
 
     @Test func httpToHTTPSIsFollowed() throws {
         let hop = try Self.hop(Self.next(301, "https://a.example/x", after: Self.request("http://a.example/start")))
-        #expect(hop.request.url?.absoluteString == "https://a.example/x")
+        #expect(hop.request.url.absoluteString == "https://a.example/x")
     }
 
     // MARK: - Method and body
@@ -226,13 +221,12 @@ import Testing
         let body = Data(#"{"a":1}"#.utf8)
         let request = Self.request("https://a.example/start", method: method, body: body)
         let hop = try Self.hop(Self.next(status, "/next", after: request))
-        #expect(hop.request.httpMethod == nextMethod)
-        #expect(hop.keepsBody == keepsBody)
-        #expect(hop.request.httpBody == (keepsBody ? body : nil))
-        #expect(hop.request.value(forHTTPHeaderField: "Content-Type") == (keepsBody ? "application/json" : nil))
-        #expect(hop.request.value(forHTTPHeaderField: "Content-Length") == (keepsBody ? "7" : nil))
+        #expect(hop.request.method.rawValue == nextMethod)
+        #expect(hop.request.body.data == (keepsBody ? body : nil))
+        #expect(hop.request.headers["Content-Type"] == (keepsBody ? "application/json" : nil))
+        #expect(hop.request.headers["Content-Length"] == (keepsBody ? "7" : nil))
         // The credentials of the same origin go along whatever the method.
-        #expect(hop.request.value(forHTTPHeaderField: "Authorization") == "Bearer TOKEN")
+        #expect(hop.request.headers["Authorization"] == "Bearer TOKEN")
     }
 
     // MARK: - Credentials
@@ -254,10 +248,10 @@ import Testing
     func secretsAreStrippedWhenTheOriginChanges(start: String, target: String, strips: Bool) throws {
         let hop = try Self.hop(Self.next(307, target, after: Self.request(start)))
         for name in ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "x-api-key"] {
-            let value = hop.request.value(forHTTPHeaderField: name)
+            let value = hop.request.headers[name]
             #expect((value == nil) == strips, "\(name) to \(target)")
         }
-        #expect(hop.request.value(forHTTPHeaderField: "X-Plain") == "visible")
+        #expect(hop.request.headers["X-Plain"] == "visible")
         #expect(hop.chain.leftOrigin == strips)
     }
 
@@ -267,23 +261,23 @@ import Testing
         let away = try Self.hop(Self.next(302, "https://b.example/away", after: start))
         // The caller sends `away.request`; a middleware could not put the secrets back for the next hop.
         var back = away.request
-        back.setValue("Bearer TOKEN", forHTTPHeaderField: "Authorization")
+        back.headers.set("Bearer TOKEN", for: "Authorization")
         let home = try Self.hop(Self.next(302, "https://a.example/home", after: back, chain: away.chain))
         #expect(home.chain.leftOrigin)
         #expect(home.chain.count == 2)
-        #expect(home.request.url?.absoluteString == "https://a.example/home")
-        #expect(home.request.value(forHTTPHeaderField: "Authorization") == nil)
-        #expect(home.request.value(forHTTPHeaderField: "X-Plain") == "visible")
+        #expect(home.request.url.absoluteString == "https://a.example/home")
+        #expect(home.request.headers["Authorization"] == nil)
+        #expect(home.request.headers["X-Plain"] == "visible")
     }
 
     /// A secret named in the policy's initialiser, in any case, is stripped like one inserted later.
     @Test func secretNamesAreMatchedInAnyCase() throws {
         let policy = TransportPolicy(secretHeaderNames: ["X-API-KEY", "x-session"])
         var request = Self.request("https://a.example/start")
-        request.setValue("S", forHTTPHeaderField: "X-Session")
+        request.headers.set("S", for: "X-Session")
         let hop = try Self.hop(Self.next(302, "https://b.example/x", after: request, policy: policy))
-        #expect(hop.request.value(forHTTPHeaderField: "X-Api-Key") == nil)
-        #expect(hop.request.value(forHTTPHeaderField: "X-Session") == nil)
+        #expect(hop.request.headers["X-Api-Key"] == nil)
+        #expect(hop.request.headers["X-Session"] == nil)
         #expect(policy.secretHeaderNames == ["x-api-key", "x-session"])
     }
 }

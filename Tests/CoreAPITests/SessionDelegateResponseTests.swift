@@ -18,8 +18,8 @@ private func transport(_ kind: ApiError.TransportFailure.Kind, _ code: Int) -> A
 struct SessionDelegateResponseTests {
     static let url = URL(string: "http://127.0.0.1/x")!
 
-    private func response(_ status: Int, _ fields: [String: String]) -> HTTPURLResponse {
-        HTTPURLResponse(url: Self.url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
+    private func response(_ status: Int, _ fields: [String: String]) -> ResponseHead {
+        ResponseHead(status: HTTPStatus(status), headers: Headers(fields), url: Self.url)
     }
 
     /// Errors as FoundationNetworking reports them (`NSURLErrorDomain`, libcurl's message), with whether
@@ -83,7 +83,7 @@ struct SessionDelegateResponseTests {
         (200, ["Content-Length": "10, 5"], "HEAD", true),
     ])
     func headsAreCheckedBeforeTheirBody(status: Int, fields: [String: String], method: String, refused: Bool) {
-        let failure = SessionDelegate.headFailure(of: ResponseHead(response(status, fields)), method: method)
+        let failure = SessionDelegate.headFailure(of: HeadChecks(response(status, fields)), method: method)
         #expect(failure == (refused ? .transport(.init(kind: .badResponse)) : nil))
     }
 
@@ -91,13 +91,13 @@ struct SessionDelegateResponseTests {
         ("10", Int64(10)), ("0", 0), ("10, 10", 10), ("99999999999999999999999", .max), ("abc", nil), ("", nil),
     ])
     func theDeclaredLengthIsReadFromContentLength(value: String, expected: Int64?) {
-        #expect(ResponseHead(response(200, ["Content-Length": value])).declaredLength == expected)
+        #expect(HeadChecks(response(200, ["Content-Length": value])).declaredLength == expected)
     }
 
     /// Feeds `head` and then `chunks` to a delegate the way URLSession does, and returns how the task
     /// ended, or `nil` when it has not ended.
     private func feed(
-        _ head: HTTPURLResponse,
+        _ head: ResponseHead,
         _ chunks: [Data],
         options: TransportOptions = TransportOptions()
     ) -> (SessionDelegate.TaskOutcome?, Int) {
@@ -108,7 +108,7 @@ struct SessionDelegateResponseTests {
         let task = session.dataTask(with: Self.url)
         let ended = LockedValue<SessionDelegate.TaskOutcome?>(nil)
         delegate.register(task, options: options) { outcome in ended.withLock { $0 = outcome } }
-        delegate.urlSession(session, dataTask: task, didReceive: head) { _ in }
+        delegate.urlSession(session, dataTask: task, didReceive: head.httpURLResponse) { _ in }
         for chunk in chunks {
             delegate.urlSession(session, dataTask: task, didReceive: chunk)
         }

@@ -74,11 +74,11 @@ private struct Note: Encodable, Sendable {
         }
 
         let encoder = MultipartFormDataEncoder(streamingThreshold: 0, temporaryDirectory: folder)
-        let request = URLRequest(url: try #require(URL(string: "https://api.test/notes")))
+        let request = ApiRequest(url: try #require(URL(string: "https://api.test/notes")))
         var post = request
-        post.httpMethod = "POST"
+        post.method = HTTPMethod(rawValue: "POST")
         let encoded = try encoder.encodeRequest(Note(note: "hello"), in: post)
-        let written = try #require(encoded.bodyFile)
+        let written = try #require(encoded.body.file)
         defer { encoded.discardTemporaryFile() }
 
         #expect(TemporaryFileName.multipartBody.processID(inLeftoverName: written.url.lastPathComponent) == getpid())

@@ -25,12 +25,12 @@ extension HTTPCacheMiddleware {
         private let headers: [String: String]
         private let digestKey: CacheDigestKey?
 
-        init(request: URLRequest, url: URL, cache: HTTPCacheMiddleware, sessionSecrets: Secrets) {
+        init(request: ApiRequest, url: URL, cache: HTTPCacheMiddleware, sessionSecrets: Secrets) {
             let secrets = cache.secrets.union(sessionSecrets)
             var headers: [String: String] = [:]
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
-                let name = name.lowercased()
-                headers[name] = headers[name].map { $0 + ", " + value } ?? value
+            for field in request.headers {
+                let name = field.name.lowercased()
+                headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
             }
             let credentials = Self.credentials(headers: headers, url: url, secrets: secrets)
             self.url = url

@@ -1,6 +1,6 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    import FoundationNetworking
 #else
     public import Foundation
 #endif
@@ -72,10 +72,10 @@ public struct HTTPCacheMiddleware: Middleware {
     public let digestKey: CacheDigestKey?
     /// The classification of a request's entry, such as the signed-in user's identifier, for
     /// ``ResponseStore/removeResponses(classifiedAs:)``.
-    public let classify: @Sendable (URLRequest) -> String?
+    public let classify: @Sendable (ApiRequest) -> String?
     /// The user a request is made for, when the app knows it; `nil` tells users apart by their
     /// credentials.
-    public let identify: @Sendable (URLRequest) -> String?
+    public let identify: @Sendable (ApiRequest) -> String?
 
     /// Creates a cache.
     /// - Parameters:
@@ -93,8 +93,8 @@ public struct HTTPCacheMiddleware: Middleware {
         mode: Mode = .private,
         secrets: Secrets = Secrets(),
         digestKey: CacheDigestKey? = .ephemeral,
-        classify: @escaping @Sendable (URLRequest) -> String? = { _ in nil },
-        identify: @escaping @Sendable (URLRequest) -> String? = { _ in nil }
+        classify: @escaping @Sendable (ApiRequest) -> String? = { _ in nil },
+        identify: @escaping @Sendable (ApiRequest) -> String? = { _ in nil }
     ) {
         self.store = store
         self.mode = mode
@@ -110,12 +110,12 @@ public struct HTTPCacheMiddleware: Middleware {
 
     /// Answers `request` from the store or the network, as the policy and RFC 9111 say.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        let method = (request.httpMethod ?? "GET").uppercased()
-        guard let url = request.url else { return try await next(request) }
+        let method = (request.method.rawValue).uppercased()
+        let url = request.url
         let lookup = Lookup(request: request, url: url, cache: self, sessionSecrets: context.session.policy.secrets)
         if let storedLookup = context.storedLookup {
             // Answered from the store or not at all, whatever the method's policy.
@@ -159,10 +159,10 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     private func get(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         lookup: Lookup,
         policy: CachePolicy,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let url = lookup.url
         guard let key = lookup.key else {
@@ -188,10 +188,10 @@ public struct HTTPCacheMiddleware: Middleware {
         if let stored {
             let headers = stored.headers
             if let tag = headers["ETag"] {
-                outgoing.setValue(tag, forHTTPHeaderField: "If-None-Match")
+                outgoing.headers.set(tag, for: "If-None-Match")
             }
             if let modified = headers["Last-Modified"] {
-                outgoing.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
+                outgoing.headers.set(modified, for: "If-Modified-Since")
             }
         }
         let sent = Date()
@@ -233,10 +233,10 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     /// Whether `stored` may answer `request` without asking the server.
-    private func isFresh(_ stored: StoredResponse, request: URLRequest) -> Bool {
-        let requestControl = CacheControl(Headers(request.allHTTPHeaderFields ?? [:]))
+    private func isFresh(_ stored: StoredResponse, request: ApiRequest) -> Bool {
+        let requestControl = CacheControl(request.headers)
         if CacheControl(stored.headers).has("no-cache") || requestControl.has("no-cache")
-            || (request.value(forHTTPHeaderField: "Pragma")?.lowercased().contains("no-cache") ?? false)
+            || (request.headers["Pragma"]?.lowercased().contains("no-cache") ?? false)
         {
             return false
         }
@@ -251,11 +251,11 @@ public struct HTTPCacheMiddleware: Middleware {
     /// understands, no `no-store` on either side, and explicit freshness, a validator, or a status that
     /// allows a heuristic; in the shared mode neither `private` nor `Set-Cookie`, and for a request
     /// with credentials `public`, `s-maxage` or `must-revalidate` (§3.5).
-    private func isStorable(_ response: RawResponse, request: URLRequest, lookup: Lookup) -> Bool {
+    private func isStorable(_ response: RawResponse, request: ApiRequest, lookup: Lookup) -> Bool {
         let headers = response.headers
         let control = CacheControl(headers)
         guard !control.has("no-store"),
-            !CacheControl(Headers(request.allHTTPHeaderFields ?? [:])).has("no-store"),
+            !CacheControl(request.headers).has("no-store"),
             response.statusCode != 206, response.statusCode < 500, response.statusCode >= 200
         else { return false }
         let shared = mode == .shared
@@ -280,7 +280,7 @@ public struct HTTPCacheMiddleware: Middleware {
     /// the request's values of the `Vary` fields.
     private func storedResponse(
         _ response: RawResponse,
-        request: URLRequest,
+        request: ApiRequest,
         lookup: Lookup,
         sent: Date,
         received: Date

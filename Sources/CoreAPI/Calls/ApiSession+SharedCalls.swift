@@ -16,26 +16,24 @@ extension ApiSession {
     /// that started it.
     /// - Parameters:
     ///   - request: The request as the middlewares left it.
-    ///   - body: Where the body file comes from, as for ``send(_:body:options:call:)``.
     ///   - options: The caller's limits.
     ///   - call: The caller's call: cancelling it makes the caller leave the shared exchange.
     ///   - method: The method performed.
     func send<M: ApiMethod>(
-        _ request: URLRequest,
-        body: EncodedRequest,
+        _ request: ApiRequest,
         options: TransportOptions,
         call: Call,
         sharingFor method: M
     ) async throws -> RawResponse {
         // Checked before the identity is taken, so a request that may not be sent never joins one that may.
-        try Headers(request.allHTTPHeaderFields ?? [:]).validate()
-        guard let identity = WireIdentity(of: request, body: body, method: method, options: options) else {
-            return try await send(request, body: body, options: options, call: call)
+        try request.headers.validate()
+        guard let identity = WireIdentity(of: request, method: method, options: options) else {
+            return try await send(request, options: options, call: call)
         }
         return try await sharedCalls.perform(identity, for: call) { [self] in
             // A call of its own, which no caller's cancel reaches: it ends when its task is cancelled,
             // once every caller has left.
-            try await send(request, body: body, options: options, call: Call())
+            try await send(request, options: options, call: Call())
         }
     }
 }

@@ -34,15 +34,13 @@ struct WireIdentity: Hashable, Sendable {
     /// and no ``ApiMethod/callKey``, or a body in a file or a stream.
     /// - Parameters:
     ///   - request: The request as the middlewares left it.
-    ///   - body: The encoded request it came from, which tells whether the body is in a file.
     ///   - method: The method performed.
     ///   - options: The call's limits.
-    init?<M: ApiMethod>(of request: URLRequest, body: EncodedRequest, method: M, options: TransportOptions) {
-        let verb = request.httpMethod ?? HTTPMethod.get.rawValue
+    init?<M: ApiMethod>(of request: ApiRequest, method: M, options: TransportOptions) {
+        let verb = request.method.rawValue
         let callKey = method.callKey
         guard verb == HTTPMethod.get.rawValue || verb == HTTPMethod.head.rawValue || callKey != nil,
-            body.bodyFile == nil, body.pendingBodyFile == nil, request.httpBodyStream == nil,
-            let url = request.url
+            request.body.file == nil, request.pendingBodyFile == nil
         else { return nil }
         let deadline = method.deadline ?? 0
         self.init(
@@ -52,9 +50,9 @@ struct WireIdentity: Hashable, Sendable {
             timeouts: [options.idleTimeout, deadline],
             digest: Self.digest(
                 method: verb,
-                url: url.absoluteString,
-                headers: request.allHTTPHeaderFields ?? [:],
-                body: request.httpBody
+                url: request.url.absoluteString,
+                headers: request.headers,
+                body: request.body.data
             )
         )
     }
@@ -75,9 +73,9 @@ struct WireIdentity: Hashable, Sendable {
     }
 
     /// SHA-256 of the parts of a request, each preceded by its length so no two requests run together
-    /// into the same bytes; header fields in order of lower-cased name, then value, since their order
-    /// in a dictionary is no part of the request.
-    static func digest(method: String, url: String, headers: [String: String], body: Data?) -> String {
+    /// into the same bytes; header fields in order of lower-cased name, then value, since the order of
+    /// different names is no part of the request.
+    static func digest(method: String, url: String, headers: Headers, body: Data?) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256 + (body?.count ?? 0))
         func append(_ part: some Collection<UInt8>) {
@@ -91,8 +89,8 @@ struct WireIdentity: Hashable, Sendable {
         append(url.utf8)
         var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(headers.count)
-        for (name, value) in headers {
-            fields.append((name.lowercased(), value))
+        for field in headers {
+            fields.append((field.name.lowercased(), field.value))
         }
         fields.sort { (left: (name: String, value: String), right: (name: String, value: String)) -> Bool in
             left.name == right.name ? left.value < right.value : left.name < right.name

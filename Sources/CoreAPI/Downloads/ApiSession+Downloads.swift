@@ -91,7 +91,7 @@ extension ApiSession {
                 let size = try file.finish()
                 return DownloadedFile(
                     location: file.destination,
-                    response: response,
+                    head: response,
                     size: size,
                     resumedBytes: file.resumedFrom
                 )

@@ -126,7 +126,7 @@ final class DownloadFile: Sendable {
     ///   the `416` is a status like any other.
     /// - Throws: ``ApiError/TransportFailure/Kind/badResponse`` for a `416` that does not confirm the part
     ///   (see ``takeMismatch()``), which then starts again; ``ApiError/cancelled`` for an attempt given up.
-    func completes(with response: HTTPURLResponse, attempt: Int) throws -> Bool {
+    func completes(with response: ResponseHead, attempt: Int) throws -> Bool {
         let length = Self.completeLength(of: response)
         return try state.withLock { state in
             guard !state.isClosed, state.attempt == attempt else { throw ApiError.cancelled }
@@ -149,9 +149,9 @@ final class DownloadFile: Sendable {
     ///   to no range request, from another offset, of another version, or with a content coding (see
     ///   ``takeMismatch()``);
     ///   ``ApiError/responseTooLarge(limit:)`` when the declared length passes the limit.
-    func start(with response: HTTPURLResponse, attempt: Int) throws {
+    func start(with response: ResponseHead, attempt: Int) throws {
         let validator = Self.validator(of: response)
-        let head = ResponseHead(response)
+        let head = HeadChecks(response)
         try state.withLock { state in
             guard !state.isClosed, state.attempt == attempt else { throw ApiError.cancelled }
             if response.statusCode == 206 {
@@ -167,7 +167,7 @@ final class DownloadFile: Sendable {
                 state.validator = validator
                 state.isCoded = !head.isIdentityEncoded
                 state.acceptsRanges =
-                    response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased().contains("bytes") ?? false
+                    response.headers["Accept-Ranges"]?.lowercased().contains("bytes") ?? false
             }
             if head.declaresMore(than: maximumSize, after: state.written) {
                 throw ApiError.responseTooLarge(limit: maximumSize)
@@ -294,11 +294,11 @@ final class DownloadFile: Sendable {
     }
 
     /// The validator a range request may name in `If-Range`; see ``ifRangeValidator(etag:lastModified:date:)``.
-    private static func validator(of response: HTTPURLResponse) -> String? {
+    private static func validator(of response: ResponseHead) -> String? {
         ifRangeValidator(
-            etag: response.value(forHTTPHeaderField: "ETag"),
-            lastModified: response.value(forHTTPHeaderField: "Last-Modified"),
-            date: response.value(forHTTPHeaderField: "Date")
+            etag: response.headers["ETag"],
+            lastModified: response.headers["Last-Modified"],
+            date: response.headers["Date"]
         )
     }
 
@@ -326,17 +326,17 @@ final class DownloadFile: Sendable {
     }
 
     /// The complete length a `416`'s `Content-Range` (`bytes */200`) names.
-    private static func completeLength(of response: HTTPURLResponse) -> Int64? {
-        guard let range = response.value(forHTTPHeaderField: "Content-Range")?.trimmingCharacters(in: .whitespaces),
+    private static func completeLength(of response: ResponseHead) -> Int64? {
+        guard let range = response.headers["Content-Range"]?.trimmingCharacters(in: .whitespaces),
             range.lowercased().hasPrefix("bytes */")
         else { return nil }
         let length = range.dropFirst("bytes */".count)
-        return ResponseHead.isDigits(length) ? Int64(length) : nil
+        return HeadChecks.isDigits(length) ? Int64(length) : nil
     }
 
     /// The first byte a `206`'s `Content-Range` (`bytes 100-199/200`) covers.
-    private static func rangeStart(of response: HTTPURLResponse) -> Int64? {
-        guard let range = response.value(forHTTPHeaderField: "Content-Range"),
+    private static func rangeStart(of response: ResponseHead) -> Int64? {
+        guard let range = response.headers["Content-Range"],
             range.lowercased().hasPrefix("bytes "),
             let dash = range.firstIndex(of: "-")
         else { return nil }

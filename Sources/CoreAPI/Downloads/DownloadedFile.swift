@@ -1,9 +1,4 @@
-#if canImport(FoundationNetworking)
-    public import Foundation
-    public import FoundationNetworking
-#else
-    public import Foundation
-#endif
+public import Foundation
 
 /// A finished download, from ``ApiSession/download(_:options:progress:)``.
 public struct DownloadedFile: Sendable {
@@ -11,16 +6,16 @@ public struct DownloadedFile: Sendable {
     public let location: URL
     /// The response the last part of the body came with: `200`, or `206` for a resumed download, or
     /// `416` when a kept part turned out to be the whole file.
-    public let response: HTTPURLResponse
+    public let head: ResponseHead
     /// The file's size in bytes.
     public let size: Int64
     /// How many of those bytes were kept from an earlier attempt — a dropped connection, or an earlier
-    /// download that kept its partial file — rather than received with ``response``.
+    /// download that kept its partial file — rather than received with ``head``.
     public let resumedBytes: Int64
 
-    /// The status code of ``response``.
-    public var statusCode: Int { response.statusCode }
+    /// The status code of ``head``.
+    public var statusCode: Int { head.statusCode }
 
-    /// The header fields of ``response``.
-    public var headers: Headers { Headers(httpURLResponse: response) }
+    /// The header fields of ``head``.
+    public var headers: Headers { head.headers }
 }

@@ -1,9 +1,5 @@
 public import Foundation
 
-#if canImport(FoundationNetworking)
-    public import FoundationNetworking
-#endif
-
 /// Encodes parameters as an `application/x-www-form-urlencoded` body, escaped by the WHATWG form
 /// serializer: `A–Z a–z 0–9 * - . _` stay as they are, a space is `+` (or `%20`), every other byte is
 /// percent-encoded.
@@ -56,19 +52,19 @@ public struct FormParametersEncoder: ParametersEncoding {
     /// Returns `request` with the form body and `Content-Type`.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``, also
     ///   for non-empty parameters on `GET` or `HEAD`.
-    public func encode(_ parameters: any Encodable, in request: URLRequest) throws -> URLRequest {
+    public func encode(_ parameters: any Encodable, in request: ApiRequest) throws -> ApiRequest {
         guard let body = try body(for: parameters) else { return request }
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let method = request.method
         guard method != .get, method != .head else {
             throw ApiError.invalidRequest(
                 .encoding("a \(method) request cannot carry a form body; use QueryParametersEncoder")
             )
         }
         var request = request
-        if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        if !request.headers.contains("Content-Type") {
+            request.headers.set(contentType, for: "Content-Type")
         }
-        request.httpBody = body
+        request.body = .data(body)
         return request
     }
 }

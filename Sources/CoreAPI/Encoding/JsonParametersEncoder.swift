@@ -1,9 +1,5 @@
 public import Foundation
 
-#if canImport(FoundationNetworking)
-    public import FoundationNetworking
-#endif
-
 /// Encodes parameters as a JSON body with `Content-Type: application/json` (unless already set).
 ///
 /// The method is encoded into the same tree of values as every other CoreAPI encoder uses, so
@@ -48,9 +44,9 @@ public struct JsonParametersEncoder: ParametersEncoding {
     /// Returns `request` with the JSON body and `Content-Type`.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``, also
     ///   for non-empty parameters on `GET` or `HEAD`.
-    public func encode(_ parameters: any Encodable, in request: URLRequest) throws -> URLRequest {
+    public func encode(_ parameters: any Encodable, in request: ApiRequest) throws -> ApiRequest {
         guard let body = try body(for: parameters) else { return request }
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let method = request.method
         if method == .get || method == .head {
             guard body == Data("{}".utf8) else {
                 throw ApiError.invalidRequest(
@@ -60,10 +56,10 @@ public struct JsonParametersEncoder: ParametersEncoding {
             return request
         }
         var request = request
-        if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        if !request.headers.contains("Content-Type") {
+            request.headers.set(contentType, for: "Content-Type")
         }
-        request.httpBody = body
+        request.body = .data(body)
         return request
     }
 }

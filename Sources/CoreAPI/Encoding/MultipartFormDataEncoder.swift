@@ -1,9 +1,5 @@
 public import Foundation
 
-#if canImport(FoundationNetworking)
-    public import FoundationNetworking
-#endif
-
 /// Encodes parameters as a `multipart/form-data` body (RFC 7578).
 ///
 /// Properties of type ``Attachment``, `[Attachment]` and `Data` become file parts (a `Data` part is named
@@ -96,12 +92,12 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
 
     /// Returns `request` with the body in memory and `Content-Type: multipart/form-data; boundary=…`.
     /// - Throws: as ``body(for:)``, and for any parameters on `GET` or `HEAD`.
-    public func encode(_ parameters: any Encodable, in request: URLRequest) throws -> URLRequest {
+    public func encode(_ parameters: any Encodable, in request: ApiRequest) throws -> ApiRequest {
         guard let body = try body(for: parameters) else { return request }
         try Self.checkMethod(of: request)
         var request = request
-        request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
-        request.httpBody = body.data
+        request.headers.set(body.contentType, for: "Content-Type")
+        request.body = .data(body.data)
         return request
     }
 
@@ -111,18 +107,18 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
     /// Cancelling the calling task while the file is written stops it, removes the file and throws
     /// ``ApiError/cancelled``.
     /// - Throws: as ``encode(_:in:)``.
-    public func encodeRequest(_ parameters: any Encodable, in request: URLRequest) throws -> EncodedRequest {
+    public func encodeRequest(_ parameters: any Encodable, in request: ApiRequest) throws -> ApiRequest {
         var encoded = try encodeDeferringBody(parameters, in: request)
         if let pending = encoded.pendingBodyFile.take() {
-            encoded.bodyFile = try pending.write(into: &encoded.request)
+            encoded.body = .file(try pending.write(into: &encoded))
         }
         return encoded
     }
 
     /// As ``encodeRequest(_:in:)``, but a body above ``streamingThreshold`` is left to be written to its
-    /// temporary file when a transport sends the request (``EncodedRequest/pendingBodyFile``).
-    func encodeDeferringBody(_ parameters: any Encodable, in request: URLRequest) throws -> EncodedRequest {
-        guard let parts = try parts(for: parameters) else { return EncodedRequest(request: request) }
+    /// temporary file when a transport sends the request (`ApiRequest.pendingBodyFile`).
+    func encodeDeferringBody(_ parameters: any Encodable, in request: ApiRequest) throws -> ApiRequest {
+        guard let parts = try parts(for: parameters) else { return request }
         try Self.checkMethod(of: request)
         var request = request
         let length = Self.length(of: parts, boundaryLength: Self.randomBoundaryLength)
@@ -130,21 +126,17 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
             return try withFreshBoundary { boundary in
                 var sink = MemorySink()
                 try write(parts, boundary: boundary, to: &sink)
-                request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-                request.httpBody = sink.data
-                return EncodedRequest(request: request)
+                request.headers.set("multipart/form-data; boundary=\(boundary)", for: "Content-Type")
+                request.body = .data(sink.data)
+                return request
             }
         }
         let boundary = makeBoundary()
-        request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-        request.setValue(
-            String(Self.length(of: parts, boundaryLength: boundary.utf8.count)),
-            forHTTPHeaderField: "Content-Length"
-        )
-        request.httpBody = nil
-        var encoded = EncodedRequest(request: request)
-        encoded.pendingBodyFile = PendingBodyFile(encoder: self, parts: parts, boundary: boundary)
-        return encoded
+        request.headers.set("multipart/form-data; boundary=\(boundary)", for: "Content-Type")
+        request.headers.set(String(Self.length(of: parts, boundaryLength: boundary.utf8.count)), for: "Content-Length")
+        request.body = .none
+        request.pendingBodyFile = PendingBodyFile(encoder: self, parts: parts, boundary: boundary)
+        return request
     }
 
     /// Writes `parts` to a new temporary file, with `boundary` unless it occurs in a part, and returns
@@ -153,7 +145,7 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
         _ parts: [Part],
         boundary: String,
         shouldStop: () -> Bool
-    ) throws -> (EncodedRequest.BodyFile, boundary: String) {
+    ) throws -> (ApiRequest.File, boundary: String) {
         let url = TemporaryFileName.multipartBody.makeURL(in: temporaryDirectory)
         do {
             let used = try withFreshBoundary(startingWith: boundary) { boundary in
@@ -170,7 +162,7 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
                 return boundary
             }
             let written = Self.length(of: parts, boundaryLength: used.utf8.count)
-            return (EncodedRequest.BodyFile(url: url, length: written, isTemporary: true), used)
+            return (ApiRequest.File(url: url, length: written, isTemporary: true), used)
         } catch {
             try? FileManager.default.removeItem(at: url)
             throw error
@@ -292,8 +284,8 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
         return result + "\""
     }
 
-    private static func checkMethod(of request: URLRequest) throws {
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+    private static func checkMethod(of request: ApiRequest) throws {
+        let method = request.method
         guard method != .get, method != .head else {
             throw ApiError.invalidRequest(
                 .encoding("a \(method) request cannot carry a multipart body; use QueryParametersEncoder")

@@ -1,9 +1,4 @@
-#if canImport(FoundationNetworking)
-    import Foundation
-    import FoundationNetworking
-#else
-    import Foundation
-#endif
+import Foundation
 
 /// A multipart body that is written to its temporary file only when a transport sends the request.
 ///
@@ -22,14 +17,14 @@ struct PendingBodyFile: Sendable {
     /// - Parameter shouldStop: Checked between chunks; when it says so, the file is removed and
     ///   ``ApiError/cancelled`` thrown.
     func write(
-        into request: inout URLRequest,
+        into request: inout ApiRequest,
         shouldStop: () -> Bool = { Task.isCancelled }
-    ) throws -> EncodedRequest.BodyFile {
+    ) throws -> ApiRequest.File {
         var (file, used) = try encoder.writeTemporaryFile(parts, boundary: boundary, shouldStop: shouldStop)
         file.isWrittenForOneAttempt = true
         if used != boundary {
-            request.setValue("multipart/form-data; boundary=\(used)", forHTTPHeaderField: "Content-Type")
-            request.setValue(String(file.length), forHTTPHeaderField: "Content-Length")
+            request.headers.set("multipart/form-data; boundary=\(used)", for: "Content-Type")
+            request.headers.set(String(file.length), for: "Content-Length")
         }
         return file
     }

@@ -1,9 +1,4 @@
-#if canImport(FoundationNetworking)
-    import Foundation
-    public import FoundationNetworking
-#else
-    public import Foundation
-#endif
+import Foundation
 
 /// Encodes parameters as an RFC 3986 query string: in the URL for `GET`, `HEAD` and `DELETE`, and as an
 /// `application/x-www-form-urlencoded` body for other methods (the destination can be fixed instead).
@@ -58,10 +53,10 @@ public struct QueryParametersEncoder: ParametersEncoding {
 
     /// Returns `request` with the parameters in its query or body.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``.
-    public func encode(_ parameters: any Encodable, in request: URLRequest) throws -> URLRequest {
+    public func encode(_ parameters: any Encodable, in request: ApiRequest) throws -> ApiRequest {
         let query = try queryString(for: parameters)
         var request = request
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let method = request.method
         let inQuery =
             switch destination {
             case .methodDependent: method.prefersQueryParameters
@@ -69,8 +64,8 @@ public struct QueryParametersEncoder: ParametersEncoding {
             case .httpBody: false
             }
         if inQuery {
-            guard !query.isEmpty, let url = request.url,
-                var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            guard !query.isEmpty,
+                var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
             else { return request }
             let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
             components.percentEncodedQuery = existing + query
@@ -79,10 +74,10 @@ public struct QueryParametersEncoder: ParametersEncoding {
             }
             request.url = newURL
         } else if !query.isEmpty {
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
+            if !request.headers.contains("Content-Type") {
+                request.headers.set("application/x-www-form-urlencoded; charset=utf-8", for: "Content-Type")
             }
-            request.httpBody = Data(query.utf8)
+            request.body = .data(Data(query.utf8))
         }
         return request
     }

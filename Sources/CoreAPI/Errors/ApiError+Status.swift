@@ -1,19 +1,19 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension ApiError {
     /// The status error for `response` when the current acceptable codes do not contain its status.
-    public init?(unacceptable response: HTTPURLResponse, body: Data) {
+    public init?(unacceptable response: ResponseHead, body: Data) {
         self.init(unacceptable: response, body: body, acceptable: AcceptableStatusCodes.current)
     }
 
     /// The status error for `response` when `acceptable` does not contain its status:
     /// ``unauthorized(_:)`` for `401`, ``unacceptableStatus(_:)`` otherwise. Every status error CoreAPI
     /// makes comes from here.
-    init?(unacceptable response: HTTPURLResponse, body: Data, acceptable: AcceptableStatusCodes) {
+    init?(unacceptable response: ResponseHead, body: Data, acceptable: AcceptableStatusCodes) {
         let status = response.statusCode
         guard !acceptable.contains(status) else { return nil }
         let failure = StatusFailure(response: response, body: body)
@@ -24,10 +24,10 @@ extension ApiError {
 extension ApiError.StatusFailure {
     /// The failure of `response`: its status, header fields and URL (without query), and `body` capped
     /// at ``maximumBodySize`` bytes.
-    init(response: HTTPURLResponse, body: Data) {
+    init(response: ResponseHead, body: Data) {
         self.init(
             statusCode: response.statusCode,
-            headers: Headers(httpURLResponse: response),
+            headers: response.headers,
             body: body,
             url: response.url
         )

@@ -1,10 +1,3 @@
-#if canImport(FoundationNetworking)
-    import Foundation
-    public import FoundationNetworking
-#else
-    public import Foundation
-#endif
-
 /// One step of the ordered async chain every request of an ``ApiSession`` goes through.
 ///
 /// A middleware receives the request about to be sent and `next`, which sends it through the rest of
@@ -19,19 +12,18 @@
 /// every status code as a ``RawResponse``. Transport failures reach them as thrown ``ApiError`` values;
 /// an error a middleware throws itself that is not an ``ApiError`` ends the call unchanged.
 ///
-/// Header fields left on the request are validated before it is sent. Validate values you compute
-/// yourself too (``Headers/validate()``): on Linux, `URLRequest.setValue(_:forHTTPHeaderField:)`
-/// silently drops a value that contains CR, LF or NUL, so such a field would otherwise just be missing.
+/// Header fields left on the request are validated before it is sent: a name that is not a token or a
+/// value with CR, LF or NUL fails the call with ``ApiError/invalidRequest(_:)`` and nothing is sent.
 ///
 /// ```swift
 /// struct RequestID: Middleware {
 ///     func intercept(
-///         _ request: URLRequest,
+///         _ request: ApiRequest,
 ///         context: MiddlewareContext,
-///         next: @Sendable (URLRequest) async throws -> RawResponse
+///         next: @Sendable (ApiRequest) async throws -> RawResponse
 ///     ) async throws -> RawResponse {
 ///         var request = request
-///         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+///         request.headers.set(UUID().uuidString, for: "X-Request-ID")
 ///         return try await next(request)
 ///     }
 /// }
@@ -45,8 +37,8 @@ public protocol Middleware: Sendable {
     /// - Returns: The raw response for the previous step.
     /// - Throws: ``ApiError`` for failures the rest of the chain reported, or an error of its own.
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse
 }

@@ -8,13 +8,13 @@
 /// Runs a request through middlewares and then `terminal`.
 struct MiddlewareChain: Sendable {
     let middlewares: [any Middleware]
-    let terminal: @Sendable (URLRequest) async throws -> RawResponse
+    let terminal: @Sendable (ApiRequest) async throws -> RawResponse
 
-    func run(_ request: URLRequest, context: MiddlewareContext) async throws -> RawResponse {
+    func run(_ request: ApiRequest, context: MiddlewareContext) async throws -> RawResponse {
         try await run(request, context: context, from: 0)
     }
 
-    private func run(_ request: URLRequest, context: MiddlewareContext, from index: Int) async throws -> RawResponse {
+    private func run(_ request: ApiRequest, context: MiddlewareContext, from index: Int) async throws -> RawResponse {
         guard index < middlewares.count else {
             return try await terminal(request)
         }

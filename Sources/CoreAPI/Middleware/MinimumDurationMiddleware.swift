@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Makes every call last at least a minimum time, so a fast reply does not flash past the user.
@@ -50,9 +50,9 @@ public struct MinimumDurationMiddleware: Middleware {
     /// - Returns: The response of `next`.
     /// - Throws: The error of `next`, after the wait; ``ApiError/cancelled`` at once when the call is cancelled.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let start = DispatchTime.now().uptimeNanoseconds
         let outcome: Result<RawResponse, any Error>

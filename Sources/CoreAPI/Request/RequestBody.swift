@@ -49,24 +49,24 @@ public struct RequestBody: Sendable, Hashable {
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/unreadableFile(path:)``
     ///   for a file that is missing or cannot be read, and with ``ApiError/InvalidRequestReason/encoding(_:)``
     ///   for a `GET` or `HEAD` request, which cannot carry a body.
-    func encoded(in request: URLRequest) throws -> EncodedRequest {
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+    func encoded(in request: ApiRequest) throws -> ApiRequest {
+        let method = request.method
         guard method != .get, method != .head else {
             throw ApiError.invalidRequest(.encoding("a \(method) request cannot carry a body"))
         }
         var request = request
-        if request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        if !request.headers.contains("Content-Type") {
+            request.headers.set(contentType, for: "Content-Type")
         }
         switch source {
         case .data(let data):
-            request.httpBody = data
-            return EncodedRequest(request: request)
+            request.body = .data(data)
         case .file(let url):
             let length = try Self.readableLength(of: url)
-            request.setValue(String(length), forHTTPHeaderField: "Content-Length")
-            return EncodedRequest(request: request, bodyFile: .init(url: url, length: length, isTemporary: false))
+            request.headers.set(String(length), for: "Content-Length")
+            request.body = .file(.init(url: url, length: length, isTemporary: false))
         }
+        return request
     }
 
     /// The size of the regular, readable file at `url`.

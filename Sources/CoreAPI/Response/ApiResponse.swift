@@ -1,9 +1,5 @@
 public import Foundation
 
-#if canImport(FoundationNetworking)
-    public import FoundationNetworking
-#endif
-
 /// A typed response, built from the HTTP exchange in two layers.
 ///
 /// - ``process(response:data:error:)`` is the policy: it sees every exchange — successes, error
@@ -17,17 +13,17 @@ public import Foundation
 public protocol ApiResponse: Sendable {
     /// Decides the outcome of an exchange.
     /// - Parameters:
-    ///   - response: The HTTP response, or `nil` when none arrived.
+    ///   - response: The response head, or `nil` when none arrived.
     ///   - data: The body, or `nil` when none arrived.
     ///   - error: The transport error, if any.
-    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
+    static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
 
     /// Parses a response, or returns `nil` when it cannot.
-    static func makeResponse(response: HTTPURLResponse, data: Data) -> Self?
+    static func makeResponse(response: ResponseHead, data: Data) -> Self?
 
     /// Parses a response, throwing the reason when it cannot. The default calls
     /// ``makeResponse(response:data:)`` and throws a mapping error without a cause on `nil`.
-    static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self
+    static func decodeResponse(response: ResponseHead, data: Data) throws -> Self
 
     /// The media types a body of this type may have, such as `application/json`, `application/*`,
     /// `*/*` or `application/*+json`; `nil` (the default) accepts any. Parameters such as `charset` are
@@ -37,7 +33,7 @@ public protocol ApiResponse: Sendable {
 
 extension ApiResponse {
     /// The default policy: ``standardProcess(response:data:error:)``.
-    public static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
+    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
     {
         standardProcess(response: response, data: data, error: error)
     }
@@ -46,7 +42,7 @@ extension ApiResponse {
     public static var acceptableContentTypes: [String]? { nil }
 
     /// Calls ``makeResponse(response:data:)``; `nil` becomes ``ApiError/mapping(_:)`` without a cause.
-    public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
+    public static func decodeResponse(response: ResponseHead, data: Data) throws -> Self {
         guard let value = makeResponse(response: response, data: data) else {
             throw ApiError.mapping(.init(typeName: String(describing: Self.self), statusCode: response.statusCode))
         }
@@ -63,7 +59,7 @@ extension ApiResponse {
     /// 4. otherwise ``decodeResponse(response:data:)`` runs, and its error becomes ``ApiError/mapping(_:)``
     ///    carrying the cause.
     public static func standardProcess(
-        response: HTTPURLResponse?,
+        response: ResponseHead?,
         data: Data?,
         error: (any Error)?
     ) -> Result<Self, any Error> {
@@ -78,7 +74,7 @@ extension ApiResponse {
             return .failure(failure)
         }
         if let acceptable = acceptableContentTypes, !body.isEmpty {
-            let received = response.value(forHTTPHeaderField: "Content-Type")
+            let received = response.headers["Content-Type"]
             guard MediaType.matches(received, anyOf: acceptable) else {
                 return .failure(
                     ApiError.unacceptableContentType(

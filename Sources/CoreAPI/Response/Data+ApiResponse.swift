@@ -1,12 +1,12 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension Data: ApiResponse {
     /// The raw body bytes.
-    public static func makeResponse(response: HTTPURLResponse, data: Data) -> Data? {
+    public static func makeResponse(response: ResponseHead, data: Data) -> Data? {
         data
     }
 }

@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The raw body with the media type and text encoding the server declared: an image, a PDF, a file
@@ -35,8 +35,8 @@ public struct DataResponse: ApiResponse, Hashable {
     }
 
     /// The body with the media type and charset of the response's `Content-Type`; never `nil`.
-    public static func makeResponse(response: HTTPURLResponse, data: Data) -> DataResponse? {
-        let contentType = response.value(forHTTPHeaderField: "Content-Type")
+    public static func makeResponse(response: ResponseHead, data: Data) -> DataResponse? {
+        let contentType = response.headers["Content-Type"]
         return DataResponse(
             data: data,
             mimeType: contentType.flatMap(MediaType.essence(of:)),

@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A response whose body is not used: `204 No Content`, `205 Reset Content`, a `HEAD` response or any
@@ -19,7 +19,7 @@ public struct EmptyResponse: ApiResponse, Hashable {
     }
 
     /// Always succeeds; the body, if any, is ignored.
-    public static func makeResponse(response: HTTPURLResponse, data: Data) -> EmptyResponse? {
-        EmptyResponse(statusCode: response.statusCode, headers: Headers(httpURLResponse: response))
+    public static func makeResponse(response: ResponseHead, data: Data) -> EmptyResponse? {
+        EmptyResponse(statusCode: response.statusCode, headers: response.headers)
     }
 }

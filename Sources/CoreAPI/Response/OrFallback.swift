@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The expected model, or a fallback model when the reply does not decode as the expected one.
@@ -44,7 +44,7 @@ public enum OrFallback<Value: ApiResponse, Fallback: ApiResponse>: ApiResponse {
 
     /// `Value`'s parse, else `Fallback`'s.
     /// - Throws: `Value`'s parse error when neither type parses.
-    public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
+    public static func decodeResponse(response: ResponseHead, data: Data) throws -> Self {
         do {
             return .value(try Value.decodeResponse(response: response, data: data))
         } catch let valueError {
@@ -56,7 +56,7 @@ public enum OrFallback<Value: ApiResponse, Fallback: ApiResponse>: ApiResponse {
     }
 
     /// ``decodeResponse(response:data:)``, or `nil` when neither type parses.
-    public static func makeResponse(response: HTTPURLResponse, data: Data) -> Self? {
+    public static func makeResponse(response: ResponseHead, data: Data) -> Self? {
         try? decodeResponse(response: response, data: data)
     }
 }

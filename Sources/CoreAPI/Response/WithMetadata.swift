@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A response value together with the HTTP response it came from: status, header fields, URL and, for
@@ -48,11 +48,11 @@ public struct WithMetadata<Value: ApiResponse>: ApiResponse {
     }
 
     /// Wraps `value` with the status, header fields and URL of `response`.
-    public init(value: Value, response: HTTPURLResponse) {
+    public init(value: Value, response: ResponseHead) {
         self.init(
             value: value,
             status: HTTPStatus(response.statusCode),
-            headers: Headers(httpURLResponse: response),
+            headers: response.headers,
             url: response.url
         )
     }
@@ -63,7 +63,7 @@ public struct WithMetadata<Value: ApiResponse>: ApiResponse {
     }
 
     /// `Value`'s own policy, with the metadata added to its value.
-    public static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
+    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
     {
         Value.process(response: response, data: data, error: error).flatMap { value in
             guard let response else {
@@ -74,12 +74,12 @@ public struct WithMetadata<Value: ApiResponse>: ApiResponse {
     }
 
     /// `Value`'s parse, with the metadata added.
-    public static func makeResponse(response: HTTPURLResponse, data: Data) -> Self? {
+    public static func makeResponse(response: ResponseHead, data: Data) -> Self? {
         Value.makeResponse(response: response, data: data).map { WithMetadata(value: $0, response: response) }
     }
 
     /// `Value`'s throwing parse, with the metadata added.
-    public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
+    public static func decodeResponse(response: ResponseHead, data: Data) throws -> Self {
         WithMetadata(value: try Value.decodeResponse(response: response, data: data), response: response)
     }
 }

@@ -23,7 +23,7 @@ extension ApiSession {
         limits: StreamLimits,
         extraHeaders: [(name: String, value: String)],
         progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws -> HTTPURLResponse {
+    ) async throws -> ResponseHead {
         guard isValid else {
             throw ApiError.invalidRequest(.sessionInvalidated)
         }
@@ -52,12 +52,12 @@ extension ApiSession {
         }
         let raw = try outcome.get()
         if handedOver.current {
-            return raw.response
+            return raw.head
         }
-        if !ResponseHead(raw.response).isRedirect {
+        if !HeadChecks(raw.head).isRedirect {
             let accepted: Bool
             do {
-                accepted = try handler.accepts(raw.response)
+                accepted = try handler.accepts(raw.head)
                 if accepted {
                     try handler.receive(raw.data)
                 }
@@ -65,12 +65,12 @@ extension ApiSession {
                 throw ApiError(error)
             }
             if accepted {
-                return raw.response
+                return raw.head
             }
         }
         _ = try process(outcome, for: method)
         // The response type accepted a status the method does not: still no body to hand over.
-        throw ApiError(unacceptable: raw.response, body: raw.data, acceptable: AcceptableStatusCodes([]))
+        throw ApiError(unacceptable: raw.head, body: raw.data, acceptable: AcceptableStatusCodes([]))
             ?? ApiError.transport(.init(kind: .badResponse))
     }
 }

@@ -18,9 +18,9 @@ extension ApiSession {
         _ outcome: Result<RawResponse, ApiError>,
         for method: M
     ) throws -> M.Response {
-        let (response, data, error): (HTTPURLResponse?, Data?, ApiError?)
+        let (response, data, error): (ResponseHead?, Data?, ApiError?)
         switch outcome {
-        case .success(let raw): (response, data, error) = (raw.response, raw.data, nil)
+        case .success(let raw): (response, data, error) = (raw.head, raw.data, nil)
         case .failure(let failure): (response, data, error) = (nil, nil, failure)
         }
         let codes = method.acceptableStatusCodes

@@ -1,10 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A method's exchange: its request through the middleware chain to the transport, and the redirects
 /// the session follows above it.
 extension ApiSession {
@@ -39,10 +35,10 @@ extension ApiSession {
         shares: Bool = false,
         call: Call
     ) async throws -> Result<RawResponse, ApiError> {
-        var encoded = try makeEncodedRequest(for: method)
-        defer { encoded.discardTemporaryFile() }
+        var request = try makeEncodedRequest(for: method)
+        defer { request.discardTemporaryFile() }
         for field in extraHeaders {
-            encoded.request.setValue(field.value, forHTTPHeaderField: field.name)
+            request.headers.set(field.value, for: field.name)
         }
         // A stored-only lookup never reaches the transport (see ``StoredLookup``).
         let storedLookup = StoredLookup.next
@@ -53,31 +49,29 @@ extension ApiSession {
             if middlewares.isEmpty {
                 if storedLookup != nil { throw StoredLookup.Miss() }
                 if shares {
-                    return .success(
-                        try await send(encoded.request, body: encoded, options: options, call: call, sharingFor: method)
-                    )
+                    return .success(try await send(request, options: options, call: call, sharingFor: method))
                 }
-                return .success(try await send(encoded.request, body: encoded, options: options, call: call))
+                return .success(try await send(request, options: options, call: call))
             }
-            let chain = MiddlewareChain(middlewares: middlewares) { [self, encoded] request in
+            let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
                 if storedLookup != nil { throw StoredLookup.Miss() }
                 if shares {
-                    return try await send(request, body: encoded, options: options, call: call, sharingFor: method)
+                    return try await send(request, options: options, call: call, sharingFor: method)
                 }
-                return try await send(request, body: encoded, options: options, call: call)
+                return try await send(request, options: options, call: call)
             }
             if let storedLookup {
                 // The middlewares learn of the lookup from their context; calls they make on their own
                 // (a token refresh) are ordinary ones.
                 let context = MiddlewareContext(method: method, attempt: 1, session: self, storedLookup: storedLookup)
-                let request = encoded.request
+                let request = request
                 return .success(
                     try await StoredLookup.$next.withValue(nil) { try await chain.run(request, context: context) }
                 )
             }
             return .success(
                 try await chain.run(
-                    encoded.request,
+                    request,
                     context: MiddlewareContext(method: method, attempt: 1, session: self)
                 )
             )
@@ -90,32 +84,31 @@ extension ApiSession {
 
     /// Validates the headers middlewares left, writes a pending body file, then sends the request with
     /// the transport and follows redirects by ``TransportPolicy``'s rules (see ``Redirect``).
-    /// - Parameters:
-    ///   - request: The request as the middlewares left it.
-    ///   - body: Where the body file comes from: ``EncodedRequest/bodyFile`` as it is, or
-    ///     ``EncodedRequest/pendingBodyFile`` written now, for this attempt alone.
+    /// - Parameter request: The request as the middlewares left it; a pending body file
+    ///   (`ApiRequest.pendingBodyFile`) is written now, for this attempt alone.
     func send(
-        _ request: URLRequest,
-        body: EncodedRequest,
+        _ request: ApiRequest,
         options: TransportOptions,
         call: Call
     ) async throws -> RawResponse {
-        try Headers(request.allHTTPHeaderFields ?? [:]).validate()
+        try request.headers.validate()
         if Task.isCancelled || call.isCancelled {
             throw ApiError.cancelled
         }
-        var current = EncodedRequest(request: request, bodyFile: body.bodyFile)
-        if let pending = body.pendingBodyFile {
+        var current = request
+        if let pending = current.pendingBodyFile.take() {
             let deadline = options.deadline
             do {
-                current.bodyFile = try pending.write(into: &current.request) {
-                    Task.isCancelled || call.isCancelled || DispatchTime.now() >= deadline
-                }
+                current.body = .file(
+                    try pending.write(into: &current) {
+                        Task.isCancelled || call.isCancelled || DispatchTime.now() >= deadline
+                    }
+                )
             } catch ApiError.cancelled where !(Task.isCancelled || call.isCancelled) {
                 throw ApiError.timeout  // the deadline passed while the body was written
             }
         }
-        let written = body.pendingBodyFile == nil ? nil : current
+        let written = request.pendingBodyFile == nil ? nil : current
         defer { written?.discardTemporaryFile() }
         var chain = Redirect.Chain(origin: request.url)
         while true {
@@ -134,12 +127,12 @@ extension ApiSession {
                 options: options
             )
             raw.exchangeDuration = ContinuousClock.now - started
-            switch Redirect.next(after: raw.response, request: current.request, chain: chain, policy: policy) {
+            switch Redirect.next(after: raw.head, request: current, chain: chain, policy: policy) {
             case .success(nil):
                 return raw
             case .success(let hop?):
                 // The body goes along only for 307 and 308 (and a 301 or 302 that answered no POST).
-                current = EncodedRequest(request: hop.request, bodyFile: hop.keepsBody ? current.bodyFile : nil)
+                current = hop.request
                 chain = hop.chain
             case .failure(let refusal):
                 throw refusal

@@ -56,7 +56,7 @@ final class Call: Sendable {
     ///   - reportsActivity: Whether the transport is an ``ActivityReportingTransport``, found once by
     ///     the session.
     func exchange(
-        _ request: EncodedRequest,
+        _ request: ApiRequest,
         with transport: any Transport,
         direct: URLSessionTransport?,
         reportsActivity: Bool,

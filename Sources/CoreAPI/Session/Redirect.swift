@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One redirect hop, decided by the rules of ``TransportPolicy`` — the same for every transport.
 ///
 /// Transports return a `3xx` as it is; ``ApiSession`` asks ``next(after:request:chain:policy:)``
@@ -20,10 +16,9 @@ struct Redirect: Sendable {
         var leftOrigin = false
     }
 
-    /// The request of the next hop.
-    var request: URLRequest
-    /// Whether the body goes along (307 and 308, and 301 or 302 answering anything but `POST`).
-    var keepsBody: Bool
+    /// The request of the next hop, with the body when it goes along (307 and 308, and 301 or 302
+    /// answering anything but `POST`).
+    var request: ApiRequest
     /// The chain including this hop.
     var chain: Chain
 
@@ -38,18 +33,18 @@ struct Redirect: Sendable {
     ///   - chain: The hops before this one.
     ///   - policy: The limits and the secret header names.
     static func next(
-        after response: HTTPURLResponse,
-        request: URLRequest,
+        after response: ResponseHead,
+        request: ApiRequest,
         chain: Chain,
         policy: TransportPolicy
     ) -> Result<Redirect?, ApiError> {
         let status = response.statusCode
         guard followedStatuses.contains(status), policy.maximumRedirects > 0,
-            let location = response.value(forHTTPHeaderField: "Location")
+            let location = response.headers["Location"]
         else { return .success(nil) }
         let count = chain.count + 1
         // Resolved here, never by the engine: Linux takes `data:`, `mailto:` or `file:` values as paths.
-        let base = response.url ?? request.url
+        let base = response.url
         let resolved = URL(string: location, relativeTo: base)?.absoluteURL
         let scheme = resolved?.scheme?.lowercased() ?? ""
         // `HTTPS://host/` is an https URL, but Linux finds no protocol for a scheme in capitals.
@@ -63,42 +58,43 @@ struct Redirect: Sendable {
         guard let target, scheme == "http" || scheme == "https", target.host != nil else {
             return refuse(.unsupportedScheme(scheme))
         }
-        if base?.scheme?.lowercased() == "https", scheme == "http" {
+        if base.scheme?.lowercased() == "https", scheme == "http" {
             return refuse(.insecureDowngrade)
         }
         var next = request
-        let originalMethod = (next.httpMethod ?? "GET").uppercased()
+        let originalMethod = next.method.rawValue.uppercased()
         next.url = target
         var keepsBody = true
         switch status {
         case 307, 308:
             break
         case 303:
-            next.httpMethod = originalMethod == "HEAD" ? "HEAD" : "GET"
+            next.method = originalMethod == "HEAD" ? .head : .get
             keepsBody = false
         default:
             // 301 and 302: a POST becomes a GET, as every browser and URLSession do.
             if originalMethod == "POST" {
-                next.httpMethod = "GET"
+                next.method = .get
                 keepsBody = false
             }
         }
         if !keepsBody {
-            next.httpBody = nil
-            next.setValue(nil, forHTTPHeaderField: "Content-Type")
-            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+            next.body = .none
+            next.pendingBodyFile = nil
+            next.headers.remove("Content-Type")
+            next.headers.remove("Content-Length")
         }
         var chain = chain
         chain.count = count
-        if let origin = chain.origin ?? request.url, !sameOrigin(origin, target) {
+        if !sameOrigin(chain.origin ?? request.url, target) {
             chain.leftOrigin = true
         }
         if chain.leftOrigin {
-            for name in (next.allHTTPHeaderFields ?? [:]).keys where policy.secrets.isSecretHeader(name) {
-                next.setValue(nil, forHTTPHeaderField: name)
+            for name in next.headers.fields.map(\.name) where policy.secrets.isSecretHeader(name) {
+                next.headers.remove(name)
             }
         }
-        return .success(Redirect(request: next, keepsBody: keepsBody, chain: chain))
+        return .success(Redirect(request: next, chain: chain))
     }
 
     /// `url` with its scheme in lower case.

@@ -50,14 +50,14 @@ extension ApiSession {
     ) async throws -> StreamedResponse {
         let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let buffer = StreamBuffer(limit: bufferLimit)
-        let head = Promise<HTTPURLResponse>()
+        let head = Promise<ResponseHead>()
         let limit = limits == .method ? method.maximumResponseSize ?? policy.maximumResponseSize : .max
         let received = LockedValue<Int64>(0)
         let acceptable = method.acceptableStatusCodes
         var bounded = ResponseBodyHandler(
             accepts: { response in
                 guard acceptable.contains(response.statusCode) else { return false }
-                if ResponseHead(response).declaresMore(than: limit) {
+                if HeadChecks(response).declaresMore(than: limit) {
                     throw ApiError.responseTooLarge(limit: limit)
                 }
                 head.resolve(.success(response))
@@ -103,7 +103,7 @@ extension ApiSession {
             task.cancel()
         }
         let body = ResponseBodyStream(pieces, buffer: buffer, end: { task.cancel() })
-        return StreamedResponse(response: response, body: body)
+        return StreamedResponse(head: response, body: body)
     }
 
     /// Performs `method` and reads its `text/event-stream` body as server-sent events, reconnecting as

@@ -54,7 +54,7 @@ extension ServerSentEvents {
     ///   not `text/event-stream`, or missing; its ``ApiError/ContentTypeFailure/body`` is empty, the body
     ///   is not read.
     static func checkMediaType(of response: StreamedResponse) throws(ApiError) {
-        let contentType = response.response.value(forHTTPHeaderField: "Content-Type")
+        let contentType = response.headers["Content-Type"]
         guard MediaType.matches(contentType, anyOf: [mediaType]) else {
             throw .unacceptableContentType(
                 .init(contentType: contentType, acceptable: [mediaType], statusCode: response.statusCode)

@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Where a ``Transport`` hands the body of a response the session reads as it arrives — a download to
@@ -26,7 +26,7 @@ public import Foundation
 /// own transport ends the stream once the reader falls too far behind.
 public struct ResponseBodyHandler: Sendable {
     /// Decides, from a response head, whether its body goes to ``receive`` (`true`) or is collected.
-    public var accepts: @Sendable (HTTPURLResponse) throws -> Bool
+    public var accepts: @Sendable (ResponseHead) throws -> Bool
     /// Takes the next piece of the decoded body.
     public var receive: @Sendable (Data) throws -> Void
     /// The buffer the pieces wait in for their reader, when the body is read as a stream.
@@ -37,7 +37,7 @@ public struct ResponseBodyHandler: Sendable {
     ///   - accepts: Whether the body of a response with this head is handed over.
     ///   - receive: Takes each piece of the body, in order.
     public init(
-        accepts: @escaping @Sendable (HTTPURLResponse) throws -> Bool,
+        accepts: @escaping @Sendable (ResponseHead) throws -> Bool,
         receive: @escaping @Sendable (Data) throws -> Void
     ) {
         self.accepts = accepts

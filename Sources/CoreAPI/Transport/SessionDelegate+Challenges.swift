@@ -27,13 +27,8 @@ extension SessionDelegate {
             }
         #endif
         let response =
-            (challenge.failureResponse as? HTTPURLResponse)
-            ?? HTTPURLResponse(
-                url: task.originalRequest?.url ?? URL(fileURLWithPath: "/"),
-                statusCode: 401,
-                httpVersion: "HTTP/1.1",
-                headerFields: nil
-            )
+            (challenge.failureResponse as? HTTPURLResponse).map(ResponseHead.init)
+            ?? task.originalRequest?.url.map { ResponseHead(status: 401, url: $0) }
         // The 401 is the answer: the call ends with it now, and the challenge is cancelled afterwards.
         let state = takeOut(task)
         if let response {

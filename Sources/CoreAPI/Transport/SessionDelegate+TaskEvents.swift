@@ -13,10 +13,12 @@ extension SessionDelegate {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        // Converted once, outside the lock: CoreAPI's head is what the session and the response types read.
+        let head = (response as? HTTPURLResponse).map(ResponseHead.init)
         if let handler = shared.withLock({ $0.tasks[ObjectIdentifier(dataTask)]?.options.bodyHandler }),
-            let head = response as? HTTPURLResponse
+            let head
         {
-            let fields = ResponseHead(head)
+            let fields = HeadChecks(head)
             if !fields.isRedirect {
                 receive(
                     head,
@@ -30,13 +32,12 @@ extension SessionDelegate {
         }
         let (progress, refused) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
-            let head = response as? HTTPURLResponse
             state.response = head
             state.data = Data()
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
             let expected = response.expectedContentLength
             state.expectedLength = expected >= 0 ? expected : nil
-            let fields = head.map(ResponseHead.init)
+            let fields = head.map(HeadChecks.init)
             if let fields, let failure = Self.headFailure(of: fields, method: dataTask.originalRequest?.httpMethod) {
                 state.failure = failure
                 return (nil, true)
@@ -45,7 +46,7 @@ extension SessionDelegate {
             if let fields, fields.isRedirect {
                 // The session follows it: only the start of its body is kept, and the size limit is not
                 // reached by a body that is not read.
-                state.redirectBodyLimit = Int(min(Int64(ResponseHead.redirectBodyLimit), max(limit, 0)))
+                state.redirectBodyLimit = Int(min(Int64(HeadChecks.redirectBodyLimit), max(limit, 0)))
                 return (state.progress, false)
             }
             // FoundationNetworking's reading of the length counts too, for an identity body.
@@ -69,8 +70,8 @@ extension SessionDelegate {
     /// Takes the head of a response whose body may go to `handler`: the transport's checks of the head
     /// first, then the handler's choice.
     private func receive(
-        _ head: HTTPURLResponse,
-        fields: ResponseHead,
+        _ head: ResponseHead,
+        fields: HeadChecks,
         of dataTask: URLSessionDataTask,
         handingBodyTo handler: ResponseBodyHandler,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
@@ -89,7 +90,7 @@ extension SessionDelegate {
             state.response = head
             state.data = Data()
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
-            let expected = head.expectedContentLength
+            let expected = dataTask.response?.expectedContentLength ?? -1
             state.expectedLength = expected >= 0 ? expected : nil
             state.failure = failure
             state.streams = streams
@@ -260,7 +261,7 @@ extension SessionDelegate {
 
     /// Runs the completion of a task taken out of `tasks`, which ended with `error`.
     private func finish(_ state: TaskState, error: (any Error)?) {
-        let response = state.response ?? (state.task?.response as? HTTPURLResponse)
+        let response = state.response ?? (state.task?.response as? HTTPURLResponse).map(ResponseHead.init)
         if let failure = state.failure {
             state.completion(TaskOutcome(error: failure))
         } else if let error {

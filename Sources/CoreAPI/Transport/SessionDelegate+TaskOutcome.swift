@@ -8,13 +8,13 @@ import Foundation
 extension SessionDelegate {
     /// What one task produced: the response and its body, or the error it ended with.
     struct TaskOutcome: Sendable {
-        var response: HTTPURLResponse?
+        var response: ResponseHead?
         var data = Data()
-        /// For a redirect response, the most body bytes kept (see `ResponseHead.redirectBodyLimit`).
+        /// For a redirect response, the most body bytes kept (see `HeadChecks.redirectBodyLimit`).
         var redirectBodyLimit: Int?
         var error: ApiError?
 
-        init(response: HTTPURLResponse, data: Data) {
+        init(response: ResponseHead, data: Data) {
             self.response = response
             self.data = data
         }
@@ -27,7 +27,7 @@ extension SessionDelegate {
         func rawResponse() throws(ApiError) -> RawResponse {
             if let error { throw error }
             guard let response else { throw ApiError.transport(.init(kind: .badResponse)) }
-            return RawResponse(response: response, data: data)
+            return RawResponse(head: response, data: data)
         }
     }
 }

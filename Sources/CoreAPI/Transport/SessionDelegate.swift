@@ -22,7 +22,7 @@ import Foundation
 /// is cancelled afterwards; whatever FoundationNetworking reports for it later is ignored, so a busy
 /// work queue never holds a call. Redirects are refused, so the `3xx` is the task's response: Linux
 /// forwards every header to any host a redirect names and replays a 307 POST with an empty body, so the
-/// session follows hops itself. Of a redirect's body only the first ``ResponseHead/redirectBodyLimit``
+/// session follows hops itself. Of a redirect's body only the first ``HeadChecks/redirectBodyLimit``
 /// bytes are kept; the task ends as soon as more arrives. (FoundationNetworking itself reads a redirect's
 /// whole body before it tells the delegate anything, and reports none of its bytes while it does.)
 ///
@@ -96,7 +96,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// task included. Hand the task to ``attach(_:to:)`` once made.
     func reserve(
         options: TransportOptions,
-        temporaryBodyFile: EncodedRequest.BodyFile? = nil,
+        temporaryBodyFile: ApiRequest.File? = nil,
         sent: UInt64 = DispatchTime.now().uptimeNanoseconds,
         completion: @escaping @Sendable (TaskOutcome) -> Void
     ) -> TaskState {

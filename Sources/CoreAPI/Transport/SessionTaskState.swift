@@ -23,9 +23,9 @@ extension SessionDelegate {
         var bodyBytesSent: Int64 = 0
         var bodyBytesExpected: Int64 = -1
         var expectedLength: Int64?
-        var response: HTTPURLResponse?
+        var response: ResponseHead?
         var data = Data()
-        /// For a redirect response, the most body bytes kept (see `ResponseHead.redirectBodyLimit`).
+        /// For a redirect response, the most body bytes kept (see `HeadChecks.redirectBodyLimit`).
         var redirectBodyLimit: Int?
         /// Whether the body goes to the options' ``ResponseBodyHandler`` rather than into ``data``.
         var streams = false

@@ -1,10 +1,3 @@
-#if canImport(FoundationNetworking)
-    import Foundation
-    public import FoundationNetworking
-#else
-    public import Foundation
-#endif
-
 /// The HTTP engine under an ``ApiSession``: sends one request and returns its response.
 ///
 /// A transport is the only part of CoreAPI that touches the network. Everything above it — building
@@ -15,8 +8,9 @@
 /// transport over AsyncHTTPClient.
 ///
 /// A conforming type:
-/// - sends `request.request` with its body from memory or, when ``EncodedRequest/bodyFile`` is set,
-///   streamed from that file (it never reads the whole file into memory);
+/// - sends `request` with its body from memory or, for ``ApiRequest/Body/file(_:)``, streamed from that
+///   file (it never reads the whole file into memory), and its header fields as they are, repeated
+///   names as separate fields;
 /// - returns every response as it is, a `3xx` included: the session follows redirects itself. Of a
 ///   redirect (`301`, `302`, `303`, `307` or `308` with a `Location` field) it keeps at most the first
 ///   64 KiB of the body (``ApiError/StatusFailure/maximumBodySize``) and does not read the rest; such a
@@ -44,11 +38,12 @@
 public protocol Transport: Sendable {
     /// Sends one request and returns its response head and body.
     /// - Parameters:
-    ///   - request: The request as built, with its body in memory or in a file.
+    ///   - request: The request as built and as the middlewares left it, with its body in memory or in a
+    ///     file.
     ///   - options: The limits, timeouts and progress handler of this exchange.
     /// - Returns: The response, whatever its status, with its body decoded from any content coding.
     /// - Throws: ``ApiError`` for every failure.
-    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse
+    func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse
 
     /// Performs a WebSocket opening handshake and returns the connection, or the response that refused
     /// it. Optional: by default it throws ``WebSocketError/unavailable(reason:)``.
@@ -63,12 +58,12 @@ public protocol Transport: Sendable {
     /// - Returns: The open connection, or the HTTP response of a refusal.
     /// - Throws: ``ApiError`` when no response came (a transport failure, a timeout, cancellation), or
     ///   a ``WebSocketError``.
-    func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade
+    func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade
 }
 
 extension Transport {
     /// Throws ``WebSocketError/unavailable(reason:)``: this transport opens no WebSockets.
-    public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+    public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
         throw WebSocketError.unavailable(reason: "\(type(of: self)) does not open WebSocket connections")
     }
 }

@@ -1,13 +1,13 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    import FoundationNetworking
 
     /// WebSockets over FoundationNetworking: none. Its `URLSessionWebSocketTask` fails every connection
     /// on Linux, where libcurl is built without WebSocket support, before anything reaches the server.
     extension URLSessionTransport {
         /// Throws ``WebSocketError/unavailable(reason:)`` at once, without trying: FoundationNetworking
         /// cannot open WebSockets on Linux.
-        public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+        public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
             throw WebSocketError.unavailable(
                 reason: "URLSession cannot open WebSockets on Linux (its libcurl has no WebSocket support); "
                     + "use AsyncHTTPClientTransport from the CoreAPIAsyncHTTPClient product, "
@@ -29,9 +29,9 @@
         ///   - options: The connection's limits; URLSession enforces the message size.
         /// - Returns: The connection, or the refusal.
         /// - Throws: ``ApiError`` when no response came, or the call was cancelled.
-        public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+        public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
             guard let urlSession else { throw ApiError.invalidRequest(.sessionInvalidated) }
-            let task = urlSession.webSocketTask(with: request)
+            let task = urlSession.webSocketTask(with: URLRequest(request))
             task.maximumMessageSize = options.maximumMessageSize
             task.resume()
             let connection = URLSessionWebSocketConnection(
@@ -47,7 +47,7 @@
                 }
             } catch {
                 if let response = task.response as? HTTPURLResponse, response.statusCode != 101 {
-                    return .refused(RawResponse(response: response, data: Data()))
+                    return .refused(RawResponse(head: ResponseHead(response), data: Data()))
                 }
                 task.cancel()
                 throw Task.isCancelled ? ApiError.cancelled : ApiError(task.error ?? error)

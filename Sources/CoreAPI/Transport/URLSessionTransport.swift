@@ -168,7 +168,7 @@ public final class URLSessionTransport: Transport {
     ///   - options: The limits, timeouts and progress handler of this exchange.
     /// - Returns: The response as it is, a `3xx` included.
     /// - Throws: ``ApiError``.
-    public func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+    public func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         try await send(request, options: options, cancellation: makeCancellation())
     }
 
@@ -189,21 +189,12 @@ public final class URLSessionTransport: Transport {
     /// task is, or when its idle timeout or deadline passes — even while FoundationNetworking is still
     /// making its task — so the session can await it directly.
     func send(
-        _ request: EncodedRequest,
+        _ request: ApiRequest,
         options: TransportOptions,
         cancellation: TaskCancellation
     ) async throws -> RawResponse {
-        var prepared = request.request
-        let backstop = Self.backstopTimeout(forIdleTimeout: options.idleTimeout)
-        // Changing a request copies it whole: `ApiSession` sets the backstop when it builds it.
-        if prepared.timeoutInterval != backstop {
-            prepared.timeoutInterval = backstop
-        }
-        for field in addedHeaders {
-            prepared.setValue(field.value, forHTTPHeaderField: field.name)
-        }
-        let urlRequest = prepared
-        let bodyFile = request.bodyFile
+        let urlRequest = foundationRequest(for: request, idleTimeout: options.idleTimeout)
+        let bodyFile = request.body.file
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // The clocks start now, and a cancel ends the exchange from now on: making the task
@@ -231,12 +222,36 @@ public final class URLSessionTransport: Transport {
         return try outcome.rawResponse()
     }
 
+    /// The Foundation request for `request`, built once: its method, URL, header fields with the
+    /// transport's own added, the body when it is in memory (a file is uploaded from, see
+    /// ``start(_:bodyFile:state:cancellation:)``), and the backstop timeout.
+    private func foundationRequest(for request: ApiRequest, idleTimeout: TimeInterval) -> URLRequest {
+        var prepared = URLRequest(
+            url: request.url,
+            timeoutInterval: Self.backstopTimeout(forIdleTimeout: idleTimeout)
+        )
+        if request.method != .get {
+            // `GET` is the default; setting it costs a case-insensitive match against the known methods.
+            prepared.httpMethod = request.method.rawValue
+        }
+        for field in request.headers {
+            prepared.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        for field in addedHeaders {
+            prepared.setValue(field.value, forHTTPHeaderField: field.name)
+        }
+        if case .data(let data) = request.body {
+            prepared.httpBody = data
+        }
+        return prepared
+    }
+
     /// Creates and resumes the task of the exchange `state` holds, unless the exchange has ended
     /// already or the transport is invalidated; runs on ``taskQueue``, like the invalidation, unless
     /// no task of the process keeps FoundationNetworking busy.
     private func start(
         _ request: URLRequest,
-        bodyFile: EncodedRequest.BodyFile?,
+        bodyFile: ApiRequest.File?,
         state: SessionDelegate.TaskState,
         cancellation: TaskCancellation
     ) {

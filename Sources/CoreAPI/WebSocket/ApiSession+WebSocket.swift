@@ -27,7 +27,7 @@ extension ApiSession {
         let connection = try await openWebSocket(method, request: opening, options: options)
         // The socket keeps the session for its reconnections; the session keeps no socket.
         return WebSocket(
-            url: opening.url ?? URL(fileURLWithPath: "/"),
+            url: opening.url,
             options: options,
             coders: (method.messageEncoder, method.messageDecoder),
             connection: connection
@@ -42,18 +42,22 @@ extension ApiSession {
     }
 
     /// The opening handshake's request: the method's request with `ws` or `wss` for `http` or `https`.
-    func makeWebSocketRequest<M: WebSocketMethod>(for method: M) throws -> URLRequest {
+    func makeWebSocketRequest<M: WebSocketMethod>(for method: M) throws -> ApiRequest {
         guard isValid else { throw ApiError.invalidRequest(.sessionInvalidated) }
-        var request = try makeURLRequest(for: method)
-        guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw ApiError.invalidRequest(.invalidURL(request.url?.absoluteString ?? ""))
+        var request = try makeRequest(for: method)
+        let url = request.url
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw ApiError.invalidRequest(.invalidURL(url.absoluteString))
         }
         switch components.scheme?.lowercased() {
         case "http", "ws": components.scheme = "ws"
         case "https", "wss": components.scheme = "wss"
         default: throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
         }
-        request.url = components.url
+        guard let upgraded = components.url else {
+            throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+        }
+        request.url = upgraded
         return request
     }
 
@@ -61,7 +65,7 @@ extension ApiSession {
     /// protocols.
     private func openWebSocket<M: WebSocketMethod>(
         _ method: M,
-        request: URLRequest,
+        request: ApiRequest,
         options: WebSocketOptions
     ) async throws -> any WebSocketConnection {
         // The connections the attempts opened, and whether the handshake was given up (timeout, cancel):
@@ -79,7 +83,7 @@ extension ApiSession {
                     await connection.close(WebSocketClosure(code: .goingAway))
                     throw ApiError.cancelled
                 }
-                return try RawResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 101)
+                return try RawResponse(url: request.url, statusCode: 101)
             case .refused(let response):
                 return response
             }

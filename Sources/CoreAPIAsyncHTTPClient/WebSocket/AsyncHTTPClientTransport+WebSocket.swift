@@ -8,9 +8,6 @@
     import NIOSSL
     import NIOWebSocket
 
-    #if canImport(FoundationNetworking)
-        public import FoundationNetworking
-    #endif
 
     /// WebSockets over SwiftNIO: the opening handshake and the frames are NIO's (`NIOWebSocket`), on the
     /// client's event loop group and with the transport's TLS configuration.
@@ -30,11 +27,12 @@
         /// - Throws: `ApiError` when no answer came: a transport failure (`cannotConnect`, `tls`,
         ///   `dns`), `ApiError.cancelled`; `WebSocketError.handshakeFailed(reason:)` for a `101` that
         ///   does not accept the key.
-        public func openWebSocket(_ request: URLRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
-            guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+        public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+            let url = request.url
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
                 let host = components.host, !host.isEmpty
             else {
-                throw ApiError.invalidRequest(.invalidURL(request.url.map { Redaction().redact($0) } ?? ""))
+                throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
             }
             let secure: Bool
             switch components.scheme?.lowercased() {
@@ -47,8 +45,8 @@
             if let query = components.percentEncodedQuery { target += "?" + query }
 
             var headers = HTTPHeaders()
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
-                headers.add(name: name, value: value)
+            for field in request.headers {
+                headers.add(name: field.name, value: field.value)
             }
             if !headers.contains(name: "Host") {
                 let bracketed = host.contains(":") ? "[\(host)]" : host

@@ -1,8 +1,8 @@
-import CoreAPI
+public import CoreAPI
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The body of a GraphQL response: `data` of the expected type and the `errors` array.
@@ -45,7 +45,7 @@ public struct GraphQLResponse<ResultData: Decodable & Sendable>: JsonApiResponse
 
     /// Decodes the body with ``decoder`` and keeps the response's status.
     /// - Throws: The `DecodingError` of a body that is not a GraphQL response.
-    public static func decodeResponse(response: HTTPURLResponse, data: Data) throws -> Self {
+    public static func decodeResponse(response: ResponseHead, data: Data) throws -> Self {
         var decoded = try decoder.decode(Self.self, from: data)
         decoded.statusCode = response.statusCode
         return decoded
@@ -53,7 +53,7 @@ public struct GraphQLResponse<ResultData: Decodable & Sendable>: JsonApiResponse
 
     /// The standard policy, except that an error status whose body has GraphQL errors fails with
     /// those errors.
-    public static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
+    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
     {
         if error == nil, let response, let data, !data.isEmpty,
             !AcceptableStatusCodes.current.contains(response.statusCode),

@@ -266,7 +266,7 @@
                 let options = TransportOptions(idleTimeout: 0.5)
                 let start = ContinuousClock.now
                 await #expect(throws: ApiError.timeout) {
-                    try await Self.transport.send(EncodedRequest(request: URLRequest(url: target)), options: options)
+                    try await Self.transport.send(ApiRequest(url: target), options: options)
                 }
                 let elapsed = ContinuousClock.now - start
                 #expect(elapsed >= .milliseconds(450))
@@ -280,7 +280,7 @@
                 let options = TransportOptions(idleTimeout: 5, deadline: .now() + .milliseconds(1000))
                 let start = ContinuousClock.now
                 await #expect(throws: ApiError.timeout) {
-                    try await Self.transport.send(EncodedRequest(request: URLRequest(url: target)), options: options)
+                    try await Self.transport.send(ApiRequest(url: target), options: options)
                 }
                 let elapsed = ContinuousClock.now - start
                 #expect(elapsed >= .milliseconds(950))
@@ -288,7 +288,7 @@
             }
 
             @Test func cancellingTheTaskEndsTheExchangeAtOnce() async throws {
-                let request = EncodedRequest(request: URLRequest(url: try #require(URL(string: url("/delay?ms=5000")))))
+                let request = ApiRequest(url: try #require(URL(string: url("/delay?ms=5000"))))
                 let task = Task { try await Self.transport.send(request, options: TransportOptions()) }
                 try await Task.sleep(for: .milliseconds(200))
                 let start = ContinuousClock.now
@@ -303,14 +303,14 @@
                 defer { scratch.remove() }
                 let size = 8 << 20
                 let file = try scratch.makeFile(named: "upload.bin", size: size)
-                var request = URLRequest(url: try #require(URL(string: url("/upload"))))
-                request.httpMethod = "POST"
+                let request = ApiRequest(
+                    method: .post,
+                    url: try #require(URL(string: url("/upload"))),
+                    body: .file(.init(url: file, length: Int64(size)))
+                )
                 let reports = LockedValue<[TransferProgress]>([])
                 let raw = try await Self.transport.send(
-                    EncodedRequest(
-                        request: request,
-                        bodyFile: .init(url: file, length: Int64(size), isTemporary: false)
-                    ),
+                    request,
                     options: TransportOptions(progress: { progress in reports.withLock { $0.append(progress) } })
                 )
                 #expect(raw.statusCode == 200)

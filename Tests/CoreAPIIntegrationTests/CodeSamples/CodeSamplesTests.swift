@@ -218,12 +218,12 @@ struct CodeSamplesTests {
 
     @Test func signInSendsTheDocumentedFormBody() throws {
         let session = ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]))
-        let request = try session.makeURLRequest(for: SignIn(email: "ann@example.com", password: "open sesame+1"))
+        let request = try session.makeRequest(for: SignIn(email: "ann@example.com", password: "open sesame+1"))
         #expect(
-            request.httpBody.map { String(decoding: $0, as: UTF8.self) }
+            request.body.data.map { String(decoding: $0, as: UTF8.self) }
                 == "email=ann%40example.com&password=open+sesame%2B1"
         )
-        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func bookingDatesUseTheModelsStrategyInEveryEncoder() throws {

@@ -123,7 +123,7 @@ extension SerialLoopback {
             #expect(head.headers["content-type"] == "application/json")
         }
 
-        /// Linux truncates `URLRequest.timeoutInterval` to whole seconds; CoreAPI's own timer keeps 0.5 s.
+        /// Linux truncates `ApiRequest.timeoutInterval` to whole seconds; CoreAPI's own timer keeps 0.5 s.
         @Test(arguments: TestTransport.underTest)
         func perRequestTimeoutEndsAsTimeoutAtItsDeadline(transport: TestTransport) async throws {
             let session = makeSession(transport)

@@ -21,9 +21,9 @@ private struct AttemptClock: Middleware {
     }
 
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         starts.withLock { $0.append(.now) }
         return try await next(request)

@@ -26,7 +26,7 @@ struct FixtureServiceError: Error, Equatable {
 protocol FixtureResponse: ApiResponse {}
 
 extension FixtureResponse {
-    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+    static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
         processErrorBody(FixtureErrorBody.self, response: response, data: data, error: error) { body, response in
             FixtureServiceError(status: response.statusCode, message: body.error.message)
         }

@@ -64,7 +64,7 @@ struct HTTPCacheModesTests {
         let cache = HTTPCacheMiddleware(store: store) { _ in
             nil
         } identify: { request in
-            request.value(forHTTPHeaderField: "X-User")
+            request.headers["X-User"]
         }
         let session = session(cache)
         #expect(try await text(session, ["Authorization": "Bearer one", "X-User": "ada"]) == "v1")

@@ -97,7 +97,7 @@ struct HTTPCacheSecretsTests {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: directory)) { request in
-            request.value(forHTTPHeaderField: "Authorization").map { String($0.suffix(3)) }
+            request.headers["Authorization"].map { String($0.suffix(3)) }
         }
         let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])
         for token in ["T-ada", "T-bob", "T-ada", "T-bob"] {

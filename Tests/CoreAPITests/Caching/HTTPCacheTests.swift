@@ -10,7 +10,7 @@ import Testing
 
 private struct Item: ApiResponse, Equatable {
     let text: String
-    static func makeResponse(response: HTTPURLResponse, data: Data) -> Item? {
+    static func makeResponse(response: ResponseHead, data: Data) -> Item? {
         Item(text: String(decoding: data, as: UTF8.self))
     }
 }

@@ -230,14 +230,13 @@ struct SharedCallsTests {
 
     /// The identity keeps the request only as a digest: no header value or body shows in it.
     @Test func theIdentityShowsNoSecret() throws {
-        var request = URLRequest(url: try #require(URL(string: "https://api.test/search?q=1")))
-        request.httpMethod = "POST"
-        request.setValue("Bearer s3cr3t-token", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data("password=hunter2".utf8)
+        var request = ApiRequest(url: try #require(URL(string: "https://api.test/search?q=1")))
+        request.method = HTTPMethod(rawValue: "POST")
+        request.headers.set("Bearer s3cr3t-token", for: "Authorization")
+        request.body = .data(Data("password=hunter2".utf8))
         let identity = try #require(
             WireIdentity(
                 of: request,
-                body: EncodedRequest(request: request),
                 method: SharedSearch(query: "", key: "k"),
                 options: TransportOptions(idleTimeout: 60, deadline: .distantFuture, maximumResponseSize: 1_000)
             )

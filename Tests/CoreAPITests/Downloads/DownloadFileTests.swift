@@ -14,13 +14,8 @@ import Testing
     let destination = FileManager.default.temporaryDirectory
         .appendingPathComponent("DownloadFileTests-\(UUID().uuidString).bin")
 
-    private func head(_ status: Int, _ fields: [String: String]) -> HTTPURLResponse {
-        HTTPURLResponse(
-            url: URL(string: "https://files.test/a")!,
-            statusCode: status,
-            httpVersion: "HTTP/1.1",
-            headerFields: fields
-        )!
+    private func head(_ status: Int, _ fields: [String: String]) -> ResponseHead {
+        ResponseHead(status: HTTPStatus(status), headers: Headers(fields), url: URL(string: "https://files.test/a")!)
     }
 
     @Test func aGivenUpAttemptCanNeitherWriteNorStartAfterTheNextOneBegan() throws {

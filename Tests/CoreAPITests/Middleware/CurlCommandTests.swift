@@ -17,13 +17,13 @@ struct CurlVector: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    var request: URLRequest {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
+    var request: ApiRequest {
+        var request = ApiRequest(url: URL(string: url)!)
+        request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers {
-            request.setValue(value, forHTTPHeaderField: name)
+            request.headers.set(value, for: name)
         }
-        request.httpBody = body
+        if let body { request.body = .data(body) }
         return request
     }
 }
@@ -174,9 +174,9 @@ private let vectors: [CurlVector] = [
     }
 
     @Test func configuredSecretHeaderIsRedacted() {
-        var request = URLRequest(url: URL(string: "https://api.test/x")!)
-        request.setValue("KEY-SECRET", forHTTPHeaderField: "X-Api-Key")
-        request.setValue("Bearer SECRET-TOKEN", forHTTPHeaderField: "Proxy-Authorization")
+        var request = ApiRequest(url: URL(string: "https://api.test/x")!)
+        request.headers.set("KEY-SECRET", for: "X-Api-Key")
+        request.headers.set("Bearer SECRET-TOKEN", for: "Proxy-Authorization")
         let command = CurlCommand(request, redaction: Redaction(secretHeaderNames: ["x-api-key"]))
         #expect(
             command.description
@@ -189,10 +189,10 @@ private let vectors: [CurlVector] = [
     }
 
     @Test func textLongerThanTheLimitIsNotWritten() {
-        var request = URLRequest(url: URL(string: "https://api.test/notes")!)
-        request.httpMethod = "POST"
-        request.setValue("text/plain; charset=utf-8", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("abcdefghijklmnopqrstuvwxyz".utf8)
+        var request = ApiRequest(url: URL(string: "https://api.test/notes")!)
+        request.method = HTTPMethod(rawValue: "POST")
+        request.headers.set("text/plain; charset=utf-8", for: "Content-Type")
+        request.body = .data(Data("abcdefghijklmnopqrstuvwxyz".utf8))
         #expect(
             CurlCommand(request, maximumBodyLength: 10).description
                 == """
@@ -207,13 +207,13 @@ private let vectors: [CurlVector] = [
         )
     }
 
-    @Test func streamedBodyIsNamedWithoutItsContent() {
-        var request = URLRequest(url: URL(string: "https://api.test/upload")!)
-        request.httpMethod = "POST"
-        request.httpBodyStream = InputStream(data: Data("PASSWORD-SECRET".utf8))
+    @Test func fileBodyIsNamedWithoutItsContent() {
+        var request = ApiRequest(url: URL(string: "https://api.test/upload")!)
+        request.method = .post
+        request.body = .file(.init(url: URL(fileURLWithPath: "/tmp/PASSWORD-SECRET"), length: 15))
         #expect(
             CurlCommand(request).description
-                == "curl -X POST 'https://api.test/upload' --data-binary @- # streamed body"
+                == "curl -X POST 'https://api.test/upload' --data-binary @- # 15 bytes"
         )
     }
 

@@ -23,9 +23,9 @@ private struct Probe: ApiMethod {
 /// Sends every request twice, as a retrier would, and returns the second response.
 private struct SendTwice: Middleware {
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         _ = try await next(request)
         return try await next(request)

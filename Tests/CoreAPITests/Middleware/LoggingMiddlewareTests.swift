@@ -54,20 +54,20 @@ private struct Reply: Middleware {
     var body = Data()
 
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        try RawResponse(url: request.url!, statusCode: statusCode, headers: headers, data: body)
+        try RawResponse(url: request.url, statusCode: statusCode, headers: headers, data: body)
     }
 }
 
 /// Sends every request twice and returns the second response, like a retry.
 private struct Twice: Middleware {
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         _ = try await next(request)
         return try await next(request)
@@ -79,9 +79,9 @@ private struct Boom: Error {}
 /// Throws an error that is not an `ApiError`.
 private struct Explode: Middleware {
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         throw Boom()
     }
@@ -325,9 +325,9 @@ private struct SetURL: Middleware {
     var url: URL
 
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         var request = request
         request.url = url

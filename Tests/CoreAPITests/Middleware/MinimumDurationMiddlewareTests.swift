@@ -23,9 +23,9 @@ private struct Stopwatch: Middleware {
     let durations = LockedValue<[Duration]>([])
 
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let start = ContinuousClock.now
         defer {

@@ -13,7 +13,7 @@ private struct Profile: Decodable, Equatable, Sendable {
 }
 
 extension Profile: ApiResponse {
-    static func makeResponse(response: HTTPURLResponse, data: Data) -> Profile? {
+    static func makeResponse(response: ResponseHead, data: Data) -> Profile? {
         try? JSONDecoder().decode(Profile.self, from: data)
     }
 }
@@ -52,7 +52,7 @@ private struct Fetch: ApiMethod {
         let profile = try await session(mock).perform(GetProfile(id: 7))
         #expect(profile == Profile(id: 7, name: "Ada"))
         #expect(server.requests.isEmpty)
-        #expect(mock.requests.map { $0.url?.path } == ["/profiles/7"])
+        #expect(mock.requests.map { $0.url.path } == ["/profiles/7"])
     }
 
     @Test(arguments: [
@@ -119,7 +119,7 @@ private struct Fetch: ApiMethod {
         _ = try await session.perform(Fetch(path: "/known"))
         let error = await #expect(throws: ApiError.self) { try await session.perform(Fetch(path: "/unknown")) }
         #expect(error?.statusCode == 404)
-        #expect(mock.requests.map { $0.url?.path } == ["/known", "/unknown"])
+        #expect(mock.requests.map { $0.url.path } == ["/known", "/unknown"])
         // A request passed on to the network is not answered by the mock.
         server.on(.get, "/live", reply: .text("network"))
         let passing = MockMiddleware(passesUnmatchedRequests: true)
@@ -195,7 +195,7 @@ private struct Fetch: ApiMethod {
     @Test func aHandlerSeesTheRequest() async throws {
         let mock = MockMiddleware()
         mock.on(.get, "/echo/*") { request, context in
-            .text("\(context.methodName) \(request.url?.lastPathComponent ?? "")")
+            .text("\(context.methodName) \(request.url.lastPathComponent)")
         }
         let body = try await session(mock).perform(Fetch(path: "/echo/hello"))
         #expect(String(decoding: body, as: UTF8.self) == "Fetch hello")

@@ -76,9 +76,9 @@ private struct Probe: Middleware {
     var error: (any Error)?
 
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         attempts.withLock { $0.append(context.attempt) }
         if let error { throw error }

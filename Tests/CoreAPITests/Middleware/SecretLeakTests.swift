@@ -52,9 +52,9 @@ private struct CurlRecorder: Middleware {
     let commands = LockedValue<[String]>([])
 
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         commands.withLock { $0.append(CurlCommand(request, redaction: redaction).description) }
         return try await next(request)
@@ -64,15 +64,15 @@ private struct CurlRecorder: Middleware {
 /// Puts `user:URL-SECRET@` into the request's URL.
 private struct AddCredentials: Middleware {
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         var request = request
-        var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
         components.user = "user"
         components.password = "URL-SECRET"
-        request.url = components.url
+        request.url = components.url!
         return try await next(request)
     }
 }
@@ -80,13 +80,13 @@ private struct AddCredentials: Middleware {
 /// Adds a header value that fails validation when the request is sent.
 private struct AddInvalidHeader: Middleware {
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        guard request.url?.path == "/inject" else { return try await next(request) }
+        guard request.url.path == "/inject" else { return try await next(request) }
         var request = request
-        request.setValue("SECRET-TOKEN\u{1}", forHTTPHeaderField: "X-Bad")
+        request.headers.set("SECRET-TOKEN\u{1}", for: "X-Bad")
         return try await next(request)
     }
 }

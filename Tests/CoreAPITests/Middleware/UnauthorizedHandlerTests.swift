@@ -29,9 +29,9 @@ private final class Gate: Middleware {
     }
 
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         if context.attempt == 1 {
             await withCheckedContinuation { continuation in

@@ -111,9 +111,9 @@ struct MethodDefaultsTests {
         #expect(jsonBody.map { String(decoding: $0, as: UTF8.self) } == #"{"name":"Lamp","price":30}"#)
         let query = try QueryParametersEncoder().encode(
             item,
-            in: URLRequest(url: URL(string: "https://api.test/x")!)
+            in: ApiRequest(url: URL(string: "https://api.test/x")!)
         )
-        #expect(query.url?.absoluteString == "https://api.test/x?name=Lamp&price=30")
+        #expect(query.url.absoluteString == "https://api.test/x?name=Lamp&price=30")
         let form = try FormParametersEncoder().body(for: item)
         #expect(form.map { String(decoding: $0, as: UTF8.self) } == "name=Lamp&price=30")
     }

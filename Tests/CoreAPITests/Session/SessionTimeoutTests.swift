@@ -28,7 +28,7 @@ private final class PacedTransport: ActivityReportingTransport {
         self.interval = interval
     }
 
-    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+    func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         started.withLock { $0 = .now }
         hadClock.withLock { $0 = options.activity != nil }
         let microseconds = UInt32(interval / .microseconds(1))
@@ -47,7 +47,7 @@ private final class PacedTransport: ActivityReportingTransport {
             sawCancellation.withLock { $0 = true }
             throw ApiError.cancelled
         }
-        return try RawResponse(url: request.request.url!, statusCode: 200, data: Data("done".utf8))
+        return try RawResponse(url: request.url, statusCode: 200, data: Data("done".utf8))
     }
 }
 
@@ -55,9 +55,9 @@ private final class PacedTransport: ActivityReportingTransport {
 private final class PlainTransport: Transport {
     let hadClock = LockedValue<Bool?>(nil)
 
-    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+    func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         hadClock.withLock { $0 = options.activity != nil }
-        return try RawResponse(url: request.request.url!, statusCode: 200)
+        return try RawResponse(url: request.url, statusCode: 200)
     }
 }
 
@@ -69,14 +69,14 @@ private final class StubbornTransport: Transport {
         self.reports = reports
     }
 
-    func send(_ request: EncodedRequest, options: TransportOptions) async throws -> RawResponse {
+    func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         for sent in 1...reports {
             await withCheckedContinuation { continuation in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { continuation.resume() }
             }
             options.progress?(TransferProgress(direction: .upload, completedBytes: Int64(sent), totalBytes: nil))
         }
-        return try RawResponse(url: request.request.url!, statusCode: 200)
+        return try RawResponse(url: request.url, statusCode: 200)
     }
 }
 

@@ -1,6 +1,6 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    import FoundationNetworking
 #else
     public import Foundation
 #endif
@@ -130,9 +130,9 @@ public struct HeadersMiddleware: Middleware {
     /// - Throws: ``ApiError/invalidRequest(_:)`` for an invalid field, which is then not sent; what the
     ///   fields' source throws; and whatever the rest of the chain throws.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let headers = try await makeHeaders()
         try headers.validate()
@@ -140,7 +140,7 @@ public struct HeadersMiddleware: Middleware {
     }
 
     /// `request` with `headers` added according to ``policy``.
-    func applying(_ headers: Headers, to request: URLRequest) -> URLRequest {
+    func applying(_ headers: Headers, to request: ApiRequest) -> ApiRequest {
         var result = request
         var decided: [String: Bool] = [:]
         for field in headers {
@@ -149,15 +149,15 @@ public struct HeadersMiddleware: Middleware {
             if let decision = decided[key] {
                 isAdded = decision
             } else {
-                let exists = request.value(forHTTPHeaderField: field.name) != nil
+                let exists = request.headers.contains(field.name)
                 isAdded = !exists || policy == .overwrite
                 if exists && isAdded {
-                    result.setValue(nil, forHTTPHeaderField: field.name)
+                    result.headers.remove(field.name)
                 }
                 decided[key] = isAdded
             }
             if isAdded {
-                result.addValue(field.value, forHTTPHeaderField: field.name)
+                result.headers.add(field.value, for: field.name)
             }
         }
         return result

@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Sends an access token as `Authorization: Bearer <token>` and, when the server rejects it, gets a new
@@ -128,11 +128,11 @@ public final class TokenRefreshMiddleware: Middleware {
     ///   cancelled while it waits for a refresh; ``ApiError/invalidRequest(_:)`` for a token that is not a
     ///   valid header value; and whatever the rest of the chain throws.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        if request.value(forHTTPHeaderField: "Authorization") != nil
+        if request.headers["Authorization"] != nil
             || Self.refreshing.contains(ObjectIdentifier(self))
         {
             return try await next(request)
@@ -216,14 +216,14 @@ public final class TokenRefreshMiddleware: Middleware {
     }
 
     /// `request` with `Authorization: Bearer <token>`, or unchanged when there is no token.
-    private static func authorizing(_ request: URLRequest, with token: String?) throws -> URLRequest {
+    private static func authorizing(_ request: ApiRequest, with token: String?) throws -> ApiRequest {
         guard let token else { return request }
         let value = "Bearer " + token
         guard Headers.isValidValue(value) else {
             throw ApiError.invalidRequest(.invalidHeader(name: "Authorization"))
         }
         var request = request
-        request.setValue(value, forHTTPHeaderField: "Authorization")
+        request.headers.set(value, for: "Authorization")
         return request
     }
 }

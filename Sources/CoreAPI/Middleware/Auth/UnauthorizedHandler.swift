@@ -1,6 +1,6 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    import FoundationNetworking
 #else
     public import Foundation
 #endif
@@ -51,13 +51,13 @@ public struct UnauthorizedHandler: Middleware {
     /// Handles one request: sends it on and calls the handler when the response is unauthorized.
     /// - Throws: whatever the rest of the chain throws, unchanged.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let response = try await next(request)
         if isUnauthorized(response, context) {
-            await handler(ApiError.StatusFailure(response: response.response, body: response.data), context)
+            await handler(ApiError.StatusFailure(response: response.head, body: response.data), context)
         }
         return response
     }

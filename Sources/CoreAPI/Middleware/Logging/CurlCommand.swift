@@ -1,6 +1,6 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    import FoundationNetworking
 #else
     public import Foundation
 #endif
@@ -34,22 +34,22 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
     ///     with its defaults unless given.
     ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
     ///     64 KiB by default.
-    public init(_ request: URLRequest, redaction: Redaction = Redaction(), maximumBodyLength: Int = 64 * 1024) {
+    public init(_ request: ApiRequest, redaction: Redaction = Redaction(), maximumBodyLength: Int = 64 * 1024) {
         var secrets = redaction.headerSecrets(of: request)
         var arguments: [String] = []
-        let method = request.httpMethod ?? "GET"
+        let method = request.method.rawValue
         if method == "HEAD" {
             arguments.append("--head")
         } else {
             arguments += ["-X", Self.quotedIfNeeded(method)]
         }
-        let url = request.url.map { redaction.redactURL($0.absoluteString, collecting: &secrets) } ?? ""
+        let url = redaction.redactURL(request.url.absoluteString, collecting: &secrets)
         let fields = Self.sortedFields(of: request)
         let headers = redaction.redact(fields, collecting: &secrets)
         let body = redaction.render(
-            request.httpBody,
+            request.body.data,
             length: Self.bodyLength(of: request),
-            contentType: request.value(forHTTPHeaderField: "Content-Type"),
+            contentType: request.headers["Content-Type"],
             collecting: &secrets
         )
         arguments.append(Self.quoted(Redaction.scrub(url, removing: secrets)))
@@ -65,31 +65,27 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
             arguments += [text.hasPrefix("@") ? "--data-raw" : "--data-binary"]
             arguments.append(Self.quoted(Redaction.scrub(text, removing: secrets)))
         case .text(let text):
-            let size = request.httpBody?.count ?? text.utf8.count
-            let type = request.value(forHTTPHeaderField: "Content-Type").map { ", " + Redaction.essence(of: $0) } ?? ""
+            let size = request.body.data?.count ?? text.utf8.count
+            let type = request.headers["Content-Type"].map { ", " + Redaction.essence(of: $0) } ?? ""
             arguments += ["--data-binary", "@-", "# \(size) bytes\(type), longer than \(maximumBodyLength) bytes"]
         case .opaque(let description):
             arguments += ["--data-binary", "@-", "# \(description)"]
         }
-        if request.httpBody == nil, request.httpBodyStream != nil, Self.bodyLength(of: request) == nil {
-            arguments += ["--data-binary", "@-", "# streamed body"]
-        }
         description = (["curl"] + arguments).joined(separator: " ")
     }
 
-    /// The length of a body not in memory, from `Content-Length`.
-    static func bodyLength(of request: URLRequest) -> Int? {
-        guard request.httpBody == nil else { return nil }
-        return request.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) }
+    /// The length of a body not in memory: its file's, or the `Content-Length` of one still to be written.
+    static func bodyLength(of request: ApiRequest) -> Int? {
+        switch request.body {
+        case .data: nil
+        case .file(let file): Int(exactly: file.length)
+        case .none: request.headers["Content-Length"].flatMap { Int($0) }
+        }
     }
 
     /// The request's header fields sorted by name, ignoring case.
-    static func sortedFields(of request: URLRequest) -> Headers {
-        Headers(
-            (request.allHTTPHeaderFields ?? [:])
-                .map { Headers.Field(name: $0.key, value: $0.value) }
-                .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
-        )
+    static func sortedFields(of request: ApiRequest) -> Headers {
+        Headers(request.headers.fields.sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) })
     }
 
     /// `text` in single quotes for a POSIX shell.

@@ -9,7 +9,7 @@ extension LoggingMiddleware {
     /// revealed in one place (a request's token) is hidden wherever it shows up later (an echoing
     /// response).
     struct Entry {
-        let request: URLRequest
+        let request: ApiRequest
         let redaction: Redaction
         let methodName: String
         let attempt: Int
@@ -20,15 +20,15 @@ extension LoggingMiddleware {
 
         /// - Parameter redaction: The middleware's own; the session's ``TransportPolicy/secrets`` are
         ///   hidden too, so a name configured once is redacted everywhere.
-        init(request: URLRequest, context: MiddlewareContext, redaction: Redaction) {
+        init(request: ApiRequest, context: MiddlewareContext, redaction: Redaction) {
             let redaction = redaction.hiding(context.session.policy.secrets)
             self.request = request
             self.redaction = redaction
             self.methodName = context.methodName
             self.attempt = context.attempt
-            self.httpMethod = request.httpMethod ?? "GET"
+            self.httpMethod = request.method.rawValue
             var secrets = redaction.headerSecrets(of: request)
-            self.url = request.url.map { redaction.redactURL($0.absoluteString, collecting: &secrets) } ?? ""
+            self.url = redaction.redactURL(request.url.absoluteString, collecting: &secrets)
             self.secrets = secrets
         }
 
@@ -38,21 +38,19 @@ extension LoggingMiddleware {
         }
 
         mutating func requestRecord(details: Bool, maximumBodyLength: Int) -> Record {
-            let length = request.httpBody?.count ?? CurlCommand.bodyLength(of: request)
+            let length = request.body.data?.count ?? CurlCommand.bodyLength(of: request)
             var size: [String] = []
             if let length, length > 0 {
                 size = ["\(length)-byte body"]
-            } else if request.httpBody == nil, request.httpBodyStream != nil {
-                size = ["streamed body"]
             }
             let summary = "--> \(httpMethod) \(url) (\(context(size)))"
             var sections: [[String]] = []
             if details {
                 sections.append(lines(of: CurlCommand.sortedFields(of: request)))
                 let body = redaction.render(
-                    request.httpBody,
+                    request.body.data,
                     length: CurlCommand.bodyLength(of: request),
-                    contentType: request.value(forHTTPHeaderField: "Content-Type"),
+                    contentType: request.headers["Content-Type"],
                     collecting: &secrets
                 )
                 sections.append(lines(of: body, size: length ?? 0, maximumBodyLength: maximumBodyLength))

@@ -1,6 +1,6 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    import FoundationNetworking
 #else
     public import Foundation
 #endif
@@ -133,9 +133,9 @@ public struct LoggingMiddleware: Middleware {
     /// - Returns: The response of `next`, unchanged.
     /// - Throws: The error of `next`, unchanged.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         guard level > .off, context.method.isLoggingEnabled else {
             return try await next(request)

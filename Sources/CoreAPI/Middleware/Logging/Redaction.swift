@@ -184,10 +184,10 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// The secret values of a request's header fields; its URL and body add theirs when redacted.
-    func headerSecrets(of request: URLRequest) -> Set<String> {
+    func headerSecrets(of request: ApiRequest) -> Set<String> {
         var secrets: Set<String> = []
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where isSecretHeader(name) {
-            secrets.formUnion(Self.pieces(ofSecretHeaderValue: value))
+        for field in request.headers where isSecretHeader(field.name) {
+            secrets.formUnion(Self.pieces(ofSecretHeaderValue: field.value))
         }
         return secrets
     }

@@ -1,6 +1,6 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    import FoundationNetworking
 #else
     public import Foundation
 #endif
@@ -21,16 +21,16 @@
 /// ```
 public final class MockMiddleware: Middleware {
     /// Builds a reply from the request.
-    public typealias Handler = @Sendable (URLRequest, MiddlewareContext) throws -> MockResponse
+    public typealias Handler = @Sendable (ApiRequest, MiddlewareContext) throws -> MockResponse
 
     private struct Rule {
-        let matches: @Sendable (URLRequest, MiddlewareContext) -> Bool
+        let matches: @Sendable (ApiRequest, MiddlewareContext) -> Bool
         let handler: Handler
     }
 
     private struct State {
         var rules: [Rule] = []
-        var requests: [URLRequest] = []
+        var requests: [ApiRequest] = []
         var isEnabled = true
     }
 
@@ -79,8 +79,8 @@ public final class MockMiddleware: Middleware {
         add(
             Rule(
                 matches: { request, _ in
-                    if let method, request.httpMethod != method.rawValue { return false }
-                    return matcher.matches(request.url?.path ?? "")
+                    if let method, request.method != method { return false }
+                    return matcher.matches(request.url.path)
                 },
                 handler: handler
             )
@@ -89,7 +89,7 @@ public final class MockMiddleware: Middleware {
 
     /// The requests this mock answered, in order: those a rule matched and those it answered with a `404`
     /// because none did. Requests passed on to the network are not listed.
-    public var requests: [URLRequest] {
+    public var requests: [ApiRequest] {
         state.withLock { $0.requests }
     }
 
@@ -99,9 +99,9 @@ public final class MockMiddleware: Middleware {
 
     /// Answers from the newest matching rule; without one, passes the request on or answers `404`.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let (enabled, rule) = state.withLock { state in
             (state.isEnabled, state.isEnabled ? state.rules.last { $0.matches(request, context) } : nil)

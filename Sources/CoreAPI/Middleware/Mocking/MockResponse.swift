@@ -70,7 +70,7 @@ public struct MockResponse: Sendable {
         return copy
     }
 
-    func makeResponse(for request: URLRequest) async throws -> RawResponse {
+    func makeResponse(for request: ApiRequest) async throws -> RawResponse {
         if delay > .zero {
             do {
                 try await Task.sleep(for: delay)
@@ -79,7 +79,7 @@ public struct MockResponse: Sendable {
             }
         }
         let (statusCode, headers, body) = try outcome.get()
-        let url = request.url ?? URL(fileURLWithPath: "/")
+        let url = request.url
         switch body {
         case .data(let data):
             return try RawResponse(url: url, statusCode: statusCode, headers: headers, data: data)

@@ -1,6 +1,6 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    import FoundationNetworking
 #else
     public import Foundation
 #endif
@@ -93,9 +93,9 @@ public final class ObserverMiddleware: Middleware {
 
     /// Passes the request on and reports the outcome.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let clock = ContinuousClock()
         let start = clock.now
@@ -104,8 +104,8 @@ public final class ObserverMiddleware: Middleware {
             let started = CallEvent.started(
                 .init(
                     methodName: context.methodName,
-                    httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                    url: request.url.map(ApiError.StatusFailure.withoutQuery),
+                    httpMethod: HTTPMethod(rawValue: request.method.rawValue),
+                    url: ApiError.StatusFailure.withoutQuery(request.url),
                     attempt: context.attempt
                 )
             )
@@ -117,12 +117,12 @@ public final class ObserverMiddleware: Middleware {
             let raw = try await next(request)
             let duration = clock.now - start
             let acceptable = context.method.acceptableStatusCodes
-            if let error = ApiError(unacceptable: raw.response, body: raw.data, acceptable: acceptable) {
+            if let error = ApiError(unacceptable: raw.head, body: raw.data, acceptable: acceptable) {
                 report(
                     ApiFailure(
                         methodName: context.methodName,
-                        httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                        url: request.url.map(ApiError.StatusFailure.withoutQuery),
+                        httpMethod: HTTPMethod(rawValue: request.method.rawValue),
+                        url: ApiError.StatusFailure.withoutQuery(request.url),
                         statusCode: raw.statusCode,
                         error: error,
                         duration: duration
@@ -132,11 +132,11 @@ public final class ObserverMiddleware: Middleware {
             } else {
                 let metrics = RequestMetrics(
                     methodName: context.methodName,
-                    httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                    url: request.url.map(ApiError.StatusFailure.withoutQuery),
+                    httpMethod: HTTPMethod(rawValue: request.method.rawValue),
+                    url: ApiError.StatusFailure.withoutQuery(request.url),
                     statusCode: raw.statusCode,
                     duration: duration,
-                    requestBodyBytes: request.httpBody?.count ?? 0,
+                    requestBodyBytes: Int(request.body.length),
                     responseBodyBytes: raw.data.count
                 )
                 onSuccess?(metrics)
@@ -149,8 +149,8 @@ public final class ObserverMiddleware: Middleware {
             report(
                 ApiFailure(
                     methodName: context.methodName,
-                    httpMethod: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                    url: request.url.map(ApiError.StatusFailure.withoutQuery),
+                    httpMethod: HTTPMethod(rawValue: request.method.rawValue),
+                    url: ApiError.StatusFailure.withoutQuery(request.url),
                     statusCode: nil,
                     error: error,
                     duration: clock.now - start

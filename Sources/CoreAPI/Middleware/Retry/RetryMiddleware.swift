@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Sends a request again after a transient failure, as its ``RetryPolicy`` says.
@@ -108,12 +108,12 @@ public struct RetryMiddleware: Middleware {
     /// - Returns: The last response.
     /// - Throws: The last error, or ``ApiError/cancelled`` when the call is cancelled while waiting.
     public func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let policy = (context.method as? any RetryPolicyCustomizing)?.retryPolicy(basedOn: policy) ?? policy
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        let method = HTTPMethod(rawValue: request.method.rawValue)
         var attempt = 1
         while true {
             let outcome: Result<RawResponse, any Error>

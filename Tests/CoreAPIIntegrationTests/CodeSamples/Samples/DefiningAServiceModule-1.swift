@@ -3,10 +3,6 @@ import CoreAPI
 import CoreAPIJSON
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 struct ShopErrorBody: Decodable {
     let code: String
     let message: String
@@ -20,7 +16,7 @@ struct ShopError: Error {
 protocol ShopResponse: ApiResponse {}
 
 extension ShopResponse {
-    static func process(response: HTTPURLResponse?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
+    static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
         processErrorBody(ShopErrorBody.self, response: response, data: data, error: error) { body, response in
             ShopError(status: response.statusCode, code: body.code)
         }

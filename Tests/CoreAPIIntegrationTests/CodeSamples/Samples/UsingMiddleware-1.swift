@@ -2,18 +2,14 @@
 import CoreAPI
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 struct RequestID: Middleware {
     func intercept(
-        _ request: URLRequest,
+        _ request: ApiRequest,
         context: MiddlewareContext,
-        next: @Sendable (URLRequest) async throws -> RawResponse
+        next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        request.headers.set(UUID().uuidString, for: "X-Request-ID")
         return try await next(request)
     }
 }

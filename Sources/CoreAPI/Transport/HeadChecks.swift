@@ -1,17 +1,11 @@
-#if canImport(FoundationNetworking)
-    import Foundation
-    package import FoundationNetworking
-#else
-    package import Foundation
-#endif
+import Foundation
 
 /// What every transport checks in a response head before it reads the body: pure functions of the
 /// head, the same for every engine. Only the content codings an engine decodes differ; each transport
 /// passes its own set.
 ///
-/// The fields the checks read are looked up once, when it is made: each `value(forHTTPHeaderField:)` of
-/// FoundationNetworking lower-cases every field name of the head again.
-package struct ResponseHead {
+/// The fields the checks read are looked up once, when it is made.
+package struct HeadChecks {
     /// The most body bytes kept of a redirect response (see ``isRedirect``); the rest is not read.
     /// The same as ``ApiError/StatusFailure/maximumBodySize``, all that a `3xx` no method accepts keeps.
     package static let redirectBodyLimit = ApiError.StatusFailure.maximumBodySize
@@ -29,14 +23,13 @@ package struct ResponseHead {
     /// Whether the head has a `Location` field; read only for a status of ``Redirect/followedStatuses``.
     package let hasLocation: Bool
 
-    /// The fields of `response` the checks read: two lookups, and a third for `Location` only when the
+    /// The fields of `head` the checks read: two lookups, and a third for `Location` only when the
     /// status is one a redirect has.
-    package init(_ response: HTTPURLResponse) {
-        statusCode = response.statusCode
-        contentLength = response.value(forHTTPHeaderField: "Content-Length")
-        contentEncoding = response.value(forHTTPHeaderField: "Content-Encoding")
-        hasLocation =
-            Redirect.followedStatuses.contains(statusCode) && response.value(forHTTPHeaderField: "Location") != nil
+    package init(_ head: ResponseHead) {
+        statusCode = head.status.code
+        contentLength = head.headers["Content-Length"]
+        contentEncoding = head.headers["Content-Encoding"]
+        hasLocation = Redirect.followedStatuses.contains(statusCode) && head.headers.contains("Location")
     }
 
     /// The fields the checks read, as an engine that does not build an `HTTPURLResponse` first found
