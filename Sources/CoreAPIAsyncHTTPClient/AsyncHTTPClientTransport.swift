@@ -32,7 +32,7 @@
     /// `HTTPClient`: `shutdown()` shuts it down, and so does releasing the transport. A client passed
     /// to `init(client:tlsConfiguration:certificateChecks:)` — `HTTPClient.shared` included — stays its creator's and is
     /// never shut down by the transport.
-    public final class AsyncHTTPClientTransport: ActivityReportingTransport {
+    public final class AsyncHTTPClientTransport: Transport {
         /// The client requests are sent with.
         public let client: HTTPClient
 
@@ -222,7 +222,7 @@
                             return result
                         }
                     }
-                    throw CancellationError()  // not reached: the watchdog only ends by throwing
+                    throw CancellationError()  // not reached: the watch only ends by throwing
                 }
             } catch {
                 if exchange.isTimedOut {
@@ -234,6 +234,10 @@
                 throw Self.failure(for: error, afterHead: exchange.hasHead)
             }
         }
+
+        /// `ExchangeTiming.reportsActivity`: every byte sent or received touches the exchange's control.
+        /// Each exchange runs in a task of its own, which a cancel or a timeout cancels.
+        public var timing: ExchangeTiming { .reportsActivity }
 
         /// How many times a request is sent again after its connection turned out closed before it
         /// reached the server (see `isStale(_:method:sentBody:)`).

@@ -3,15 +3,13 @@
     import Dispatch
 
     /// What one exchange of an `AsyncHTTPClientTransport` shares between the task that sends it, its
-    /// watchdog (when the session does not enforce its timeouts) and AsyncHTTPClient's task that pulls
-    /// the request body: when a byte last moved, whether the exchange timed out or ended, and its
-    /// progress reports.
+    /// watch (when no session keeps its time) and AsyncHTTPClient's task that pulls the request body:
+    /// its `ExchangeControl`, whether it ended, and its progress reports.
     final class Exchange: Sendable {
-        /// Thrown by `watch()` when the idle timeout or the deadline passes.
-        struct TimedOut: Error {}
+        /// Thrown by `watch()` when the control ends the exchange.
+        struct Ended: Error {}
 
         private struct State {
-            var isTimedOut = false
             /// Whether the response head arrived: upload progress is no longer reported after it.
             var hasHead = false
             /// The most body bytes reported sent: a request sent again reports only beyond them.
@@ -21,35 +19,24 @@
         }
 
         private let state = LockedValue(State())
-        /// When a byte last moved: the session's clock when it enforces the timeouts, else this one's.
-        private let activity: ExchangeActivity
-        /// The idle timeout in nanoseconds; `.max` for none.
-        private let idleTimeout: UInt64
-        /// The deadline in uptime nanoseconds; `.max` for none.
-        private let deadline: UInt64
+        /// The exchange's clock and end signal: the session's, or one of its own on the same timer.
+        private let control: ExchangeControl
+        /// Whether the control is this exchange's own, which `watch()` then waits on.
+        let hasClock: Bool
         private let progress: (@Sendable (TransferProgress) -> Void)?
         /// Held while a progress report runs, so reports never overlap and keep their order.
         private let reporting = LockedValue(())
 
         init(options: TransportOptions) {
-            if let activity = options.activity {
-                // The session ends the exchange on time: nothing to watch here.
-                self.activity = activity
-                idleTimeout = .max
-                deadline = .max
-            } else {
-                activity = ExchangeActivity()
-                idleTimeout = options.idleTimeoutNanoseconds
-                deadline = options.deadline == .distantFuture ? .max : options.deadline.uptimeNanoseconds
-            }
+            // With the session's control, the session ends the exchange on time: nothing to watch here.
+            hasClock = options.control == nil
+                && (options.idleTimeoutNanoseconds != .max || options.deadline != .distantFuture)
+            control = ExchangeControl.for(options)
             progress = options.progress
         }
 
-        /// Whether the exchange has an idle timeout or a deadline to watch.
-        var hasClock: Bool { idleTimeout != .max || deadline != .max }
-
-        /// Whether `watch()` found the exchange idle for too long or past its deadline.
-        var isTimedOut: Bool { state.withLock { $0.isTimedOut } }
+        /// Whether the control ended the exchange for its idle timeout or its deadline.
+        var isTimedOut: Bool { control.endReason == .timeout }
 
         /// Whether the response head arrived.
         var hasHead: Bool { state.withLock { $0.hasHead } }
@@ -59,20 +46,18 @@
 
         /// Notes that a byte moved.
         func touch() {
-            activity.touch()
+            control.touch()
         }
 
         /// Runs `wait`, a wait for the reader of a stream rather than for the peer, without counting it
         /// as idle time; the end of the wait counts as activity.
         func waitingForReader(_ wait: () async throws -> Void) async throws {
-            activity.pause()
-            defer { activity.touch() }
-            try await wait()
+            try await control.waitingForReader(wait)
         }
 
         /// Notes that the response head arrived: upload progress is no longer reported.
         func receivedHead() {
-            activity.touch()
+            control.touch()
             state.withLock { $0.hasHead = true }
         }
 
@@ -80,7 +65,7 @@
         /// response head has arrived already, or more was reported before (by an attempt that met a
         /// closed connection).
         func sent(_ sent: Int64, of total: Int64) {
-            activity.touch()
+            control.touch()
             let reports = state.withLock { state in
                 guard !state.hasHead, sent > state.uploadReported else { return false }
                 state.uploadReported = sent
@@ -101,19 +86,19 @@
             reporting.withLock { _ in
                 state.withLock { $0.isEnded = true }
             }
+            control.finish()
         }
 
-        /// Returns when the idle timeout or the deadline has passed, throwing `TimedOut`; throws
-        /// `CancellationError` when cancelled first.
+        /// Throws `Ended` once the control ends the exchange: the process's one timer found it idle for
+        /// too long or past its deadline, or the task watching was cancelled.
         func watch() async throws {
-            while true {
-                let now = DispatchTime.now().uptimeNanoseconds
-                let due = activity.due(idleTimeout: idleTimeout, deadline: deadline)
-                if now >= due {
-                    state.withLock { $0.isTimedOut = true }
-                    throw TimedOut()
+            let control = control
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    control.onEnd { _ in continuation.resume(throwing: Ended()) }
                 }
-                try await Task.sleep(nanoseconds: due - now)
+            } onCancel: {
+                control.end(.cancelled)
             }
         }
 

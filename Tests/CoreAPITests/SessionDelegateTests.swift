@@ -25,9 +25,15 @@ struct SessionDelegateTests {
         let task = SilentTask()
         let ended = LockedValue<SessionDelegate.TaskOutcome?>(nil)
         let start = ContinuousClock.now
-        delegate.register(task, options: TransportOptions(idleTimeout: idleTimeout)) { outcome in
+        // The exchange's time is kept by its control on the process's one timer, as the transport sets it up.
+        var options = TransportOptions(idleTimeout: idleTimeout)
+        let control = ExchangeControl.for(options)
+        defer { control.finish() }
+        options.control = control
+        delegate.register(task, options: options) { outcome in
             ended.withLock { $0 = outcome }
         }
+        control.onEnd { reason in delegate.end(task, with: reason) }
         if cancel {
             delegate.cancel(task)
         }

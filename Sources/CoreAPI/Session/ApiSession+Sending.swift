@@ -122,8 +122,7 @@ extension ApiSession {
             var raw = try await call.exchange(
                 current,
                 with: transport,
-                direct: urlSessionTransport,
-                reportsActivity: transportReportsActivity,
+                timing: transportTiming,
                 options: options
             )
             raw.exchangeDuration = ContinuousClock.now - started

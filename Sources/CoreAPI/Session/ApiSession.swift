@@ -40,10 +40,8 @@ public final class ApiSession: Sendable {
     public let statusMessages: [HTTPStatus: String]
     /// The transport this session made itself, invalidated with it.
     private let ownTransport: URLSessionTransport?
-    /// ``transport`` when it is exactly a ``URLSessionTransport``, which each exchange awaits directly.
-    let urlSessionTransport: URLSessionTransport?
-    /// Whether ``transport`` leaves its timeouts to the session (an ``ActivityReportingTransport``).
-    let transportReportsActivity: Bool
+    /// How ``transport`` keeps time, read once: it decides how each exchange runs (see ``Call``).
+    let transportTiming: ExchangeTiming
 
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
     let calls = CallRegistry()
@@ -188,9 +186,7 @@ public final class ApiSession: Sendable {
         self.hostProvider = hostProvider
         self.transport = transport
         self.ownTransport = ownsTransport ? transport as? URLSessionTransport : nil
-        self.urlSessionTransport =
-            type(of: transport) == URLSessionTransport.self ? transport as? URLSessionTransport : nil
-        self.transportReportsActivity = transport is any ActivityReportingTransport
+        self.transportTiming = transport.timing
         self.headers = headers
         self.middlewares = middlewares
         self.policy = policy

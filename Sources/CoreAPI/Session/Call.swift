@@ -45,32 +45,46 @@ final class Call: Sendable {
     ///
     /// The exchange ends as soon as the first of these happens: the transport returns or throws, the
     /// calling task or this call is cancelled (``ApiError/cancelled``), or `options.deadline` passes
-    /// (``ApiError/timeout``). A ``URLSessionTransport`` does this itself, even while FoundationNetworking
-    /// is busy, and is awaited directly. Any other transport runs in a task of its own that the caller
-    /// does not wait for once a cancel or the deadline has decided (see ``PendingExchange``): the
-    /// transport may finish its clean-up later, and what it delivers then is dropped. For an
-    /// ``ActivityReportingTransport`` the idle timeout is decided here too, from the activity it reports.
+    /// (``ApiError/timeout``). How depends on the transport's ``ExchangeTiming``, the same for every
+    /// transport that declares it: one that ends when told is awaited directly, and its
+    /// ``ExchangeControl`` — on the process's one timer — tells it; any other runs in a task of its own
+    /// that the caller does not wait for once a cancel or the deadline has decided (see
+    /// ``PendingExchange``): the transport may finish its clean-up later, and what it delivers then is
+    /// dropped. For a transport that reports its activity the idle timeout is decided here too.
     /// - Parameters:
     ///   - transport: The session's transport.
-    ///   - direct: The same transport when it is a ``URLSessionTransport``, found once by the session.
-    ///   - reportsActivity: Whether the transport is an ``ActivityReportingTransport``, found once by
-    ///     the session.
+    ///   - timing: The transport's ``Transport/timing``, read once by the session.
     func exchange(
         _ request: ApiRequest,
         with transport: any Transport,
-        direct: URLSessionTransport?,
-        reportsActivity: Bool,
+        timing: ExchangeTiming,
         options: TransportOptions
     ) async throws -> RawResponse {
-        if let direct {
-            let cancellation = direct.makeCancellation()
-            try begin { cancellation.cancel() }
-            defer { end() }
-            return try await direct.send(request, options: options, cancellation: cancellation)
-        }
         var options = options
-        if reportsActivity {
-            options.activity = ExchangeActivity(started: false)  // touched when its task starts
+        switch timing {
+        case .endsWhenTold:
+            let control = ExchangeControl(options: options, started: true)
+            options.control = control
+            try begin { control.end(.cancelled) }
+            defer {
+                end()
+                control.finish()
+            }
+            control.startTimer()
+            do {
+                return try await withTaskCancellationHandler {
+                    try await transport.send(request, options: options)
+                } onCancel: {
+                    control.end(.cancelled)
+                }
+            } catch {
+                // The reason the session ended it wins over how the engine reported its stop.
+                throw control.endReason ?? ApiError(error)
+            }
+        case .reportsActivity:
+            options.control = ExchangeControl(options: options, started: false)  // touched when its task starts
+        case .keptByTransport:
+            break
         }
         let pending = PendingExchange(options: options)
         if let progress = options.progress {

@@ -9,12 +9,16 @@ import Foundation
 /// ends removes its entry at once. An idle timeout is due a while after the exchange's last activity;
 /// when it comes, the timer reads the activity again and moves the entry on if there was some, so
 /// activity itself never touches the timer.
+///
+/// It ends every engine's exchanges: those the session waits for in a task of their own
+/// (``PendingExchange``) and those it awaits directly or a transport times by itself
+/// (``ExchangeControl``).
 final class DeadlineTimer: Sendable {
     /// The timer every session shares.
     static let shared = DeadlineTimer()
 
     private struct State {
-        var entries: [ObjectIdentifier: (due: UInt64, exchange: PendingExchange)] = [:]
+        var entries: [ObjectIdentifier: (due: UInt64, exchange: any TimedExchange)] = [:]
         var timer: (any DispatchSourceTimer)?
         /// When `timer` fires next (`.max`: not armed).
         var armedUntil = UInt64.max
@@ -24,8 +28,8 @@ final class DeadlineTimer: Sendable {
     private let queue = DispatchQueue(label: "CoreAPI.ApiSession.deadlines")
 
     /// Ends `exchange` with ``ApiError/timeout`` at `due` (uptime nanoseconds), or when its
-    /// ``PendingExchange/due`` time is then later, at that time, unless it is removed first.
-    func add(_ exchange: PendingExchange, due: UInt64) {
+    /// ``TimedExchange/due`` time is then later, at that time, unless it is removed first.
+    func add(_ exchange: any TimedExchange, due: UInt64) {
         state.withLock { state in
             state.entries[ObjectIdentifier(exchange)] = (due, exchange)
             arm(&state, for: due)
@@ -33,7 +37,7 @@ final class DeadlineTimer: Sendable {
     }
 
     /// Forgets `exchange`.
-    func remove(_ exchange: PendingExchange) {
+    func remove(_ exchange: any TimedExchange) {
         _ = state.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(exchange)) }
     }
 
@@ -55,9 +59,9 @@ final class DeadlineTimer: Sendable {
 
     /// Ends every exchange whose deadline has passed, then arms the timer for the earliest of the rest.
     private func fire() {
-        let expired = state.withLock { state -> [PendingExchange] in
+        let expired = state.withLock { state -> [any TimedExchange] in
             let now = DispatchTime.now().uptimeNanoseconds
-            var expired: [PendingExchange] = []
+            var expired: [any TimedExchange] = []
             var next = UInt64.max
             for (key, entry) in state.entries {
                 // An idle timeout moves later with every activity: read the exchange's time again.
@@ -77,7 +81,15 @@ final class DeadlineTimer: Sendable {
             return expired
         }
         for exchange in expired {
-            exchange.finish(.failure(.timeout))
+            exchange.timeOut()
         }
     }
+}
+
+/// An exchange the one timer ends: it says when it is due, and ends with ``ApiError/timeout`` when told.
+protocol TimedExchange: AnyObject, Sendable {
+    /// When it times out unless it shows activity first (uptime nanoseconds; `.max` for never).
+    var due: UInt64 { get }
+    /// Ends it with ``ApiError/timeout``; runs on the timer's queue and must not block.
+    func timeOut()
 }

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 
 /// One exchange with a transport whose outcome is decided once: by the transport, by a cancel, or by
-/// a timeout (the deadline, or the idle timeout of an ``ActivityReportingTransport``), whichever comes
-/// first.
+/// a timeout (the deadline, or the idle timeout of a transport that reports its activity), whichever
+/// comes first.
 ///
 /// The caller waits on a continuation, not on the transport's task, so it resumes at once when a
 /// cancel or the deadline decides, however long the transport takes to notice.
@@ -23,15 +23,16 @@ final class PendingExchange: Sendable {
     private let deadline: UInt64
     /// The idle timeout the session enforces, in nanoseconds; `.max` when the transport enforces its own.
     private let idleTimeout: UInt64
-    /// The transport's activity, which the idle timeout counts from.
-    private let activity: ExchangeActivity?
+    /// The transport's control, which the idle timeout counts from and which learns how the exchange
+    /// was ended.
+    private let control: ExchangeControl?
 
     /// An exchange that ends by `options`' deadline and, when the transport reports its activity to
-    /// `options.activity`, after `options.idleTimeout` without any.
+    /// `options.control`, after `options.idleTimeout` without any.
     init(options: TransportOptions) {
         deadline = options.deadline == .distantFuture ? .max : options.deadline.uptimeNanoseconds
-        activity = options.activity
-        idleTimeout = options.activity == nil ? .max : options.idleTimeoutNanoseconds
+        control = options.control
+        idleTimeout = options.control == nil ? .max : options.idleTimeoutNanoseconds
     }
 
     /// Whether the outcome is decided: the caller has been, or is about to be, resumed.
@@ -41,10 +42,10 @@ final class PendingExchange: Sendable {
 
     /// When the exchange times out unless it shows activity first: its deadline, or its idle timeout
     /// after its last activity, whichever is earlier; `.max` for never. Idle time counts from when the
-    /// transport's task starts (see ``ExchangeActivity/due(idleTimeout:deadline:)``).
+    /// transport's task starts (see ``ExchangeControl/due``).
     var due: UInt64 {
-        guard let activity, idleTimeout != .max else { return deadline }
-        return activity.due(idleTimeout: idleTimeout, deadline: deadline)
+        guard let control, idleTimeout != .max else { return deadline }
+        return control.due
     }
 
     /// Starts `operation` in a task of its own, and the shared timer for the exchange's timeouts; resumes
@@ -62,8 +63,8 @@ final class PendingExchange: Sendable {
             continuation.resume(with: decided)
             return
         }
-        let engine = Task { [activity] in
-            activity?.touch()  // the transport starts: idle time counts from now (see `due`)
+        let engine = Task { [control] in
+            control?.touch()  // the transport starts: idle time counts from now (see `due`)
             do {
                 finish(.success(try await operation()))
             } catch {
@@ -102,9 +103,18 @@ final class PendingExchange: Sendable {
         if hasDeadline {
             DeadlineTimer.shared.remove(self)
         }
-        if case .failure = outcome {
+        if case .failure(let reason) = outcome {
+            if reason == .cancelled || reason == .timeout {
+                control?.end(reason)
+            }
             engine?.cancel()
         }
         continuation?.resume(with: outcome)
+    }
+}
+
+extension PendingExchange: TimedExchange {
+    func timeOut() {
+        finish(.failure(.timeout))
     }
 }

@@ -34,7 +34,7 @@ extension SessionDelegate {
             guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
             state.response = head
             state.data = Data()
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            state.touch()
             let expected = response.expectedContentLength
             state.expectedLength = expected >= 0 ? expected : nil
             let fields = head.map(HeadChecks.init)
@@ -89,7 +89,7 @@ extension SessionDelegate {
             guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return nil }
             state.response = head
             state.data = Data()
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            state.touch()
             let expected = dataTask.response?.expectedContentLength ?? -1
             state.expectedLength = expected >= 0 ? expected : nil
             state.failure = failure
@@ -153,11 +153,12 @@ extension SessionDelegate {
                 return !state.isWaitingForReader
             }
             guard suspends else { return }
+            state.options.control?.pause()
             dataTask.suspend()
             buffer.whenDrained { [shared] in
                 shared.withLock { _ in
                     state.isWaitingForReader = false
-                    state.lastActivity = DispatchTime.now().uptimeNanoseconds
+                    state.touch()
                 }
                 state.task?.resume()
             }
@@ -169,7 +170,7 @@ extension SessionDelegate {
             guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil, state.streams else {
                 return nil
             }
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            state.touch()
             state.streamedBytes += Int64(data.count)
             return state
         }
@@ -181,7 +182,7 @@ extension SessionDelegate {
         var redirect: TaskOutcome?
         let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            state.touch()
             if let kept = state.redirectBodyLimit, let response = state.response,
                 state.data.count + data.count > kept
             {
@@ -227,7 +228,7 @@ extension SessionDelegate {
     ) {
         let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            state.touch()
             state.bodyBytesSent = totalBytesSent
             state.bodyBytesExpected = totalBytesExpectedToSend
             return state.progress

@@ -13,10 +13,10 @@ import Foundation
 /// the challenge's response is kept, so a `401` with `WWW-Authenticate: Basic` ends as a 401 response
 /// instead of hanging (Linux waits forever when no session-level delegate answers).
 ///
-/// The idle timeout is enforced here too: Linux truncates `URLRequest.timeoutInterval` to whole
-/// seconds (0.5 s fires at once, 1.5 s after one second), so a task ends as timed out when no response
-/// or body bytes arrived for its timeout; the exchange's deadline is enforced the same way. One timer
-/// per session serves all tasks.
+/// Linux truncates `URLRequest.timeoutInterval` to whole seconds (0.5 s fires at once, 1.5 s after one
+/// second), so the idle timeout and the deadline are not left to the engine: every response and body
+/// chunk touches the exchange's ``ExchangeControl``, and the process's one timer ends the exchange
+/// through it. The delegate's own timer only forgets ended tasks that never report.
 ///
 /// A task CoreAPI ends — timed out, cancelled, or over the size limit — reports its outcome at once and
 /// is cancelled afterwards; whatever FoundationNetworking reports for it later is ignored, so a busy
@@ -90,22 +90,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         shared.withLock { $0.timer }?.cancel()
     }
 
-    /// Starts the clocks of an exchange whose task is about to be made; `completion` runs once, when
-    /// the task ends or when CoreAPI ends the exchange. The exchange ends as timed out when nothing is
-    /// sent or received for the idle timeout, or when the deadline passes — the time spent making the
-    /// task included. Hand the task to ``attach(_:to:)`` once made.
+    /// Holds an exchange whose task is about to be made; `completion` runs once, when the task ends or
+    /// when CoreAPI ends the exchange (its ``ExchangeControl`` keeps its time: the activity reported
+    /// here, the idle timeout and the deadline, the time spent making the task included). Hand the task
+    /// to ``attach(_:to:)`` once made.
     func reserve(
         options: TransportOptions,
         temporaryBodyFile: ApiRequest.File? = nil,
-        sent: UInt64 = DispatchTime.now().uptimeNanoseconds,
         completion: @escaping @Sendable (TaskOutcome) -> Void
     ) -> TaskState {
         let state = TaskState(
             completion: completion,
             options: options,
             temporaryBodyFile: temporaryBodyFile?.url,
-            truncatesBodyFile: temporaryBodyFile?.isWrittenForOneAttempt ?? false,
-            now: sent
+            truncatesBodyFile: temporaryBodyFile?.isWrittenForOneAttempt ?? false
         )
         if let temporaryBodyFile = temporaryBodyFile?.url {
             // Held from now on: the call may end, and discard the file, while the task is being made.
@@ -113,7 +111,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         shared.withLock { shared in
             shared.waiting[ObjectIdentifier(state)] = state
-            arm(&shared, for: state.due)
         }
         return state
     }

@@ -34,29 +34,22 @@ extension SessionDelegate {
         /// Whether the task is suspended until its stream's reader has made room (Apple only): idle
         /// time does not count meanwhile.
         var isWaitingForReader = false
-        let idleTimeout: UInt64
-        var lastActivity: UInt64
 
         init(
             completion: @escaping @Sendable (TaskOutcome) -> Void,
             options: TransportOptions,
             temporaryBodyFile: URL?,
-            truncatesBodyFile: Bool,
-            now: UInt64
+            truncatesBodyFile: Bool
         ) {
             self.completion = completion
             self.options = options
             self.temporaryBodyFile = temporaryBodyFile
             self.truncatesBodyFile = truncatesBodyFile
-            self.idleTimeout = options.idleTimeoutNanoseconds
-            self.lastActivity = now
         }
 
-        /// When the task times out unless something is sent or received first (`.max`: never).
-        var due: UInt64 {
-            let since = isWaitingForReader ? DispatchTime.now().uptimeNanoseconds : lastActivity
-            let (idleEnd, overflow) = since.addingReportingOverflow(idleTimeout)
-            return min(overflow ? .max : idleEnd, options.deadline.uptimeNanoseconds)
+        /// Records that a byte moved: the exchange's idle timeout counts from now.
+        func touch() {
+            options.control?.touch()
         }
     }
 }

@@ -16,7 +16,8 @@ final class TaskCancellation: Sendable {
         var task: URLSessionTask?
         /// The exchange's state in the delegate while its task is being made.
         var waiting: SessionDelegate.TaskState?
-        var isCancelled = false
+        /// Why the exchange was ended, once it was.
+        var reason: ApiError?
     }
 
     private let state = LockedValue(State())
@@ -26,40 +27,36 @@ final class TaskCancellation: Sendable {
         self.delegate = delegate
     }
 
-    /// Whether the exchange was cancelled.
-    var isCancelled: Bool {
-        state.withLock { $0.isCancelled }
-    }
-
-    /// Makes ``cancel()`` end the exchange of `waiting` at once while its task is being made.
+    /// Makes ``cancel(with:)`` end the exchange of `waiting` at once while its task is being made.
     func wait(for waiting: SessionDelegate.TaskState) {
         let cancelNow = state.withLock { state in
             state.waiting = waiting
-            return state.isCancelled
+            return state.reason
         }
-        if cancelNow { delegate.endWaiting(waiting, with: .cancelled) }
+        if let cancelNow { delegate.endWaiting(waiting, with: cancelNow) }
     }
 
-    /// Makes `task` the one ``cancel()`` ends; cancels it at once when the exchange is already cancelled.
+    /// Makes `task` the one ``cancel(with:)`` ends; ends it at once when the exchange is already ended.
     func attach(_ task: URLSessionTask) {
         let cancelNow = state.withLock { state in
             state.task = task
             state.waiting = nil
-            return state.isCancelled
+            return state.reason
         }
-        if cancelNow { delegate.cancel(task) }  // Only when cancelled while its task was being made.
+        if let cancelNow { delegate.end(task, with: cancelNow) }  // Only when ended while its task was being made.
     }
 
-    /// Cancels the exchange: its task now, or as soon as it is attached.
-    func cancel() {
+    /// Ends the exchange with `reason` (``ApiError/cancelled`` or ``ApiError/timeout``): its task now,
+    /// or as soon as it is attached.
+    func cancel(with reason: ApiError) {
         let (task, waiting) = state.withLock { state in
-            state.isCancelled = true
+            if state.reason == nil { state.reason = reason }
             return (state.task, state.waiting)
         }
         if let task {
-            delegate.cancel(task)  // ends the exchange at once; the engine's cancel runs on a queue of its own
+            delegate.end(task, with: reason)  // at once; the engine's cancel runs on a queue of its own
         } else if let waiting {
-            delegate.endWaiting(waiting, with: .cancelled)
+            delegate.endWaiting(waiting, with: reason)
         }
     }
 }

@@ -15,8 +15,9 @@
 ///   redirect (`301`, `302`, `303`, `307` or `308` with a `Location` field) it keeps at most the first
 ///   64 KiB of the body (``ApiError/StatusFailure/maximumBodySize``) and does not read the rest; such a
 ///   body never counts against the size limit;
-/// - enforces the ``TransportOptions`` it is given: the idle timeout, the deadline, the maximum
-///   response size counted on decoded bytes while they arrive, and progress reports;
+/// - enforces the ``TransportOptions`` it is given: the maximum response size counted on decoded bytes
+///   while they arrive, progress reports, and — as its ``timing`` says — the idle timeout and the
+///   deadline, for which ``ExchangeControl/for(_:)`` gives it the process's one timer;
 /// - refuses, before reading the body, a response head whose `Content-Length` values disagree or are
 ///   not numbers, or whose `Content-Encoding` names a coding it does not decode (an unknown one, or more
 ///   than five stacked): ``ApiError/TransportFailure/Kind/badResponse``, never a guessed body;
@@ -32,10 +33,17 @@
 /// ``send(_:options:)`` runs. A transport's cancellation handlers run on the thread that cancels — the
 /// caller's, or the one timer that ends every deadline of the process — so they must not block.
 ///
-/// The session does not rely on a transport to end on time: a cancelled or timed-out call ends
-/// within milliseconds however long the engine takes to clean up, and whatever the engine delivers
-/// afterwards is dropped.
+/// How the session keeps time for the transport is the transport's ``timing``. By default the session
+/// does not rely on a transport to end on time: a cancelled or timed-out call ends within milliseconds
+/// however long the engine takes to clean up, and whatever the engine delivers afterwards is dropped. A
+/// transport that reports its activity and ends when told (``ExchangeTiming/endsWhenTold``) is awaited
+/// directly instead, which saves a task per exchange. CoreAPI's own transports use nothing but this
+/// public contract.
 public protocol Transport: Sendable {
+    /// How the transport's exchanges end on time, and so how the session runs them; see
+    /// ``ExchangeTiming``. The default is ``ExchangeTiming/keptByTransport``.
+    var timing: ExchangeTiming { get }
+
     /// Sends one request and returns its response head and body.
     /// - Parameters:
     ///   - request: The request as built and as the middlewares left it, with its body in memory or in a
@@ -62,6 +70,9 @@ public protocol Transport: Sendable {
 }
 
 extension Transport {
+    /// ``ExchangeTiming/keptByTransport``: the session runs each exchange in a task of its own.
+    public var timing: ExchangeTiming { .keptByTransport }
+
     /// Throws ``WebSocketError/unavailable(reason:)``: this transport opens no WebSockets.
     public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
         throw WebSocketError.unavailable(reason: "\(type(of: self)) does not open WebSocket connections")

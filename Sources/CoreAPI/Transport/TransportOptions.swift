@@ -17,9 +17,10 @@ public struct TransportOptions: Sendable {
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// Where the body goes when the session reads it as it arrives; `nil` to collect every body.
     public var bodyHandler: ResponseBodyHandler?
-    /// The clock an ``ActivityReportingTransport`` touches when the session enforces its timeouts;
-    /// `nil` when the transport enforces them itself.
-    package var activity: ExchangeActivity?
+    /// The session's hold on this exchange: the clock the transport touches and the signal that ends
+    /// it, as the transport's ``Transport/timing`` says; `nil` when the transport keeps time itself
+    /// (then ``ExchangeControl/for(_:)`` makes one on the same timer).
+    public var control: ExchangeControl?
 
     /// Creates options; the defaults are no limit at all.
     /// - Parameters:

@@ -169,8 +169,19 @@ public final class URLSessionTransport: Transport {
     /// - Returns: The response as it is, a `3xx` included.
     /// - Throws: ``ApiError``.
     public func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
-        try await send(request, options: options, cancellation: makeCancellation())
+        var options = options
+        let control = ExchangeControl.for(options)
+        defer { control.finish() }
+        options.control = control  // the delegate touches it as the task reports
+        let cancellation = TaskCancellation(delegate: delegate)
+        control.onEnd { reason in cancellation.cancel(with: reason) }
+        return try await send(request, options: options, cancellation: cancellation)
     }
+
+    /// ``ExchangeTiming/endsWhenTold``: every response and body chunk touches the exchange's control,
+    /// and the task ends at once — even while FoundationNetworking is still making it — when the
+    /// control ends, so the session awaits this transport directly.
+    public var timing: ExchangeTiming { .endsWhenTold }
 
     /// The `timeoutInterval` of a request with `idleTimeout`: CoreAPI enforces the exact idle timeout
     /// itself (see `SessionDelegate`); URLSession's own, which Linux truncates to whole seconds, is only
@@ -180,15 +191,9 @@ public final class URLSessionTransport: Transport {
         return min(idleTimeout.rounded(.up) + 1, TransportOptions.longestIdleTimeout)
     }
 
-    /// A handle that ends one exchange of this transport at once, whichever thread cancels it.
-    func makeCancellation() -> TaskCancellation {
-        TaskCancellation(delegate: delegate)
-    }
-
-    /// Sends `request`; the exchange ends at once when `cancellation` is cancelled, when the calling
-    /// task is, or when its idle timeout or deadline passes — even while FoundationNetworking is still
-    /// making its task — so the session can await it directly.
-    func send(
+    /// Sends `request`; the exchange ends at once when `cancellation` is cancelled, or when the calling
+    /// task is, even while FoundationNetworking is still making its task.
+    private func send(
         _ request: ApiRequest,
         options: TransportOptions,
         cancellation: TaskCancellation
@@ -217,7 +222,11 @@ public final class URLSessionTransport: Transport {
                 }
             }
         } onCancel: {
-            cancellation.cancel()
+            if let control = options.control {
+                control.end(.cancelled)
+            } else {
+                cancellation.cancel(with: .cancelled)
+            }
         }
         return try outcome.rawResponse()
     }

@@ -13,7 +13,9 @@ import Testing
 /// reports its reads, not from sleeps of the exchange's task or from a timer on the global queue: tests
 /// running beside this one hold the cooperative pool and the global queue's threads for seconds, which
 /// stopped such beats while the session's timer, whose queue always gets a thread, went on.
-private final class PacedTransport: ActivityReportingTransport {
+private final class PacedTransport: Transport {
+    var timing: ExchangeTiming { .reportsActivity }
+
     let beats: Int
     let interval: Duration
     /// Set when the exchange's task was cancelled while it waited.
@@ -30,13 +32,13 @@ private final class PacedTransport: ActivityReportingTransport {
 
     func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         started.withLock { $0 = .now }
-        hadClock.withLock { $0 = options.activity != nil }
+        hadClock.withLock { $0 = options.control != nil }
         let microseconds = UInt32(interval / .microseconds(1))
         let stopped = LockedValue(false)
         Thread {
             while !stopped.current {
                 usleep(microseconds)
-                options.activity?.touch()
+                options.control?.touch()
             }
         }
         .start()
@@ -51,12 +53,12 @@ private final class PacedTransport: ActivityReportingTransport {
     }
 }
 
-/// A transport without the protocol: it enforces its own timeouts, so the session gives it no clock.
+/// A transport that keeps its own time (the default timing), so the session gives it no control.
 private final class PlainTransport: Transport {
     let hadClock = LockedValue<Bool?>(nil)
 
     func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
-        hadClock.withLock { $0 = options.activity != nil }
+        hadClock.withLock { $0 = options.control != nil }
         return try RawResponse(url: request.url, statusCode: 200)
     }
 }
