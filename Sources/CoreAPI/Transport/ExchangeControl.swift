@@ -118,8 +118,11 @@ public final class ExchangeControl: Sendable {
         }
     }
 
-    /// Ends the exchange with `reason` unless it has ended already: runs the end handler.
-    func end(_ reason: ApiError) {
+    /// Ends the exchange with `reason` unless it has ended already, and runs the end handler: what the
+    /// session's cancels and the timer do. A transport that gave up an exchange it keeps the time of
+    /// (a control of its own from ``for(_:)``) may call it too.
+    /// - Parameter reason: ``ApiError/cancelled`` or ``ApiError/timeout``.
+    public func end(_ reason: ApiError) {
         let handler = state.withLock { state -> (@Sendable (ApiError) -> Void)?? in
             guard state.endReason == nil else { return nil }
             state.endReason = reason
