@@ -7,7 +7,7 @@ import Testing
 /// over every transport.
 @Suite(.timeLimit(.minutes(2)))
 struct CancellationStressTests {
-    @Test(arguments: TestTransport.underTest)
+    @Test(arguments: TestTransport.engines)
     func cancelAtCompletionNeverHangs(transport: TestTransport) async throws {
         let server = try FixtureServer.shared()
         let session = transport.makeSession(hostProvider: server.hosts)

@@ -17,27 +17,27 @@ import Testing
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(ThreadSanitizer.isActive ? 4 : 3)))
     struct ConcurrencyStressTests {
-        @Test(arguments: TestTransport.underTest)
+        @Test(arguments: TestTransport.engines)
         func aThousandConcurrentRequestsAllSucceed(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }
 
-        @Test(arguments: TestTransport.underTest)
+        @Test(arguments: TestTransport.engines)
         func cancellingOneOfAThousandInFlightEndsOnlyThatOne(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }
 
-        @Test(arguments: TestTransport.underTest)
+        @Test(arguments: TestTransport.engines)
         func cancelAllRequestsEndsAThousandInFlightWithinTwoSeconds(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }
 
-        @Test(arguments: TestTransport.underTest)
+        @Test(arguments: TestTransport.engines)
         func cancelAllRequestsEndsAThousandOpenConnections(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }
 
-        @Test(arguments: TestTransport.underTest)
+        @Test(arguments: TestTransport.engines)
         func mixedCallsWhileTheEnvironmentSwitches(transport: TestTransport) async throws {
             try await StressChild.run(#function, over: transport)
         }

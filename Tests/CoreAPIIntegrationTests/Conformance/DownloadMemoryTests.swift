@@ -7,7 +7,7 @@ import Testing
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(3)), .enabled(if: ChildProbe.canMeasure))
     struct DownloadMemoryTests {
-        @Test(arguments: TestTransport.underTest)
+        @Test(arguments: TestTransport.engines)
         func aLargeDownloadDoesNotGrowPeakMemoryByItsSize(transport: TestTransport) async throws {
             let server = try FixtureServer.shared()
             let small = try DownloadMemoryProbe.run(size: 1 << 20, baseURL: server.baseURL, over: transport)

@@ -6,7 +6,7 @@ import Testing
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(2)))
     struct FileStoreRestartTests {
-        @Test(arguments: TestTransport.underTest)
+        @Test(arguments: TestTransport.engines)
         func aStoredResponseOutlivesTheProcess(transport: TestTransport) async throws {
             let server = try FixtureServer.shared()
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")

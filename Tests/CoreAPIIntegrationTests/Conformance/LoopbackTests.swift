@@ -32,6 +32,7 @@ extension SerialLoopback {
             #expect(echo.path == "/echo/search")
             #expect(echo.query == "page=2&query=a%2Bb%20%26%20c%3Dd%3F%2F%23%25%20%C3%A9&tags%5B%5D=x&tags%5B%5D=y")
             #expect(echo.bodySize == 0)
+            #expect(echo.headers["x-wrapped-by"] == transport.addedWrapperField)
         }
 
         @Test(arguments: TestTransport.underTest)

@@ -81,7 +81,7 @@ extension SerialLoopback {
             server = try FixtureServer.shared()
         }
 
-        @Test(arguments: TestTransport.underTest, SharedCallCase.allCases)
+        @Test(arguments: TestTransport.engines, SharedCallCase.allCases)
         func aCallJoinsOnlyARequestThatIsTheSameOnTheWire(
             transport: TestTransport,
             what: SharedCallCase

@@ -23,6 +23,10 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
     #if AsyncHTTPClient
         /// `AsyncHTTPClientTransport`, the one ``sharedAsyncHTTPClientTransport`` of the process.
         case asyncHTTPClient
+        /// ``HeaderAddingTransport`` around the shared `AsyncHTTPClientTransport`: a transport written
+        /// outside CoreAPI with its public API only, held to the same contract — timeouts, cancellation,
+        /// progress — as CoreAPI's own.
+        case wrappedAsyncHTTPClient
     #endif
 
     /// The transports this run tests: every case, or those named in the environment variable
@@ -43,11 +47,17 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }()
 
+    /// The engines under test: ``underTest`` without the wrapper, which forwards every exchange to the
+    /// shared AsyncHTTPClient transport. Suites about the engine rather than the contract — load,
+    /// memory, a store surviving a restart, sharing exchanges — run on these alone.
+    static let engines: [TestTransport] = underTest.filter { $0.addedWrapperField == nil }
+
     var testDescription: String {
         switch self {
         case .urlSession: return "URLSession"
         #if AsyncHTTPClient
             case .asyncHTTPClient: return "AsyncHTTPClient"
+            case .wrappedAsyncHTTPClient: return "AsyncHTTPClient, wrapped"
         #endif
         }
     }
@@ -90,10 +100,12 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 policy: policy
             )
         #if AsyncHTTPClient
-            case .asyncHTTPClient:
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient:
                 return ApiSession(
                     hostProvider: hostProvider,
-                    transport: Self.sharedAsyncHTTPClientTransport,
+                    transport: self == .asyncHTTPClient
+                        ? Self.sharedAsyncHTTPClientTransport
+                        : HeaderAddingTransport(base: Self.sharedAsyncHTTPClientTransport),
                     headers: headers,
                     middlewares: middlewares,
                     policy: policy,
@@ -117,6 +129,15 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         static let sharedAsyncHTTPClientTransport = AsyncHTTPClientTransport(maximumConnectionsPerHost: 1000)
     #endif
 
+    /// The `X-Wrapped-By` value the transport adds to every request: only the wrapper written with the
+    /// public API adds one.
+    var addedWrapperField: String? {
+        #if AsyncHTTPClient
+            if self == .wrappedAsyncHTTPClient { return "HeaderAddingTransport" }
+        #endif
+        return nil
+    }
+
     // MARK: - Documented differences
 
     /// Whether URLSession is FoundationNetworking here (Linux), not Apple's.
@@ -136,7 +157,7 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession: return Self.urlSessionIsFoundationNetworking
         #if AsyncHTTPClient
-            case .asyncHTTPClient: return false
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return false
         #endif
         }
     }
@@ -150,7 +171,7 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession: return Self.urlSessionIsFoundationNetworking
         #if AsyncHTTPClient
-            case .asyncHTTPClient: return false
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return false
         #endif
         }
     }
@@ -164,7 +185,7 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession: return !Self.urlSessionIsFoundationNetworking
         #if AsyncHTTPClient
-            case .asyncHTTPClient: return true
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return true
         #endif
         }
     }
@@ -178,7 +199,7 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession: return Self.urlSessionIsFoundationNetworking
         #if AsyncHTTPClient
-            case .asyncHTTPClient: return false
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return false
         #endif
         }
     }
@@ -191,7 +212,7 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession: return true
         #if AsyncHTTPClient
-            case .asyncHTTPClient: return false
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return false
         #endif
         }
     }
@@ -204,7 +225,7 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession: return !Self.urlSessionIsFoundationNetworking
         #if AsyncHTTPClient
-            case .asyncHTTPClient: return true
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return true
         #endif
         }
     }
@@ -217,7 +238,7 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession: return Self.urlSessionIsFoundationNetworking
         #if AsyncHTTPClient
-            case .asyncHTTPClient: return true
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return true
         #endif
         }
     }

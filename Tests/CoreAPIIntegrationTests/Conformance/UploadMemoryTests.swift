@@ -12,7 +12,7 @@ import Testing
 extension SerialLoopback {
     @Suite(.timeLimit(.minutes(3)), .enabled(if: ChildProbe.canMeasure))
     struct UploadMemoryTests {
-        @Test(arguments: TestTransport.underTest)
+        @Test(arguments: TestTransport.engines)
         func aLargeUploadDoesNotGrowPeakMemoryByTheFileSize(transport: TestTransport) async throws {
             let server = try FixtureServer.shared()
             let small = try UploadMemoryProbe.run(fileSize: 1 << 20, baseURL: server.baseURL, over: transport)
