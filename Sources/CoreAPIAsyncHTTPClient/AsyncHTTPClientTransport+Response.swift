@@ -5,22 +5,16 @@
     import NIOCore
     import NIOHTTP1
 
-    /// How the transport reads a response: the head is checked before the body, and the body is
-    /// decoded and counted as it arrives.
+    /// How the transport reads a response: a thin shell around `ResponseCollector`, which holds the
+    /// rules; the body is decoded as it arrives.
     extension AsyncHTTPClientTransport {
-        /// Thrown out of the body loop once a redirect's body has filled what is kept of it.
-        private struct RedirectBodyKept: Error {}
-
-        /// Checks the head of `response`, then reads its body.
-        ///
-        /// A redirect keeps at most `redirectBodyLimit` bytes of its body and stops
-        /// there; any other body fails with `responseTooLarge(limit:)` as soon as its decoded
-        /// bytes pass the limit — or at once when an identity body declares a larger `Content-Length`.
-        /// Stopping drops the response body, which makes AsyncHTTPClient close the connection.
+        /// Feeds the head of `response`, then its decoded body, to a `ResponseCollector`, and does what
+        /// it says. Stopping early drops the response body, which makes AsyncHTTPClient close the
+        /// connection.
         func read(
             _ response: HTTPClientResponse,
             url: URL,
-            method: String,
+            method: CoreAPI.HTTPMethod,
             exchange: Exchange,
             options: TransportOptions
         ) async throws -> RawResponse {
@@ -38,82 +32,37 @@
                     )
                 )
             }
-            let fields = HeadChecks(
-                statusCode: head.statusCode,
-                contentLength: response.headers["Content-Length"],
-                contentEncoding: response.headers["Content-Encoding"],
-                hasLocation: response.headers.contains(name: "Location")
-            )
-            if let failure = fields.failure(method: method, decodedCodings: ContentDecoder.codings) {
-                throw failure
-            }
-            let limit = options.maximumResponseSize
-            let hasBody = method.uppercased() != "HEAD" && head.statusCode != 204 && head.statusCode != 304
-            let declared = fields.declaredLength
-            if !fields.isRedirect, let handler = options.bodyHandler {
-                let accepted: Bool
-                do {
-                    accepted = try handler.accepts(head)
-                } catch {
-                    throw ApiError(error)
-                }
-                if accepted {
-                    exchange.received(0, of: nil)
-                    try await stream(
-                        response.body,
-                        decoder: hasBody ? ContentDecoder(contentEncoding: fields.contentEncoding) : nil,
-                        to: handler,
-                        exchange: exchange,
-                        declared: declared
-                    )
-                    return RawResponse(head: head, data: Data())
-                }
-            }
-            var kept: Int?
-            if fields.isRedirect {
-                // The session follows it: only the start of its body is kept, and the size limit is not
-                // reached by a body that is not read.
-                kept = Int(min(Int64(HeadChecks.redirectBodyLimit), max(limit, 0)))
-            } else if hasBody, fields.declaresMore(than: limit) {
-                throw ApiError.responseTooLarge(limit: limit)
+            var collector = ResponseCollector(method: method, options: options, decodedCodings: ContentDecoder.codings)
+            let disposition = try collector.receive(head)
+            let decoder = collector.hasBody ? ContentDecoder(contentEncoding: collector.contentEncoding) : nil
+            if case .stream(let handler) = disposition {
+                exchange.received(0, of: nil)
+                try await stream(response.body, decoder: decoder, to: handler, exchange: exchange, collector: &collector)
+                return try collector.finish()
             }
             exchange.received(0, of: nil)
-            let decoder =
-                hasBody ? ContentDecoder(contentEncoding: fields.contentEncoding) : nil
-            var data = Data()
-            let collect = { (piece: UnsafeRawBufferPointer) throws in
-                if let kept, data.count + piece.count > kept {
-                    data.append(contentsOf: piece.prefix(kept - data.count))
-                    throw RedirectBodyKept()
-                }
-                if Int64(data.count) + Int64(piece.count) > limit {
-                    // Counted on decoded bytes as they arrive; nothing more is read or inflated.
-                    throw ApiError.responseTooLarge(limit: limit)
-                }
-                data.append(contentsOf: piece)
-            }
-            do {
-                for try await buffer in response.body {
-                    exchange.touch()
-                    try Task.checkCancellation()
-                    try buffer.withUnsafeReadableBytes { bytes in
-                        if let decoder {
-                            try decoder.decode(bytes, into: collect)
-                        } else {
-                            try collect(bytes)
+            var complete = false
+            for try await buffer in response.body {
+                exchange.touch()
+                try Task.checkCancellation()
+                try buffer.withUnsafeReadableBytes { bytes in
+                    if let decoder {
+                        try decoder.decode(bytes) { piece in
+                            if !complete, try collector.append(piece) == .complete { complete = true }
                         }
+                    } else if try collector.append(bytes) == .complete {
+                        complete = true
                     }
-                    let completed = Int64(data.count)
-                    // Content-Length counts encoded bytes; a decoded body may be longer.
-                    exchange.received(completed, of: declared.map { max($0, completed) })
                 }
+                if complete { break }  // the rest of a redirect's body is not read
+                exchange.received(collector.progress)
+            }
+            if !complete {
                 try decoder?.finish()
-            } catch is RedirectBodyKept {
-                // The rest of the redirect's body is not read.
             }
             // A body cut short by a cancel is no body.
             try Task.checkCancellation()
-            return RawResponse(head: head, data: data)
+            return try collector.finish()
         }
 
         /// Hands the body to `handler` piece by piece as it arrives, decoded, holding none of it.
@@ -126,9 +75,8 @@
             decoder: ContentDecoder?,
             to handler: ResponseBodyHandler,
             exchange: Exchange,
-            declared: Int64?
+            collector: inout ResponseCollector
         ) async throws {
-            var completed: Int64 = 0
             var decoded: [Data] = []
             for try await buffer in body {
                 exchange.touch()
@@ -144,7 +92,7 @@
                     if !handler.hasRoom(for: piece.count) {
                         try await exchange.waitingForReader { try await handler.waitForRoom(for: piece.count) }
                     }
-                    completed += Int64(piece.count)
+                    collector.streamed(piece.count)
                     do {
                         try handler.receive(piece)
                     } catch {
@@ -152,7 +100,7 @@
                     }
                 }
                 decoded.removeAll(keepingCapacity: true)
-                exchange.received(completed, of: declared.map { max($0, completed) })
+                exchange.received(collector.progress)
             }
             try decoder?.finish()
             try Task.checkCancellation()

@@ -281,7 +281,7 @@
                 }
                 do {
                     let response = try await client.execute(outgoing, deadline: deadline)
-                    return try await read(response, url: url, method: method, exchange: exchange, options: options)
+                    return try await read(response, url: url, method: request.method, exchange: exchange, options: options)
                 } catch
                     where retries < Self.maximumStaleRetries && !exchange.hasHead && !Task.isCancelled
                     && Self.isStale(error, method: method, sentBody: body?.hasHandedOverBytes ?? false)

@@ -77,6 +77,11 @@
         }
 
         /// Reports download progress.
+        func received(_ progress: TransferProgress) {
+            report(progress)
+        }
+
+        /// Reports download progress.
         func received(_ completed: Int64, of total: Int64?) {
             report(TransferProgress(direction: .download, completedBytes: completed, totalBytes: total))
         }

@@ -32,10 +32,6 @@ public final class StubTransport: Transport {
     private let routes = StubRoutes<Handler>()
     /// The routes of WebSocket opening handshakes (``onWebSocket(_:handler:)``).
     let webSocketRoutes = StubRoutes<WebSocketHandler>()
-    /// The statuses the session follows when they carry a `Location` field.
-    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-    /// The most bytes of a redirect's body kept.
-    private static let redirectBodyLimit = 64 * 1024
     /// The reply for requests no route matches: `404` with an empty body by default.
     public let fallback: StubResponse
 
@@ -159,47 +155,35 @@ public final class StubTransport: Transport {
         if let failure = reply.failure {
             throw ApiError(URLError(failure))
         }
-        var answer = reply.body
-        let isRedirect = Self.redirectStatuses.contains(reply.statusCode) && reply.headers["Location"] != nil
-        if !isRedirect, let handler = options.bodyHandler {
-            let raw = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers)
-            if try accepts(handler, raw.head) {
-                // Handed over as a body arriving in pieces of `chunkSize` bytes.
-                try stream(answer, to: handler, options: options)
-                return raw
+        // The rules every transport follows come from the one collector: redirect bodies, the size limit,
+        // body handlers, no body for `HEAD`, `204` and `304`.
+        let head = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers).head
+        var collector = ResponseCollector(method: request.method, options: options, decodedCodings: ["identity"])
+        let answer = reply.body
+        switch try collector.receive(head, expectedLength: Int64(answer.count)) {
+        case .stream(let handler):
+            // Handed over as a body arriving in pieces of `chunkSize` bytes.
+            try stream(answer, to: handler, collector: &collector, options: options)
+        case .collect, .skip:
+            if collector.hasBody {
+                _ = try collector.append(answer)
             }
+            options.progress?(collector.progress)
         }
-        if isRedirect {
-            // As every transport does: at most 64 KiB of a redirect's body, not held to the size limit.
-            answer = answer.prefix(Self.redirectBodyLimit)
-        } else if Int64(answer.count) > options.maximumResponseSize {
-            throw ApiError.responseTooLarge(limit: options.maximumResponseSize)
-        }
-        let raw = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers, data: answer)
-        options.progress?(
-            TransferProgress(
-                direction: .download,
-                completedBytes: Int64(answer.count),
-                totalBytes: Int64(answer.count)
-            )
-        )
-        return raw
+        return try collector.finish()
     }
 
     /// The size of the pieces a body handed to a `ResponseBodyHandler` arrives in.
     public static let chunkSize = 16 * 1024
 
-    /// Whether `handler` takes the body of `head`, its error as an ``ApiError``.
-    private func accepts(_ handler: ResponseBodyHandler, _ head: ResponseHead) throws -> Bool {
-        do {
-            return try handler.accepts(head)
-        } catch {
-            throw ApiError(error)
-        }
-    }
 
     /// Hands `body` to `handler` in pieces of ``chunkSize`` bytes, with download progress after each.
-    private func stream(_ body: Data, to handler: ResponseBodyHandler, options: TransportOptions) throws {
+    private func stream(
+        _ body: Data,
+        to handler: ResponseBodyHandler,
+        collector: inout ResponseCollector,
+        options: TransportOptions
+    ) throws {
         var offset = body.startIndex
         while offset < body.endIndex {
             if Task.isCancelled {
@@ -211,14 +195,9 @@ public final class StubTransport: Transport {
             } catch {
                 throw ApiError(error)
             }
+            collector.streamed(end - offset)
             offset = end
-            options.progress?(
-                TransferProgress(
-                    direction: .download,
-                    completedBytes: Int64(offset - body.startIndex),
-                    totalBytes: Int64(body.count)
-                )
-            )
+            options.progress?(collector.progress)
         }
     }
 }

@@ -83,7 +83,17 @@ struct SessionDelegateResponseTests {
         (200, ["Content-Length": "10, 5"], "HEAD", true),
     ])
     func headsAreCheckedBeforeTheirBody(status: Int, fields: [String: String], method: String, refused: Bool) {
-        let failure = SessionDelegate.headFailure(of: HeadChecks(response(status, fields)), method: method)
+        var collector = ResponseCollector(
+            method: HTTPMethod(rawValue: method),
+            options: TransportOptions(),
+            decodedCodings: SessionDelegate.decodedContentCodings
+        )
+        var failure: ApiError?
+        do throws(ApiError) {
+            _ = try collector.receive(response(status, fields))
+        } catch {
+            failure = error
+        }
         #expect(failure == (refused ? .transport(.init(kind: .badResponse)) : nil))
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
-/// What every transport checks in a response head before it reads the body: pure functions of the
-/// head, the same for every engine. Only the content codings an engine decodes differ; each transport
-/// passes its own set.
+/// What is checked in a response head before its body is read: pure functions of the head, the same
+/// for every engine, which ``ResponseCollector`` applies. Only the content codings an engine decodes
+/// differ; each transport passes its own set.
 ///
 /// The fields the checks read are looked up once, when it is made.
 package struct HeadChecks {
@@ -30,20 +30,6 @@ package struct HeadChecks {
         contentLength = head.headers["Content-Length"]
         contentEncoding = head.headers["Content-Encoding"]
         hasLocation = Redirect.followedStatuses.contains(statusCode) && head.headers.contains("Location")
-    }
-
-    /// The fields the checks read, as an engine that does not build an `HTTPURLResponse` first found
-    /// them; repeated fields joined with `", "` in the order they came.
-    /// - Parameters:
-    ///   - statusCode: The status code.
-    ///   - contentLength: The `Content-Length` values.
-    ///   - contentEncoding: The `Content-Encoding` values.
-    ///   - hasLocation: Whether the head has a `Location` field.
-    package init(statusCode: Int, contentLength: [String], contentEncoding: [String], hasLocation: Bool) {
-        self.statusCode = statusCode
-        self.contentLength = contentLength.isEmpty ? nil : contentLength.joined(separator: ", ")
-        self.contentEncoding = contentEncoding.isEmpty ? nil : contentEncoding.joined(separator: ", ")
-        self.hasLocation = hasLocation
     }
 
     /// Whether the head is a redirect the session may follow: a status of ``Redirect/followedStatuses``

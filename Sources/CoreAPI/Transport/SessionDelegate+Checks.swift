@@ -5,26 +5,16 @@ import Foundation
 #endif
 
 /// Which content codings the session delegate's engine decodes, and how it names the failures the
-/// engine reports; the checks of a response head itself are ``HeadChecks``'s.
+/// engine reports; the rules of a response itself are ``ResponseCollector``'s.
 extension SessionDelegate {
     /// The content codings the engine decodes, lower-cased: the set it checks response heads with
-    /// (see ``HeadChecks/failure(method:decodedCodings:)``). libcurl (FoundationNetworking)
+    /// (see ``ResponseCollector``). libcurl (FoundationNetworking)
     /// decodes `zstd` too; Apple's URLSession does not.
     #if canImport(FoundationNetworking)
         static let decodedContentCodings: Set<String> = ["identity", "gzip", "x-gzip", "deflate", "br", "zstd"]
     #else
         static let decodedContentCodings: Set<String> = ["identity", "gzip", "x-gzip", "deflate", "br"]
     #endif
-
-    /// The failure for a response head the engine will not read a body after, or `nil` when it is
-    /// fine: ``HeadChecks/failure(method:decodedCodings:)`` with the codings the engine
-    /// decodes.
-    /// - Parameters:
-    ///   - head: The fields of the response head.
-    ///   - method: The method of the request it answers; asked for only when the body is encoded.
-    static func headFailure(of head: HeadChecks, method: @autoclosure () -> String?) -> ApiError? {
-        head.failure(method: method(), decodedCodings: decodedContentCodings)
-    }
 
     /// libcurl's messages, lower-cased, for a response it could not parse or decode. FoundationNetworking
     /// reports these faults as `URLError` `-1` (unknown) with libcurl's message as the description;

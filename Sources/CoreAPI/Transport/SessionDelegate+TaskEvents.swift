@@ -13,95 +13,34 @@ extension SessionDelegate {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        // Converted once, outside the lock: CoreAPI's head is what the session and the response types read.
-        let head = (response as? HTTPURLResponse).map(ResponseHead.init)
-        if let handler = shared.withLock({ $0.tasks[ObjectIdentifier(dataTask)]?.options.bodyHandler }),
-            let head
-        {
-            let fields = HeadChecks(head)
-            if !fields.isRedirect {
-                receive(
-                    head,
-                    fields: fields,
-                    of: dataTask,
-                    handingBodyTo: handler,
-                    completionHandler: completionHandler
-                )
-                return
-            }
-        }
-        let (progress, refused) = shared.withLock { shared -> ((@Sendable (TransferProgress) -> Void)?, Bool) in
-            guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return (nil, false) }
-            state.response = head
-            state.data = Data()
-            state.touch()
-            let expected = response.expectedContentLength
-            state.expectedLength = expected >= 0 ? expected : nil
-            let fields = head.map(HeadChecks.init)
-            if let fields, let failure = Self.headFailure(of: fields, method: dataTask.originalRequest?.httpMethod) {
-                state.failure = failure
-                return (nil, true)
-            }
-            let limit = state.options.maximumResponseSize
-            if let fields, fields.isRedirect {
-                // The session follows it: only the start of its body is kept, and the size limit is not
-                // reached by a body that is not read.
-                state.redirectBodyLimit = Int(min(Int64(HeadChecks.redirectBodyLimit), max(limit, 0)))
-                return (state.progress, false)
-            }
-            // FoundationNetworking's reading of the length counts too, for an identity body.
-            let tooLarge =
-                expected > limit && (fields?.isIdentityEncoded ?? true) || (fields?.declaresMore(than: limit) ?? false)
-            if tooLarge {
-                state.failure = .responseTooLarge(limit: limit)
-            }
-            return (state.progress, tooLarge)
-        }
-        completionHandler(.allow)
-        if refused {
-            end(dataTask, with: .cancelled)
+        guard let state = shared.withLock({ $0.tasks[ObjectIdentifier(dataTask)] }) else {
+            completionHandler(.allow)
             return
         }
-        if let progress {
-            progress(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
-        }
-    }
-
-    /// Takes the head of a response whose body may go to `handler`: the transport's checks of the head
-    /// first, then the handler's choice.
-    private func receive(
-        _ head: ResponseHead,
-        fields: HeadChecks,
-        of dataTask: URLSessionDataTask,
-        handingBodyTo handler: ResponseBodyHandler,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        var failure = Self.headFailure(of: fields, method: dataTask.originalRequest?.httpMethod)
+        // The rules are the collector's, fed outside the lock (a body handler's `accepts` is the caller's
+        // code); CoreAPI's head is made once, here.
+        var collector = ResponseCollector(
+            method: HTTPMethod(rawValue: dataTask.originalRequest?.httpMethod ?? "GET"),
+            options: state.options,
+            decodedCodings: Self.decodedContentCodings
+        )
+        var failure: ApiError?
         var streams = false
-        if failure == nil {
+        if let head = (response as? HTTPURLResponse).map(ResponseHead.init) {
+            let expected = response.expectedContentLength
             do {
-                streams = try handler.accepts(head)
+                if case .stream = try collector.receive(head, expectedLength: expected >= 0 ? expected : nil) {
+                    streams = true
+                }
             } catch {
-                failure = ApiError(error)
+                failure = error
             }
         }
-        let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
-            guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return nil }
-            state.response = head
-            state.data = Data()
+        let progress = shared.withLock { _ -> (@Sendable (TransferProgress) -> Void)? in
             state.touch()
-            let expected = dataTask.response?.expectedContentLength ?? -1
-            state.expectedLength = expected >= 0 ? expected : nil
-            state.failure = failure
+            state.collector = collector
             state.streams = streams
-            if !streams, failure == nil {
-                // Collected: the size limit applies as to any body.
-                let limit = state.options.maximumResponseSize
-                if expected > limit && fields.isIdentityEncoded || fields.declaresMore(than: limit) {
-                    state.failure = .responseTooLarge(limit: limit)
-                    failure = state.failure
-                }
-            }
+            if let failure { state.failure = failure }
             return state.progress
         }
         completionHandler(.allow)
@@ -109,7 +48,7 @@ extension SessionDelegate {
             end(dataTask, with: .cancelled)
             return
         }
-        progress?(TransferProgress(direction: .download, completedBytes: 0, totalBytes: nil))
+        progress?(collector.progress)
     }
 
     /// Hands a piece of a body to the exchange's ``ResponseBodyHandler``, outside the lock.
@@ -137,10 +76,10 @@ extension SessionDelegate {
                 suspend(dataTask, state: state, until: buffer)
             }
         #endif
-        let (completed, total) = shared.withLock { _ in
-            (state.streamedBytes, state.expectedLength.map { max($0, state.streamedBytes) })
+        let progress = shared.withLock { _ in state.collector?.progress }
+        if let progress {
+            state.progress?(progress)
         }
-        state.progress?(TransferProgress(direction: .download, completedBytes: completed, totalBytes: total))
     }
 
     #if !canImport(FoundationNetworking)
@@ -171,48 +110,34 @@ extension SessionDelegate {
                 return nil
             }
             state.touch()
-            state.streamedBytes += Int64(data.count)
+            state.collector?.streamed(data.count)
             return state
         }
         if let streaming {
             stream(data, of: dataTask, state: streaming)
             return
         }
-        var tooLarge = false
-        var redirect: TaskOutcome?
+        var ended = false
+        var kept: TaskOutcome?
         let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
             state.touch()
-            if let kept = state.redirectBodyLimit, let response = state.response,
-                state.data.count + data.count > kept
-            {
-                // A redirect's body beyond what is kept: the rest is not read.
-                state.data.append(data.prefix(kept - state.data.count))
-                redirect = TaskOutcome(response: response, data: state.data)
+            do throws(ApiError) {
+                if try state.collector?.append(data) == .complete, let raw = try state.collector?.finish() {
+                    kept = TaskOutcome(response: raw.head, data: raw.data)  // the rest is not read
+                    return nil
+                }
+            } catch {
+                state.failure = error  // what arrived so far is dropped
+                ended = true
                 return nil
             }
-            let limit = state.options.maximumResponseSize
-            if Int64(state.data.count) + Int64(data.count) > limit {
-                // Counted on decoded bytes as they arrive; what arrived so far is dropped.
-                state.failure = .responseTooLarge(limit: limit)
-                state.data = Data()
-                tooLarge = true
-                return nil
-            }
-            if state.data.isEmpty {
-                state.data = data  // the first chunk, usually the whole body: no copy
-            } else {
-                state.data.append(data)
-            }
-            guard let progress = state.progress else { return nil }
-            let completed = Int64(state.data.count)
-            // Content-Length counts encoded bytes; a decoded body may be longer.
-            let total = state.expectedLength.map { max($0, completed) }
-            return (TransferProgress(direction: .download, completedBytes: completed, totalBytes: total), progress)
+            guard let progress = state.progress, let value = state.collector?.progress else { return nil }
+            return (value, progress)
         }
-        if let redirect {
-            end(dataTask, with: redirect)
-        } else if tooLarge {
+        if let kept {
+            end(dataTask, with: kept)
+        } else if ended {
             end(dataTask, with: .cancelled)
         } else if let (value, progress) = report {
             progress(value)
@@ -262,14 +187,15 @@ extension SessionDelegate {
 
     /// Runs the completion of a task taken out of `tasks`, which ended with `error`.
     private func finish(_ state: TaskState, error: (any Error)?) {
-        let response = state.response ?? (state.task?.response as? HTTPURLResponse).map(ResponseHead.init)
         if let failure = state.failure {
             state.completion(TaskOutcome(error: failure))
         } else if let error {
             let url = state.task?.originalRequest?.url
-            state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.response != nil, url: url)))
-        } else if let response {
-            state.completion(TaskOutcome(response: response, data: state.data))
+            state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.collector != nil, url: url)))
+        } else if let raw = try? state.collector?.finish() {
+            state.completion(TaskOutcome(response: raw.head, data: raw.data))
+        } else if let head = (state.task?.response as? HTTPURLResponse).map(ResponseHead.init) {
+            state.completion(TaskOutcome(response: head, data: Data()))
         } else {
             state.completion(TaskOutcome(error: ApiError.transport(.init(kind: .badResponse))))
         }

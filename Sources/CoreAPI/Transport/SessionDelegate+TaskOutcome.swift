@@ -10,8 +10,6 @@ extension SessionDelegate {
     struct TaskOutcome: Sendable {
         var response: ResponseHead?
         var data = Data()
-        /// For a redirect response, the most body bytes kept (see `HeadChecks.redirectBodyLimit`).
-        var redirectBodyLimit: Int?
         var error: ApiError?
 
         init(response: ResponseHead, data: Data) {

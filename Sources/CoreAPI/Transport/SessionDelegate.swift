@@ -26,7 +26,8 @@ import Foundation
 /// bytes are kept; the task ends as soon as more arrives. (FoundationNetworking itself reads a redirect's
 /// whole body before it tells the delegate anything, and reports none of its bytes while it does.)
 ///
-/// A response head is checked before its body is read (see `headFailure(of:method:)`), and the
+/// The delegate is a thin shell around ``ResponseCollector``, which holds the rules every engine applies
+/// to a response (head checks, the size limit, redirect bodies, body handlers), and the
 /// errors tasks end with are named from what the transport knows (see ``failure(for:afterHead:url:)``).
 ///
 /// On Linux the delegate methods run on FoundationNetworking's work queue (see ``DelegateQueue``), so

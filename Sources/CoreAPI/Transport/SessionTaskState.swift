@@ -22,15 +22,11 @@ extension SessionDelegate {
         var failure: ApiError?
         var bodyBytesSent: Int64 = 0
         var bodyBytesExpected: Int64 = -1
-        var expectedLength: Int64?
-        var response: ResponseHead?
-        var data = Data()
-        /// For a redirect response, the most body bytes kept (see `HeadChecks.redirectBodyLimit`).
-        var redirectBodyLimit: Int?
-        /// Whether the body goes to the options' ``ResponseBodyHandler`` rather than into ``data``.
+        /// The response's rules and what was kept of its body, from its head on (see
+        /// ``ResponseCollector``).
+        var collector: ResponseCollector?
+        /// Whether the body goes to the options' ``ResponseBodyHandler`` rather than into the collector.
         var streams = false
-        /// How many body bytes went to the handler.
-        var streamedBytes: Int64 = 0
         /// Whether the task is suspended until its stream's reader has made room (Apple only): idle
         /// time does not count meanwhile.
         var isWaitingForReader = false
