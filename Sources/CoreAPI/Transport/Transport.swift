@@ -11,16 +11,14 @@
 /// - sends `request` with its body from memory or, for ``ApiRequest/Body/file(_:)``, streamed from that
 ///   file (it never reads the whole file into memory), and its header fields as they are, repeated
 ///   names as separate fields;
-/// - returns every response as it is, a `3xx` included: the session follows redirects itself. Of a
-///   redirect (`301`, `302`, `303`, `307` or `308` with a `Location` field) it keeps at most the first
-///   64 KiB of the body (``ApiError/StatusFailure/maximumBodySize``) and does not read the rest; such a
-///   body never counts against the size limit;
-/// - enforces the ``TransportOptions`` it is given: the maximum response size counted on decoded bytes
-///   while they arrive, progress reports, and — as its ``timing`` says — the idle timeout and the
-///   deadline, for which ``ExchangeControl/for(_:)`` gives it the process's one timer;
-/// - refuses, before reading the body, a response head whose `Content-Length` values disagree or are
-///   not numbers, or whose `Content-Encoding` names a coding it does not decode (an unknown one, or more
-///   than five stacked): ``ApiError/TransportFailure/Kind/badResponse``, never a guessed body;
+/// - returns every response as it is, a `3xx` included: the session follows redirects itself;
+/// - feeds each response to a ``ResponseCollector`` — the head, then the decoded body — and does what it
+///   says. The collector holds the rules every engine shares: the head checks, the size limit on
+///   decoded bytes, the first 64 KiB kept of a redirect's body, no body for `HEAD`, `204` and `304`,
+///   handing the body to the options' ``ResponseBodyHandler``, and progress;
+/// - keeps time as its ``timing`` says: the idle timeout and the deadline of the ``TransportOptions``
+///   are enforced through an ``ExchangeControl`` (``ExchangeControl/for(_:)`` gives it the process's one
+///   timer when the session leaves the time to the transport);
 /// - ends when the calling task is cancelled, throwing ``ApiError/cancelled``;
 /// - throws only ``ApiError``: ``ApiError/transport(_:)`` with the kind of the fault, ``ApiError/timeout``,
 ///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``. A connection that ends after the
