@@ -37,7 +37,13 @@
             let decoder = collector.hasBody ? ContentDecoder(contentEncoding: collector.contentEncoding) : nil
             if case .stream(let handler) = disposition {
                 exchange.received(0, of: nil)
-                try await stream(response.body, decoder: decoder, to: handler, exchange: exchange, collector: &collector)
+                try await stream(
+                    response.body,
+                    decoder: decoder,
+                    to: handler,
+                    exchange: exchange,
+                    collector: &collector
+                )
                 return try collector.finish()
             }
             exchange.received(0, of: nil)

@@ -7,7 +7,6 @@
     import NIOHTTP1
     public import NIOSSL
 
-
     /// A `Transport` over AsyncHTTPClient (SwiftNIO), for servers and other places where
     /// `URLSession` is not wanted; build with the package's `AsyncHTTPClient` trait to get it.
     ///
@@ -281,7 +280,13 @@
                 }
                 do {
                     let response = try await client.execute(outgoing, deadline: deadline)
-                    return try await read(response, url: url, method: request.method, exchange: exchange, options: options)
+                    return try await read(
+                        response,
+                        url: url,
+                        method: request.method,
+                        exchange: exchange,
+                        options: options
+                    )
                 } catch
                     where retries < Self.maximumStaleRetries && !exchange.hasHead && !Task.isCancelled
                     && Self.isStale(error, method: method, sentBody: body?.hasHandedOverBytes ?? false)

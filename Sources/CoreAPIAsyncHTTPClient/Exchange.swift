@@ -29,7 +29,8 @@
 
         init(options: TransportOptions) {
             // With the session's control, the session ends the exchange on time: nothing to watch here.
-            hasClock = options.control == nil
+            hasClock =
+                options.control == nil
                 && (options.idleTimeoutNanoseconds != .max || options.deadline != .distantFuture)
             control = ExchangeControl.for(options)
             progress = options.progress

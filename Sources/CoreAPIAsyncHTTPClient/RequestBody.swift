@@ -3,7 +3,6 @@
     import Foundation
     import NIOCore
 
-
     /// A request body as AsyncHTTPClient pulls it: from memory or streamed from a file, in chunks of
     /// `chunkSize` bytes, each one noted as activity and reported as upload progress.
     ///

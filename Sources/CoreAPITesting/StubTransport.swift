@@ -176,7 +176,6 @@ public final class StubTransport: Transport {
     /// The size of the pieces a body handed to a `ResponseBodyHandler` arrives in.
     public static let chunkSize = 16 * 1024
 
-
     /// Hands `body` to `handler` in pieces of ``chunkSize`` bytes, with download progress after each.
     private func stream(
         _ body: Data,

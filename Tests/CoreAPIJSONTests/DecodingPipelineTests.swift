@@ -294,7 +294,11 @@ struct DecodingPipelineTests {
     }
 
     @Test func anEmptyBodyIsNotChecked() throws {
-        let response = ResponseHead(status: HTTPStatus(200), headers: Headers(["Content-Type": "text/html"]), url: URL(string: "https://api.test")!)
+        let response = ResponseHead(
+            status: HTTPStatus(200),
+            headers: Headers(["Content-Type": "text/html"]),
+            url: URL(string: "https://api.test")!
+        )
         let result = StrictJSON.standardProcess(response: response, data: Data(), error: nil)
         #expect(throws: ApiError.self) { try result.get() }
         guard case .failure(ApiError.mapping) = result else {

@@ -33,8 +33,7 @@ public protocol ApiResponse: Sendable {
 
 extension ApiResponse {
     /// The default policy: ``standardProcess(response:data:error:)``.
-    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
-    {
+    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
         standardProcess(response: response, data: data, error: error)
     }
 

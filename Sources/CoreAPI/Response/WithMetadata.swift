@@ -63,8 +63,7 @@ public struct WithMetadata<Value: ApiResponse>: ApiResponse {
     }
 
     /// `Value`'s own policy, with the metadata added to its value.
-    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
-    {
+    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
         Value.process(response: response, data: data, error: error).flatMap { value in
             guard let response else {
                 return .failure(ApiError.transport(.init(kind: .badResponse)))

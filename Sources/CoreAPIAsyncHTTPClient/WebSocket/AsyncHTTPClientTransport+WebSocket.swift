@@ -8,7 +8,6 @@
     import NIOSSL
     import NIOWebSocket
 
-
     /// WebSockets over SwiftNIO: the opening handshake and the frames are NIO's (`NIOWebSocket`), on the
     /// client's event loop group and with the transport's TLS configuration.
     extension AsyncHTTPClientTransport {

@@ -53,8 +53,7 @@ public struct GraphQLResponse<ResultData: Decodable & Sendable>: JsonApiResponse
 
     /// The standard policy, except that an error status whose body has GraphQL errors fails with
     /// those errors.
-    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error>
-    {
+    public static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
         if error == nil, let response, let data, !data.isEmpty,
             !AcceptableStatusCodes.current.contains(response.statusCode),
             let body = try? decoder.decode(Self.self, from: data), !body.errors.isEmpty
