@@ -5,7 +5,7 @@
 #                                                                                   <= 1.05
 #   2. CPU per loopback request, CoreAPI over AsyncHTTPClient / URLSession .default <= 0.40 one at a
 #      time, <= 0.25 with 8 in flight
-#   3. allocations per request through the pipeline (MockMiddleware as transport)  <= 53 and 85
+#   3. allocations per request through the pipeline (MockMiddleware as transport)  <= 39 and 60
 #   4. peak resident memory of the 1 GiB multipart upload                          <= 128 MiB
 #      (64 MiB reported as a target)
 #   5. blocks taken by the file response store kept at its 4 MiB byte limit         <= 4 MiB

@@ -8,15 +8,14 @@
 /// The bridge between CoreAPI's response head and Foundation's `HTTPURLResponse`.
 extension ResponseHead {
     /// The head of a Foundation response: its status code, header fields ordered by name (Foundation
-    /// has already joined repeated ones with `", "`) and URL; ``httpURLResponse`` then returns `response`
-    /// itself.
+    /// has already joined repeated ones with `", "`; they are copied when first read) and URL;
+    /// ``httpURLResponse`` then returns `response` itself.
     /// - Parameter response: The Foundation response.
     public init(_ response: HTTPURLResponse) {
         self.init(
             status: HTTPStatus(response.statusCode),
-            headers: Headers(httpURLResponse: response),
             url: response.url ?? URL(fileURLWithPath: "/"),
-            original: response
+            foundation: response
         )
     }
 

@@ -73,7 +73,7 @@ extension ApiResponse {
             return .failure(failure)
         }
         if let acceptable = acceptableContentTypes, !body.isEmpty {
-            let received = response.headers["Content-Type"]
+            let received = response.field("Content-Type")
             guard MediaType.matches(received, anyOf: acceptable) else {
                 return .failure(
                     ApiError.unacceptableContentType(

@@ -17,18 +17,19 @@ public import Foundation
 public struct ResponseHead: Sendable {
     /// The status.
     public var status: HTTPStatus {
-        didSet { original = nil }
-    }
-    /// The header fields, in the order they came.
-    public var headers: Headers {
-        didSet { original = nil }
+        didSet { isUnchanged = false }
     }
     /// The URL the response is for: after redirects, the last one.
     public var url: URL {
-        didSet { original = nil }
+        didSet { isUnchanged = false }
     }
-    /// The engine's own `HTTPURLResponse`, when the head was made from one and is unchanged since.
-    private(set) var original: HTTPURLResponse?
+    /// The fields when they were given or set; `nil` while they are only in ``foundation``.
+    private var fields: Headers?
+    /// The engine's own `HTTPURLResponse` this head was made from, whose fields are read from it when
+    /// asked for.
+    private let foundation: FoundationHead?
+    /// Whether nothing was changed since the head was made from ``foundation``.
+    private var isUnchanged = true
 
     /// Creates a response head.
     /// - Parameters:
@@ -37,21 +38,71 @@ public struct ResponseHead: Sendable {
     ///   - url: The URL the response is for.
     public init(status: HTTPStatus, headers: Headers = Headers(), url: URL) {
         self.status = status
-        self.headers = headers
         self.url = url
-        original = nil
+        fields = headers
+        foundation = nil
     }
 
-    /// A head made from an engine's `HTTPURLResponse`, which ``httpURLResponse`` then returns as it is.
-    init(status: HTTPStatus, headers: Headers, url: URL, original: HTTPURLResponse) {
+    /// A head made from an engine's `HTTPURLResponse`: its fields are copied only when ``headers`` is
+    /// read, and ``httpURLResponse`` returns the object as it is while nothing changed.
+    init(status: HTTPStatus, url: URL, foundation response: HTTPURLResponse) {
         self.status = status
-        self.headers = headers
         self.url = url
-        self.original = original
+        fields = nil
+        foundation = FoundationHead(response)
+    }
+
+    /// The header fields, in the order they came.
+    ///
+    /// Over URLSession they are copied out of Foundation's response the first time they are read —
+    /// ordered by name, repeated fields already joined by Foundation — so a call that reads only a field
+    /// or two, as CoreAPI's own checks do, never pays for the rest.
+    public var headers: Headers {
+        get { fields ?? foundation?.headers ?? Headers() }
+        set {
+            fields = newValue
+            isUnchanged = false
+        }
+    }
+
+    /// The value of the field `name` (repeated values joined with `", "`), or `nil`: the same as
+    /// `headers[name]`, without copying the fields of a head from Foundation.
+    func field(_ name: String) -> String? {
+        if let fields { return fields[name] }
+        return foundation?.value(of: name)
+    }
+
+    /// The engine's own `HTTPURLResponse`, when the head was made from one and is unchanged since.
+    var original: HTTPURLResponse? {
+        isUnchanged ? foundation?.response : nil
     }
 
     /// The status code, such as `200`.
     public var statusCode: Int { status.code }
+}
+
+/// The `HTTPURLResponse` a head was made from, and its fields once they were copied out.
+private final class FoundationHead: Sendable {
+    let response: HTTPURLResponse
+    private let copied = LockedValue<Headers?>(nil)
+
+    init(_ response: HTTPURLResponse) {
+        self.response = response
+    }
+
+    /// The fields, copied out on first use.
+    var headers: Headers {
+        if let headers = copied.current { return headers }
+        let headers = Headers(httpURLResponse: response)
+        copied.withLock { $0 = headers }
+        return headers
+    }
+
+    /// One field's value, from the copy when there is one, else from Foundation's own lookup.
+    func value(of name: String) -> String? {
+        if let headers = copied.current { return headers[name] }
+        return response.value(forHTTPHeaderField: name)
+    }
 }
 
 extension ResponseHead: Equatable {

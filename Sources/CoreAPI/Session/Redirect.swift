@@ -40,7 +40,7 @@ struct Redirect: Sendable {
     ) -> Result<Redirect?, ApiError> {
         let status = response.statusCode
         guard followedStatuses.contains(status), policy.maximumRedirects > 0,
-            let location = response.headers["Location"]
+            let location = response.field("Location")
         else { return .success(nil) }
         let count = chain.count + 1
         // Resolved here, never by the engine: Linux takes `data:`, `mailto:` or `file:` values as paths.

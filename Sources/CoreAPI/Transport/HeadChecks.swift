@@ -27,9 +27,9 @@ package struct HeadChecks {
     /// status is one a redirect has.
     package init(_ head: ResponseHead) {
         statusCode = head.status.code
-        contentLength = head.headers["Content-Length"]
-        contentEncoding = head.headers["Content-Encoding"]
-        hasLocation = Redirect.followedStatuses.contains(statusCode) && head.headers.contains("Location")
+        contentLength = head.field("Content-Length")
+        contentEncoding = head.field("Content-Encoding")
+        hasLocation = Redirect.followedStatuses.contains(statusCode) && head.field("Location") != nil
     }
 
     /// Whether the head is a redirect the session may follow: a status of ``Redirect/followedStatuses``

@@ -38,7 +38,8 @@ public struct ResponseCollector: Sendable {
     }
 
     private let method: HTTPMethod
-    private let options: TransportOptions
+    private let limit: Int64
+    private let bodyHandler: ResponseBodyHandler?
     private let decodedCodings: Set<String>
     private var head: ResponseHead?
     private var checks: HeadChecks?
@@ -55,7 +56,8 @@ public struct ResponseCollector: Sendable {
     ///   - decodedCodings: The content codings the engine decodes, lower-cased, `identity` included.
     public init(method: HTTPMethod, options: TransportOptions, decodedCodings: Set<String>) {
         self.method = method
-        self.options = options
+        limit = options.maximumResponseSize
+        bodyHandler = options.bodyHandler
         self.decodedCodings = decodedCodings
     }
 
@@ -79,14 +81,13 @@ public struct ResponseCollector: Sendable {
         if let failure = checks.failure(method: method.rawValue, decodedCodings: decodedCodings) {
             throw failure
         }
-        let limit = options.maximumResponseSize
         if checks.isRedirect {
             // The session follows it: only the start of its body is kept, and the size limit is not
             // reached by a body that is not read.
             kept = Int(min(Int64(HeadChecks.redirectBodyLimit), max(limit, 0)))
             return .collect
         }
-        if let handler = options.bodyHandler {
+        if let handler = bodyHandler {
             let accepted: Bool
             do {
                 accepted = try handler.accepts(head)
@@ -129,7 +130,6 @@ public struct ResponseCollector: Sendable {
             received = Int64(data.count)
             return .complete
         }
-        let limit = options.maximumResponseSize
         if Int64(data.count) + Int64(bytes.count) > limit {
             data = Data()
             throw .responseTooLarge(limit: limit)
@@ -144,7 +144,7 @@ public struct ResponseCollector: Sendable {
     /// - Returns: As ``append(_:)``.
     /// - Throws: As ``append(_:)``.
     public mutating func append(_ piece: Data) throws(ApiError) -> Step {
-        if data.isEmpty, kept == nil, Int64(piece.count) <= options.maximumResponseSize {
+        if data.isEmpty, kept == nil, Int64(piece.count) <= limit {
             data = piece  // the first piece, usually the whole body: no copy
             received = Int64(piece.count)
             return .more

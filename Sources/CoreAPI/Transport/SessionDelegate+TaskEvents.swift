@@ -20,7 +20,7 @@ extension SessionDelegate {
         // The rules are the collector's, fed outside the lock (a body handler's `accepts` is the caller's
         // code); CoreAPI's head is made once, here.
         var collector = ResponseCollector(
-            method: HTTPMethod(rawValue: dataTask.originalRequest?.httpMethod ?? "GET"),
+            method: state.method,
             options: state.options,
             decodedCodings: Self.decodedContentCodings
         )

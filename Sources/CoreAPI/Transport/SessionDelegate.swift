@@ -97,12 +97,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// to ``attach(_:to:)`` once made.
     func reserve(
         options: TransportOptions,
+        method: HTTPMethod = .get,
         temporaryBodyFile: ApiRequest.File? = nil,
         completion: @escaping @Sendable (TaskOutcome) -> Void
     ) -> TaskState {
         let state = TaskState(
             completion: completion,
             options: options,
+            method: method,
             temporaryBodyFile: temporaryBodyFile?.url,
             truncatesBodyFile: temporaryBodyFile?.isWrittenForOneAttempt ?? false
         )

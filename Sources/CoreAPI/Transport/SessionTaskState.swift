@@ -12,6 +12,8 @@ extension SessionDelegate {
         var task: URLSessionTask?
         let completion: @Sendable (TaskOutcome) -> Void
         let options: TransportOptions
+        /// The request's method: a response to `HEAD` has no body.
+        let method: HTTPMethod
         var progress: (@Sendable (TransferProgress) -> Void)? { options.progress }
         /// The temporary file the body is uploaded from, if any.
         let temporaryBodyFile: URL?
@@ -34,11 +36,13 @@ extension SessionDelegate {
         init(
             completion: @escaping @Sendable (TaskOutcome) -> Void,
             options: TransportOptions,
+            method: HTTPMethod,
             temporaryBodyFile: URL?,
             truncatesBodyFile: Bool
         ) {
             self.completion = completion
             self.options = options
+            self.method = method
             self.temporaryBodyFile = temporaryBodyFile
             self.truncatesBodyFile = truncatesBodyFile
         }

@@ -206,6 +206,7 @@ public final class URLSessionTransport: Transport {
                 // waits for FoundationNetworking's work queue, which can be busy for seconds.
                 let state = delegate.reserve(
                     options: options,
+                    method: request.method,
                     temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0 : nil }
                 ) {
                     continuation.resume(returning: $0)
