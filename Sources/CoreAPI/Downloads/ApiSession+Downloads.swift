@@ -35,7 +35,7 @@ extension ApiSession {
     /// again. A `206` whose `Content-Range` starts elsewhere than the part ends, or that has a content
     /// coding, is never appended: the file starts again, once, and a second such answer throws
     /// ``ApiError/TransportFailure/Kind/badResponse``. A `416` whose `Content-Range: bytes */N` names the
-    /// size of the part ends the download with the part as the file (``DownloadedFile/response`` is that
+    /// size of the part ends the download with the part as the file (``DownloadedFile/head`` is that
     /// `416`); any other `416` starts the file again.
     ///
     /// Only the method's own ``ApiMethod/deadline`` ends a download, not the session's default one: the

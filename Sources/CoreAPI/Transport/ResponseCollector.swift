@@ -3,7 +3,7 @@ public import Foundation
 /// The rules every engine applies to a response as it arrives, with no I/O: a transport feeds it the
 /// head and then the decoded body bytes, and does what it says.
 ///
-/// - The head is checked before any body byte is read (``HeadChecks``): `Content-Length` fields that
+/// - The head is checked before any body byte is read: `Content-Length` fields that
 ///   disagree or are not numbers, or a content coding the engine does not decode, fail with
 ///   ``ApiError/TransportFailure/Kind/badResponse``. An informational (`1xx`) head is skipped.
 /// - A redirect the session may follow (`301`, `302`, `303`, `307` or `308` with a `Location` field)
@@ -20,7 +20,7 @@ public import Foundation
 public struct ResponseCollector: Sendable {
     /// What the engine does with the body of the head it gave.
     public enum Disposition: Sendable {
-        /// Read the body and ``append(_:)`` its decoded bytes.
+        /// Read the body and ``append(_:)-(UnsafeRawBufferPointer)`` its decoded bytes.
         case collect
         /// Hand the decoded bytes to the handler (``ResponseBodyHandler/receive``), telling the collector
         /// of each piece with ``streamed(_:)``.
@@ -141,8 +141,8 @@ public struct ResponseCollector: Sendable {
 
     /// Adds decoded body bytes held in a `Data`, without copying the first piece.
     /// - Parameter piece: The next decoded bytes.
-    /// - Returns: As ``append(_:)``.
-    /// - Throws: As ``append(_:)``.
+    /// - Returns: As ``append(_:)-(UnsafeRawBufferPointer)``.
+    /// - Throws: As ``append(_:)-(UnsafeRawBufferPointer)``.
     public mutating func append(_ piece: Data) throws(ApiError) -> Step {
         if data.isEmpty, kept == nil, Int64(piece.count) <= limit {
             data = piece  // the first piece, usually the whole body: no copy
