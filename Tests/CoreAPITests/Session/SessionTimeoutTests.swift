@@ -91,7 +91,7 @@ private struct Paced: ApiMethod {
 }
 
 /// The idle timeout and the deadline the session enforces itself for a transport that reports its
-/// activity (`ActivityReportingTransport`), with its one shared timer instead of a watchdog per exchange.
+/// activity (`ExchangeTiming.reportsActivity`), with its one shared timer instead of a watchdog per exchange.
 ///
 /// These tests share two cores with the rest of the suite, whose tasks hold the pool's threads for
 /// seconds: the transport's task and the caller then wait that long for one. So a timeout's checks bound
