@@ -155,6 +155,7 @@ private struct Profile: ProblemResponse, Equatable {
 private struct GetProfile: ApiMethod {
     typealias Response = Profile
     var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var options: CallOptions { CallOptions(acceptableStatusCodes: acceptableStatusCodes) }
     var hostProviderKey: String { "api" }
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(host: try hostProvider.host(for: hostProviderKey), path: "/profile")

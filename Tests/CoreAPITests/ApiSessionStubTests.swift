@@ -33,7 +33,8 @@ private struct Fetch<Response: ApiResponse>: ApiMethod {
     var hostProviderKey = "api"
     var httpMethod: HTTPMethod = .get
     var acceptableStatusCodes: AcceptableStatusCodes = .successful
-    var timeout: TimeInterval?
+    var timeout: Duration?
+    var options: CallOptions { CallOptions(timeout: timeout, acceptableStatusCodes: acceptableStatusCodes) }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(host: try hostProvider.host(for: hostProviderKey), path: path)
@@ -140,8 +141,8 @@ struct ApiSessionStubTests {
         }
     }
 
-    @Test(arguments: [TimeInterval.infinity, .nan, 0, -1, 1e12])
-    func anyTimeoutValueIsSafe(timeout: TimeInterval) async throws {
+    @Test(arguments: [CallOptions.unlimited, .seconds(Int64.max), .zero, .seconds(-1), .seconds(1e12)])
+    func anyTimeoutValueIsSafe(timeout: Duration) async throws {
         server.on("/x", reply: StubResponse.text("ok").delayed(by: 0.05))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         let data = try await session.perform(Fetch<Data>(path: "/x", timeout: timeout))
@@ -152,7 +153,7 @@ struct ApiSessionStubTests {
         server.on("/x", reply: StubResponse.text("late").delayed(by: 2))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         await #expect(throws: ApiError.timeout) {
-            try await session.perform(Fetch<Data>(path: "/x", timeout: 0.2))
+            try await session.perform(Fetch<Data>(path: "/x", timeout: .seconds(0.2)))
         }
     }
 

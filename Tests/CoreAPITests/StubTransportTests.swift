@@ -10,9 +10,10 @@ import Testing
 private struct Get: ApiMethod {
     typealias Response = Data
     var path: String
-    var timeout: TimeInterval?
+    var timeout: Duration?
     var maximumResponseSize: Int64?
     var hostProviderKey: String { "api" }
+    var options: CallOptions { CallOptions(timeout: timeout, maximumResponseSize: maximumResponseSize) }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(host: try hostProvider.host(for: hostProviderKey), path: path)
@@ -107,7 +108,7 @@ struct StubTransportTests {
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let start = ContinuousClock.now
         await #expect(throws: error) {
-            try await session.perform(Get(path: "/x", timeout: 0.2, maximumResponseSize: 10))
+            try await session.perform(Get(path: "/x", timeout: .seconds(0.2), maximumResponseSize: 10))
         }
         #expect(ContinuousClock.now - start < promptly)  // the 0.2 s timeout, not the 30 s delay
     }

@@ -108,7 +108,7 @@ public struct MultipartUpload: ApiMethod {
         MultipartFormDataEncoder(temporaryDirectory: temporaryDirectory)
     }
     /// Ten minutes for the whole exchange instead of the session's 60 s, ample for 1 GiB on loopback.
-    public var deadline: TimeInterval? { 600 }
+    public var options: CallOptions { CallOptions(deadline: .seconds(600)) }
 
     /// `/upload` on the bench host.
     public func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {

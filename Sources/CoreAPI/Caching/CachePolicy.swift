@@ -1,4 +1,4 @@
-/// How an ``HTTPCacheMiddleware`` answers a method (``ApiMethod/cachePolicy``).
+/// How an ``HTTPCacheMiddleware`` answers a method (``CallOptions/cachePolicy``).
 public enum CachePolicy: Sendable, Hashable {
     /// HTTP's rules (RFC 9111): a fresh stored response answers at once; a stale one is revalidated
     /// with `If-None-Match` or `If-Modified-Since` and a `304` serves it; the rest goes to the network.

@@ -18,7 +18,7 @@
 /// whose `Vary` names more than ``maximumVaryFields`` fields, is not stored. A `HEAD` is answered from a
 /// fresh stored `GET`. A method other than `GET`, `HEAD`, `OPTIONS` and `TRACE` whose response is not
 /// an error (RFC 9111 §4.4) removes what is stored for its URL and for the URLs of the response's
-/// `Location` and `Content-Location` of the same origin. A method's ``ApiMethod/cachePolicy`` can ask
+/// `Location` and `Content-Location` of the same origin. A method's ``CallOptions/cachePolicy`` can ask
 /// for the store or the network alone instead.
 ///
 /// **What is stored.** The key is `GET`, the URL without user information, fragment and secret query
@@ -104,7 +104,7 @@ public struct HTTPCacheMiddleware: Middleware {
         self.identify = identify
     }
 
-    /// Overrides the method's ``ApiMethod/cachePolicy`` for the calls of a task
+    /// Overrides the method's ``CallOptions/cachePolicy`` for the calls of a task
     /// (``ApiSession/cachedThenFresh(_:cache:)`` revalidates with it).
     @TaskLocal static var policyOverride: CachePolicy?
 
@@ -129,7 +129,7 @@ public struct HTTPCacheMiddleware: Middleware {
             return try await get(
                 request,
                 lookup: lookup,
-                policy: Self.policyOverride ?? context.method.cachePolicy,
+                policy: Self.policyOverride ?? context.options.cachePolicy,
                 next: next
             )
         case "HEAD":

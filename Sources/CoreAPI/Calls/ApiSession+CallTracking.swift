@@ -1,7 +1,7 @@
 /// Finding, counting and cancelling the calls in flight.
 extension ApiSession {
     /// The calls in flight, oldest first. Each caller of identical calls that share one exchange
-    /// (``ApiMethod/sharesIdenticalCalls``) is a call of its own here. A call started with ``start(_:)``
+    /// (``CallOptions/sharesIdenticalCalls``) is a call of its own here. A call started with ``start(_:)``
     /// is listed once its task has begun, which on a busy machine can be a moment after the call returned.
     public var callsInFlight: [CallInfo] {
         calls.infos()
@@ -25,7 +25,7 @@ extension ApiSession {
         calls.cancel { $0.performs(type) }
     }
 
-    /// Cancels every call in flight whose method has `key` as its ``ApiMethod/callKey``. Returns how many calls
+    /// Cancels every call in flight whose method has `key` as its ``CallOptions/callKey``. Returns how many calls
     /// it cancelled, counting a call already ending as well.
     @discardableResult
     public func cancelCalls(withKey key: CallKey) -> Int {

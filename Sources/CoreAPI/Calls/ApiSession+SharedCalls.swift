@@ -5,7 +5,7 @@
     import Foundation
 #endif
 
-/// Sharing identical exchanges in flight (``ApiMethod/sharesIdenticalCalls``).
+/// Sharing identical exchanges in flight (``CallOptions/sharesIdenticalCalls``).
 extension ApiSession {
     /// Sends `request` as ``send(_:body:options:call:)`` does, or, when an identical request of
     /// `method`'s type is in flight (see ``WireIdentity``), waits for its answer instead.
@@ -23,11 +23,12 @@ extension ApiSession {
         _ request: ApiRequest,
         options: TransportOptions,
         call: Call,
-        sharingFor method: M
+        sharingFor method: M,
+        settings: CallOptions
     ) async throws -> RawResponse {
         // Checked before the identity is taken, so a request that may not be sent never joins one that may.
         try request.headers.validate()
-        guard let identity = WireIdentity(of: request, method: method, options: options) else {
+        guard let identity = WireIdentity(of: request, method: method, settings: settings, options: options) else {
             return try await send(request, options: options, call: call)
         }
         return try await sharedCalls.perform(identity, for: call) { [self] in

@@ -2,7 +2,7 @@
 public struct CallInfo: Sendable {
     /// The method being performed.
     public let method: any ApiMethod
-    /// The method's ``ApiMethod/callKey``.
+    /// The method's ``CallOptions/callKey``.
     public let key: CallKey?
 
     /// The method's type.

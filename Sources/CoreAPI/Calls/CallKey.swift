@@ -1,8 +1,8 @@
-/// A name for calls in flight, given by a method's ``ApiMethod/callKey``: any hashable value, such as
+/// A name for calls in flight, given by a method's ``CallOptions/callKey``: any hashable value, such as
 /// `CallKey("avatar-\(userID)")` or `CallKey(userID)`.
 ///
 /// Calls with the same key can be cancelled together (``ApiSession/cancelCalls(withKey:)``). When their
-/// method ``ApiMethod/sharesIdenticalCalls``, the key also lets requests other than `GET` and `HEAD`
+/// method ``CallOptions/sharesIdenticalCalls``, the key also lets requests other than `GET` and `HEAD`
 /// share: calls of one method type with the same key whose requests are identical on the wire share one
 /// exchange. The key says the requests may share; it never makes different requests the same.
 public struct CallKey: Hashable, Sendable, CustomStringConvertible {

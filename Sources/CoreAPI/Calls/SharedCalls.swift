@@ -1,4 +1,4 @@
-/// Identical exchanges in flight that share one trip to the server (see ``ApiMethod/sharesIdenticalCalls``
+/// Identical exchanges in flight that share one trip to the server (see ``CallOptions/sharesIdenticalCalls``
 /// and ``WireIdentity``).
 ///
 /// Each caller runs its own call — its own middleware chain, its own response processing — up to the

@@ -5,23 +5,23 @@
     import Foundation
 #endif
 
-/// What makes two calls identical for ``ApiMethod/sharesIdenticalCalls``: the request the transport is
+/// What makes two calls identical for ``CallOptions/sharesIdenticalCalls``: the request the transport is
 /// about to send, taken after the middleware chain.
 ///
-/// Two calls are identical when they perform the same method type with the same ``ApiMethod/callKey``
+/// Two calls are identical when they perform the same method type with the same ``CallOptions/callKey``
 /// and the same limits, and their requests are the same on the wire: the same HTTP method, the same final
 /// URL (host resolved when the call was made), the same header fields — the session's, the method's and
 /// every field a middleware set, compared by lower-cased name and exact value — and the same body bytes.
 /// The request is kept only as a SHA-256 digest of those parts, so a key seen in a debugger or a log
 /// never shows a secret header or body.
 ///
-/// Only `GET` and `HEAD` requests share, unless the method gives a ``ApiMethod/callKey``: a key is the
+/// Only `GET` and `HEAD` requests share, unless the method gives a ``CallOptions/callKey``: a key is the
 /// method's word that one answer serves every identical request of that key, whatever its HTTP method.
 /// A body sent from a file or a stream is never shared, since its bytes are not known before it is sent.
 struct WireIdentity: Hashable, Sendable {
     /// The method type.
     let methodType: ObjectIdentifier
-    /// The method's ``ApiMethod/callKey``.
+    /// The method's ``CallOptions/callKey``.
     let callKey: CallKey?
     /// The largest response body accepted, in bytes.
     let maximumResponseSize: Int64
@@ -31,18 +31,19 @@ struct WireIdentity: Hashable, Sendable {
     let digest: String
 
     /// The identity of `request` sent for `method`, or `nil` when it may not share: not `GET` or `HEAD`
-    /// and no ``ApiMethod/callKey``, or a body in a file or a stream.
+    /// and no ``CallOptions/callKey``, or a body in a file or a stream.
     /// - Parameters:
     ///   - request: The request as the middlewares left it.
     ///   - method: The method performed.
+    ///   - settings: The call's settings.
     ///   - options: The call's limits.
-    init?<M: ApiMethod>(of request: ApiRequest, method: M, options: TransportOptions) {
+    init?<M: ApiMethod>(of request: ApiRequest, method: M, settings: CallOptions, options: TransportOptions) {
         let verb = request.method.rawValue
-        let callKey = method.callKey
+        let callKey = settings.callKey
         guard verb == HTTPMethod.get.rawValue || verb == HTTPMethod.head.rawValue || callKey != nil,
             request.body.file == nil, request.pendingBodyFile == nil
         else { return nil }
-        let deadline = method.deadline ?? 0
+        let deadline = settings.deadlineSeconds ?? 0
         self.init(
             methodType: ObjectIdentifier(M.self),
             callKey: callKey,

@@ -38,7 +38,7 @@ extension ApiSession {
     /// size of the part ends the download with the part as the file (``DownloadedFile/head`` is that
     /// `416`); any other `416` starts the file again.
     ///
-    /// Only the method's own ``ApiMethod/deadline`` ends a download, not the session's default one: the
+    /// Only the method's own ``CallOptions/deadline`` ends a download, not the session's default one: the
     /// idle timeout ends a download that stalls.
     /// - Parameters:
     ///   - method: The call to make.
@@ -59,8 +59,9 @@ extension ApiSession {
             throw ApiError.invalidRequest(.sessionInvalidated)
         }
         let file = try DownloadFile(options: options)
-        let acceptable = method.acceptableStatusCodes
-        let limits: StreamLimits = method.deadline == nil ? .unlimited : .method
+        let settings = method.options
+        let acceptable = settings.acceptableStatusCodes
+        let limits: StreamLimits = settings.deadline == nil ? .unlimited : .method
         let restartable = RetryPolicy.idempotentMethods.contains(method.httpMethod)
         var resumes = 0
         var restarted = false

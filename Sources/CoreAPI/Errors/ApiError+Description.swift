@@ -59,6 +59,9 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
         case .destinationExists(let path): "the file \(path.debugDescription) exists and may not be replaced"
         case .unwritableFile(let path): "the file \(path.debugDescription) cannot be written"
         case .sessionInvalidated: "the session was invalidated"
+        case .requirementSentAsParameter(let property):
+            "the stored property \(property.debugDescription) supplies the method's \(property) and would also be "
+                + "sent as a parameter; mark it @Excluded or make it a computed property"
         }
     }
 }

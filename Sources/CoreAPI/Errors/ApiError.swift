@@ -103,6 +103,12 @@ public enum ApiError: Error, Sendable, Equatable {
         case unwritableFile(path: String)
         /// The session was invalidated with ``ApiSession/invalidate()``; it sends nothing more.
         case sessionInvalidated
+        /// A stored property of the method supplies one of ``ApiMethod``'s requirements (`path`,
+        /// `hostProviderKey`) and would also be sent as a parameter with the same value: mark it
+        /// ``Excluded``, or make the requirement a computed property. An API parameter that really has
+        /// that name is sent when it differs from the requirement's value (a computed `path` and a
+        /// property encoded under the key `path`).
+        case requirementSentAsParameter(property: String)
     }
 
     /// A failure below HTTP.
@@ -188,7 +194,7 @@ public enum ApiError: Error, Sendable, Equatable {
         public var body: Data
         /// The URL of the response, without its query.
         public var url: URL?
-        /// The message configured for this status, by the method's ``ApiMethod/statusMessages`` or the
+        /// The message configured for this status, by the method's ``CallOptions/statusMessages`` or the
         /// session's ``ApiSession/statusMessages``; `nil` when neither names the status.
         public var message: String?
 

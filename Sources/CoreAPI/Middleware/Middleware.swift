@@ -7,7 +7,7 @@
 /// request is sent — on every attempt — not when the method value is built.
 ///
 /// The chain is the session's ``ApiSession/middlewares`` in order, then the method's own
-/// ``ApiMethod/middlewares``; the first one is the outermost. Status validation and parsing (the response
+/// ``CallOptions/middlewares``; the first one is the outermost. Status validation and parsing (the response
 /// type's ``ApiResponse/process(response:data:error:)``) run after the whole chain, so middlewares see
 /// every status code as a ``RawResponse``. Transport failures reach them as thrown ``ApiError`` values;
 /// an error a middleware throws itself that is not an ``ApiError`` ends the call unchanged.

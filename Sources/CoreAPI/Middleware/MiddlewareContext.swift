@@ -2,6 +2,8 @@
 public struct MiddlewareContext: Sendable {
     /// The method being performed.
     public let method: any ApiMethod
+    /// The call's settings in effect: the method's ``ApiMethod/options`` with the call's overrides.
+    public let options: CallOptions
     /// 1 for the first time this request passes a middleware; one more for each time a middleware
     /// before it sends it again.
     public internal(set) var attempt: Int

@@ -14,7 +14,7 @@ public import Foundation
 /// or ending with ``ApiError/cancelled`` — ends at once with ``ApiError/cancelled``.
 ///
 /// Put it first in the session's middlewares to time the whole call, retries included, or in a method's
-/// ``ApiMethod/middlewares`` for that method alone.
+/// ``CallOptions/middlewares`` for that method alone.
 ///
 /// ```swift
 /// struct Login: ApiMethod {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// One API call, declared as a value.
 ///
@@ -28,8 +28,9 @@ public protocol ApiMethod: Encodable, Sendable {
     /// The HTTP method; `GET` by default.
     var httpMethod: HTTPMethod { get }
     /// The path below the host, such as `/users/7`; empty (the host itself) by default. The default
-    /// ``urlInfo(from:)`` uses it. Declare it as a computed property: a stored one would also be sent as
-    /// a parameter.
+    /// ``urlInfo(from:)`` uses it. Declare it as a computed property, or mark a stored one ``Excluded``:
+    /// a stored `path` that would also be sent as a parameter fails the call with
+    /// ``ApiError/InvalidRequestReason/requirementSentAsParameter(property:)`` before anything is sent.
     var path: String { get }
     /// How the parameters are encoded: by default, ``QueryParametersEncoder`` (the URL query) for
     /// `GET`, `HEAD` and `DELETE` and ``JsonParametersEncoder`` (a JSON body) for every other method.
@@ -38,48 +39,11 @@ public protocol ApiMethod: Encodable, Sendable {
     var headers: Headers { get }
     /// A body sent as it is, bytes or a file; `nil` by default. When set, the parameters go in the query.
     var body: RequestBody? { get }
-    /// The idle timeout in seconds: the longest wait for the response to start or for more of its body.
-    /// `nil`, zero or a negative value means the session's; `.infinity` means none.
-    var timeout: TimeInterval? { get }
-    /// The status codes accepted as success; `200..<300` by default.
-    var acceptableStatusCodes: AcceptableStatusCodes { get }
-    /// The errors this method fails with for statuses of its own, in place of the generic status error;
-    /// none by default. See ``StatusErrors``.
-    var statusErrors: StatusErrors { get }
-    /// Messages for statuses this method does not accept, carried by its status errors and shown in
-    /// their descriptions; they win over the session's ``ApiSession/statusMessages``. None by default.
-    var statusMessages: [HTTPStatus: String] { get }
-    /// The largest response body this method accepts, in bytes; `nil` (the default) means the session's
-    /// ``TransportPolicy/maximumResponseSize``.
-    var maximumResponseSize: Int64? { get }
-    /// The longest this method may take in the network, in seconds; `nil` (the default) means the
-    /// session's ``TransportPolicy/deadline``.
-    var deadline: TimeInterval? { get }
-    /// Middlewares for this method alone, run after the session's (closer to the network); none by default.
-    var middlewares: [any Middleware] { get }
-    /// Whether logging middlewares report this method; `true` by default. Turn it off for calls too
-    /// frequent or too sensitive to log.
-    var isLoggingEnabled: Bool { get }
-    /// A key that names this call while it is in flight, to find or cancel it
-    /// (``ApiSession/cancelCalls(withKey:)``); `nil` by default. With ``sharesIdenticalCalls`` a key is
-    /// also the method's word that one answer serves every identical request with that key, whatever
-    /// its HTTP method: without a key only `GET` and `HEAD` requests share.
-    var callKey: CallKey? { get }
-    /// Whether a call joins an identical exchange already in flight instead of sending its own request;
-    /// `false` by default. Identical means the same on the wire: the same method type, ``callKey`` and
-    /// limits, and a request with the same HTTP method, final URL (the host as resolved for this call),
-    /// header fields — the session's, the method's and those every middleware set — and body bytes.
-    /// Only `GET` and `HEAD` requests share, unless the method gives a ``callKey``; a body sent from a
-    /// file or a stream never shares. See <doc:WorkingWithManyCalls>.
-    ///
-    /// Each caller runs its own middleware chain and processes the answer itself; only the exchange
-    /// with the server (and its redirects) is shared, run with the first caller's limits and progress
-    /// closure (a caller that joins gets no progress), its priority and its task-local values. A caller
-    /// that is cancelled leaves at once; the exchange is cancelled when its last caller leaves.
-    var sharesIdenticalCalls: Bool { get }
-    /// How an ``HTTPCacheMiddleware`` in the chain answers this method: by HTTP's rules
-    /// (``CachePolicy/useHTTPSemantics``, the default), or from the store, or from the network alone.
-    var cachePolicy: CachePolicy { get }
+    /// The settings of this method's calls — timeout, deadline, size limit, accepted statuses and their
+    /// errors, sharing, caching, logging, middlewares — each one the session's unless set; a call can
+    /// override them (``ApiSession/perform(_:options:progress:)``). None set by default. See
+    /// ``CallOptions``.
+    var options: CallOptions { get }
 
     /// Where the request goes; by default ``path`` below the host of ``hostProviderKey``.
     /// - Throws: the host provider's error for an unknown key; the request is then not sent.
@@ -90,9 +54,12 @@ public protocol ApiMethod: Encodable, Sendable {
     /// - Throws: Any error, which the call throws as it is.
     func finalize(_ response: Response) async throws -> Output
 
-    /// Runs after ``finalize(_:)`` succeeded and before the call returns, to store or index the result;
-    /// does nothing by default. It cannot change or fail the result.
-    func postProcess(_ output: Output) async
+    /// The error a status the call does not accept becomes, for every method of a family: read the
+    /// service's common error body here once, in the family protocol's extension, and every method of
+    /// the family fails with it — whatever its ``Response`` is, text, raw bytes and empty responses
+    /// included. It runs after the call's own ``CallOptions/statusErrors`` and before the response type's
+    /// ``ApiResponse/process(response:data:error:)``; `nil` (the default) leaves the status to them.
+    func statusError(for failure: ApiError.StatusFailure) -> (any Error)?
 }
 
 extension ApiMethod {
@@ -109,36 +76,16 @@ extension ApiMethod {
     public var headers: Headers { Headers() }
     /// `nil`: the parameters encoding decides the body.
     public var body: RequestBody? { nil }
-    /// `nil`: the session's timeout.
-    public var timeout: TimeInterval? { nil }
-    /// `200..<300`.
-    public var acceptableStatusCodes: AcceptableStatusCodes { .successful }
-    /// None.
-    public var statusErrors: StatusErrors { StatusErrors() }
-    /// None.
-    public var statusMessages: [HTTPStatus: String] { [:] }
-    /// `nil`: the session's limit.
-    public var maximumResponseSize: Int64? { nil }
-    /// `nil`: the session's deadline.
-    public var deadline: TimeInterval? { nil }
-    /// None.
-    public var middlewares: [any Middleware] { [] }
-    /// `true`.
-    public var isLoggingEnabled: Bool { true }
-    /// `nil`: no key.
-    public var callKey: CallKey? { nil }
-    /// `false`: every call sends its own request.
-    public var sharesIdenticalCalls: Bool { false }
-    /// ``CachePolicy/useHTTPSemantics``.
-    public var cachePolicy: CachePolicy { .useHTTPSemantics }
+    /// None set: the session's settings.
+    public var options: CallOptions { CallOptions() }
 
     /// The response itself, when the method returns its ``Response``.
     public func finalize(_ response: Response) async throws -> Output where Output == Response {
         response
     }
 
-    /// Nothing.
-    public func postProcess(_ output: Output) async {}
+    /// `nil`: the call's status errors and the response type decide.
+    public func statusError(for failure: ApiError.StatusFailure) -> (any Error)? { nil }
 
     /// ``path`` below the host the provider gives for ``hostProviderKey``.
     /// - Throws: The host provider's error for an unknown key.

@@ -19,7 +19,7 @@ public struct ResponseTiming: Sendable, Hashable {
     /// The exchange that brought the response, from handing its request to the transport until the
     /// whole response had arrived; with redirects, the last hop's. `nil` when a middleware made the
     /// response (a mock); a middleware that replays a response it kept (a cache) replays its timing too.
-    /// A call that joined a shared exchange (``ApiMethod/sharesIdenticalCalls``) gets the timing of the
+    /// A call that joined a shared exchange (``CallOptions/sharesIdenticalCalls``) gets the timing of the
     /// call that started it.
     public var exchange: Duration?
 

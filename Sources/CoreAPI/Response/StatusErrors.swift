@@ -25,7 +25,7 @@
 /// }
 /// ```
 ///
-/// Only statuses the method does not accept (see ``ApiMethod/acceptableStatusCodes``) are looked up.
+/// Only statuses the method does not accept (see ``CallOptions/acceptableStatusCodes``) are looked up.
 public struct StatusErrors: Sendable, ExpressibleByDictionaryLiteral {
     /// The rule of each listed status.
     private var rules: [HTTPStatus: @Sendable (ApiError.StatusFailure) -> any Error]
@@ -63,5 +63,13 @@ public struct StatusErrors: Sendable, ExpressibleByDictionaryLiteral {
     /// The error for `failure`'s status, or `nil` when it is not listed.
     public func error(for failure: ApiError.StatusFailure) -> (any Error)? {
         rules[HTTPStatus(failure.statusCode)].map { $0(failure) }
+    }
+
+    /// These rules with `other`'s added; `other`'s win for the same status.
+    func merging(_ other: StatusErrors) -> StatusErrors {
+        guard !other.rules.isEmpty else { return self }
+        var merged = self
+        merged.rules.merge(other.rules) { _, theirs in theirs }
+        return merged
     }
 }

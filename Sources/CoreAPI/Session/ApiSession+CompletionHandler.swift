@@ -9,6 +9,7 @@ extension ApiSession {
     /// invalid request completes with ``ApiError/invalidRequest(_:)`` without anything being sent.
     /// - Parameters:
     ///   - method: The call to make.
+    ///   - options: Settings for this call alone, on top of the method's ``ApiMethod/options``.
     ///   - queue: Where `completion` runs.
     ///   - progress: Called with upload and download progress, in order, on the thread that delivers
     ///     the session's network events; keep it short and never block in it.
@@ -17,17 +18,19 @@ extension ApiSession {
     @discardableResult
     public func perform<M: ApiMethod>(
         _ method: M,
+        options: CallOptions? = nil,
         queue: DispatchQueue? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<M.Output, any Error>) -> Void
     ) -> RequestHandle {
         let call = Call()
-        let id = calls.open(call, method: method, key: method.callKey, group: nil)
-        let chain = middlewareChain(for: method)
+        let settings = options.map(method.options.merging) ?? method.options
+        let id = calls.open(call, method: method, key: settings.callKey, group: nil)
+        let chain = middlewareChain(for: settings)
         let task = Task {
             defer { calls.close(id) }
             await Self.complete(on: queue, with: completion) {
-                try await execute(method, middlewares: chain, progress: progress, call: call)
+                try await execute(method, settings: settings, middlewares: chain, progress: progress, call: call)
             }
         }
         call.attachTask(task.cancel)

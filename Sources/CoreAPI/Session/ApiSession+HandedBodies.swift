@@ -37,13 +37,15 @@ extension ApiSession {
             }
             return tracked
         }()
-        let outcome = try await runCall(of: method, group: nil) { [self] call, chain in
-            var options = transportOptions(for: method, progress: progress, bodyHandler: tracked)
+        let settings = method.options
+        let outcome = try await runCall(of: method, settings: settings, group: nil) { [self] call, chain in
+            var options = transportOptions(for: settings, progress: progress, bodyHandler: tracked)
             if limits == .unlimited {
                 options.deadline = .distantFuture
             }
             return try await exchange(
                 for: method,
+                settings: settings,
                 middlewares: chain,
                 options: options,
                 extraHeaders: extraHeaders,
@@ -68,7 +70,7 @@ extension ApiSession {
                 return raw.head
             }
         }
-        _ = try process(outcome, for: method)
+        _ = try process(outcome, for: method, settings: settings)
         // The response type accepted a status the method does not: still no body to hand over.
         throw ApiError(unacceptable: raw.head, body: raw.data, acceptable: AcceptableStatusCodes([]))
             ?? ApiError.transport(.init(kind: .badResponse))

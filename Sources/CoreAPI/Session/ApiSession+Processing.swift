@@ -8,7 +8,7 @@ import Foundation
 /// response type's processing under the method's acceptable statuses, and the configured status messages.
 extension ApiSession {
     /// The outcome of an exchange as the caller gets it: the method's own error for a status it lists in
-    /// ``ApiMethod/statusErrors``; otherwise what the response type's
+    /// ``CallOptions/statusErrors``, else the method family's ``ApiMethod/statusError(for:)``; otherwise what the response type's
     /// ``ApiResponse/process(response:data:error:)`` decides with the method's acceptable status codes in
     /// effect, a status error carrying the configured message.
     ///
@@ -16,20 +16,23 @@ extension ApiSession {
     /// the runtime looks up on each call.
     func process<M: ApiMethod>(
         _ outcome: Result<RawResponse, ApiError>,
-        for method: M
+        for method: M,
+        settings: CallOptions
     ) throws -> M.Response {
         let (response, data, error): (ResponseHead?, Data?, ApiError?)
         switch outcome {
         case .success(let raw): (response, data, error) = (raw.head, raw.data, nil)
         case .failure(let failure): (response, data, error) = (nil, nil, failure)
         }
-        let codes = method.acceptableStatusCodes
+        let codes = settings.acceptableStatusCodes
         if let response, !codes.contains(response.statusCode) {
-            let errors = method.statusErrors
-            if !errors.isEmpty,
-                let specific = errors.error(for: ApiError.StatusFailure(response: response, body: data ?? Data()))
-            {
+            let failure = ApiError.StatusFailure(response: response, body: data ?? Data())
+            let errors = settings.statusErrors
+            if !errors.isEmpty, let specific = errors.error(for: failure) {
                 throw specific
+            }
+            if let familyError = method.statusError(for: failure) {
+                throw familyError
             }
         }
         do {
@@ -41,26 +44,26 @@ extension ApiSession {
                 try M.Response.process(response: response, data: data, error: error).get()
             }
         } catch let failure as ApiError {
-            throw withStatusMessage(failure, for: method)
+            throw withStatusMessage(failure, settings: settings)
         }
     }
 
     /// `error` with the message configured for its status when it is a status error that has none.
-    private func withStatusMessage<M: ApiMethod>(_ error: ApiError, for method: M) -> ApiError {
+    private func withStatusMessage(_ error: ApiError, settings: CallOptions) -> ApiError {
         switch error {
         case .unacceptableStatus(var failure) where failure.message == nil:
-            failure.message = statusMessage(for: failure.status, method: method)
+            failure.message = statusMessage(for: failure.status, settings: settings)
             return .unacceptableStatus(failure)
         case .unauthorized(var failure) where failure.message == nil:
-            failure.message = statusMessage(for: failure.status, method: method)
+            failure.message = statusMessage(for: failure.status, settings: settings)
             return .unauthorized(failure)
         default:
             return error
         }
     }
 
-    /// The method's message for `status`, else the session's.
-    private func statusMessage<M: ApiMethod>(for status: HTTPStatus, method: M) -> String? {
-        method.statusMessages[status] ?? statusMessages[status]
+    /// The call's message for `status`, else the session's.
+    private func statusMessage(for status: HTTPStatus, settings: CallOptions) -> String? {
+        settings.statusMessages[status] ?? statusMessages[status]
     }
 }

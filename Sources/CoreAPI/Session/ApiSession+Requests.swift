@@ -23,6 +23,7 @@ extension ApiSession {
     /// to a temporary file for each attempt.
     func makeEncodedRequest<M: ApiMethod>(for method: M) throws -> ApiRequest {
         let request = try makeRequestWithoutParameters(for: method)
+        try StoredRequirements.check(method)
         let encoding = method.parametersEncoding
         if let body = method.body {
             var query = encoding as? QueryParametersEncoder ?? QueryParametersEncoder()
@@ -43,11 +44,5 @@ extension ApiSession {
         let headers = self.headers.merging(method.headers)
         try headers.validate()
         return ApiRequest(method: httpMethod, url: url, headers: headers)
-    }
-
-    /// The idle timeout of `method`: its own when positive, the session's otherwise.
-    func idleTimeout<M: ApiMethod>(for method: M) -> TimeInterval {
-        guard let timeout = method.timeout, timeout > 0 else { return defaultTimeout }
-        return timeout
     }
 }

@@ -4,18 +4,18 @@ import Foundation
 /// A method's exchange: its request through the middleware chain to the transport, and the redirects
 /// the session follows above it.
 extension ApiSession {
-    /// The limits of `method`'s exchanges: its own, else the policy's.
-    func transportOptions<M: ApiMethod>(
-        for method: M,
+    /// The limits of a call's exchanges: its own, else the policy's.
+    func transportOptions(
+        for settings: CallOptions,
         progress: (@Sendable (TransferProgress) -> Void)?,
         bodyHandler: ResponseBodyHandler? = nil
     ) -> TransportOptions {
-        let seconds = method.deadline ?? policy.deadline
+        let seconds = settings.deadlineSeconds ?? policy.deadline
         return TransportOptions(
-            idleTimeout: idleTimeout(for: method),
+            idleTimeout: settings.timeoutSeconds ?? defaultTimeout,
             deadline: seconds.isFinite && seconds > 0 && seconds < TransportOptions.longestIdleTimeout
                 ? .now() + seconds : .distantFuture,
-            maximumResponseSize: method.maximumResponseSize ?? policy.maximumResponseSize,
+            maximumResponseSize: settings.maximumResponseSize ?? policy.maximumResponseSize,
             progress: progress,
             bodyHandler: bodyHandler
         )
@@ -23,12 +23,13 @@ extension ApiSession {
 
     /// Builds `method`'s request, with `extraHeaders` set on it, and runs it through `middlewares` and
     /// the transport; when `shares` is `true`, the request the chain leaves joins an identical one in
-    /// flight (see ``send(_:body:options:call:sharingFor:)``).
+    /// flight (see ``send(_:options:call:sharingFor:settings:)``).
     /// - Returns: The response, or the ``ApiError`` the exchange ended with.
     /// - Throws: ``ApiError/invalidRequest(_:)`` when the request cannot be built; nothing is sent then.
     @inline(__always)
     func exchange<M: ApiMethod>(
         for method: M,
+        settings: CallOptions,
         middlewares: [any Middleware],
         options: TransportOptions,
         extraHeaders: [(name: String, value: String)] = [],
@@ -49,21 +50,27 @@ extension ApiSession {
             if middlewares.isEmpty {
                 if storedLookup != nil { throw StoredLookup.Miss() }
                 if shares {
-                    return .success(try await send(request, options: options, call: call, sharingFor: method))
+                    return .success(try await send(request, options: options, call: call, sharingFor: method, settings: settings))
                 }
                 return .success(try await send(request, options: options, call: call))
             }
             let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
                 if storedLookup != nil { throw StoredLookup.Miss() }
                 if shares {
-                    return try await send(request, options: options, call: call, sharingFor: method)
+                    return try await send(request, options: options, call: call, sharingFor: method, settings: settings)
                 }
                 return try await send(request, options: options, call: call)
             }
             if let storedLookup {
                 // The middlewares learn of the lookup from their context; calls they make on their own
                 // (a token refresh) are ordinary ones.
-                let context = MiddlewareContext(method: method, attempt: 1, session: self, storedLookup: storedLookup)
+                let context = MiddlewareContext(
+                    method: method,
+                    options: settings,
+                    attempt: 1,
+                    session: self,
+                    storedLookup: storedLookup
+                )
                 let request = request
                 return .success(
                     try await StoredLookup.$next.withValue(nil) { try await chain.run(request, context: context) }
@@ -72,7 +79,7 @@ extension ApiSession {
             return .success(
                 try await chain.run(
                     request,
-                    context: MiddlewareContext(method: method, attempt: 1, session: self)
+                    context: MiddlewareContext(method: method, options: settings, attempt: 1, session: self)
                 )
             )
         } catch let error as ApiError {

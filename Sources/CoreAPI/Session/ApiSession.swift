@@ -36,7 +36,7 @@ public final class ApiSession: Sendable {
     public let transport: any Transport
 
     /// Messages for statuses a method does not accept, carried by its status errors and shown in their
-    /// descriptions; a method's own ``ApiMethod/statusMessages`` win for the same status.
+    /// descriptions; a method's own ``CallOptions/statusMessages`` win for the same status.
     public let statusMessages: [HTTPStatus: String]
     /// The transport this session made itself, invalidated with it.
     private let ownTransport: URLSessionTransport?
@@ -222,6 +222,8 @@ public final class ApiSession: Sendable {
     /// has stopped reading it.
     /// - Parameters:
     ///   - method: The call to make.
+    ///   - options: Settings for this call alone, on top of the method's ``ApiMethod/options``: each
+    ///     one set wins, the others keep the method's (see ``CallOptions/merging(_:)``).
     ///   - progress: Called with upload progress while the body is sent and download progress while
     ///     the response arrives, in order, on the thread that delivers the session's network events;
     ///     keep it short and never block in it.
@@ -229,9 +231,11 @@ public final class ApiSession: Sendable {
     ///   ``ApiResponse/process(response:data:error:)`` returns, or an error a middleware threw itself.
     public func perform<M: ApiMethod>(
         _ method: M,
+        options: CallOptions? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> M.Output {
-        try await performOwnCall(method, progress: progress, group: nil)  // one async frame fewer
+        let settings = options.map(method.options.merging) ?? method.options
+        return try await performOwnCall(method, settings: settings, progress: progress, group: nil)
     }
 
     /// Performs `method` as a call of `group`'s (a provider's) when one is given.
@@ -240,19 +244,20 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?,
         group: ObjectIdentifier?
     ) async throws -> M.Output {
-        try await performOwnCall(method, progress: progress, group: group)
+        try await performOwnCall(method, settings: method.options, progress: progress, group: group)
     }
 
-    /// Performs `method` as a call of its own, which shares only its exchange with identical calls in
-    /// flight when the method shares identical calls.
+    /// Performs `method` with `settings` as a call of its own, which shares only its exchange with
+    /// identical calls in flight when the settings say so.
     @inline(__always)
     private func performOwnCall<M: ApiMethod>(
         _ method: M,
+        settings: CallOptions,
         progress: (@Sendable (TransferProgress) -> Void)?,
         group: ObjectIdentifier?
     ) async throws -> M.Output {
-        try await runCall(of: method, group: group) { [self] call, chain in
-            try await execute(method, middlewares: chain, progress: progress, call: call)
+        try await runCall(of: method, settings: settings, group: group) { [self] call, chain in
+            try await execute(method, settings: settings, middlewares: chain, progress: progress, call: call)
         }
     }
 
@@ -263,6 +268,7 @@ public final class ApiSession: Sendable {
     @inline(__always)
     func runCall<M: ApiMethod, T: Sendable>(
         of method: M,
+        settings: CallOptions,
         group: ObjectIdentifier?,
         _ operation: @escaping @Sendable (Call, [any Middleware]) async throws -> T
     ) async throws -> T {
@@ -270,9 +276,9 @@ public final class ApiSession: Sendable {
             throw ApiError.cancelled
         }
         let call = Call()
-        let id = calls.open(call, method: method, key: method.callKey, group: group)
+        let id = calls.open(call, method: method, key: settings.callKey, group: group)
         defer { calls.close(id) }
-        let chain = middlewareChain(for: method)
+        let chain = middlewareChain(for: settings)
         guard !chain.isEmpty else {
             return try await operation(call, chain)
         }
@@ -287,9 +293,9 @@ public final class ApiSession: Sendable {
         }
     }
 
-    /// The session's middlewares followed by `method`'s; the session's own array when `method` adds none.
-    func middlewareChain<M: ApiMethod>(for method: M) -> [any Middleware] {
-        let own = method.middlewares
+    /// The session's middlewares followed by the call's; the session's own array when the call adds none.
+    func middlewareChain(for settings: CallOptions) -> [any Middleware] {
+        let own = settings.middlewares
         return own.isEmpty ? middlewares : middlewares + own
     }
 
@@ -304,6 +310,7 @@ public final class ApiSession: Sendable {
     /// reply.
     func execute<M: ApiMethod>(
         _ method: M,
+        settings: CallOptions,
         middlewares: [any Middleware],
         progress: (@Sendable (TransferProgress) -> Void)?,
         call: Call
@@ -317,12 +324,13 @@ public final class ApiSession: Sendable {
         let startNanoseconds = timed ? DispatchTime.now().uptimeNanoseconds : 0
         let outcome = try await exchange(
             for: method,
+            settings: settings,
             middlewares: middlewares,
-            options: transportOptions(for: method, progress: progress),
-            shares: method.sharesIdenticalCalls,
+            options: transportOptions(for: settings, progress: progress),
+            shares: settings.sharesIdenticalCalls,
             call: call
         )
-        var response = try process(outcome, for: method)
+        var response = try process(outcome, for: method, settings: settings)
         if timed, let carrier = response as? any ResponseTimingCarrier {
             let timing = ResponseTiming(
                 start: startDate,
@@ -331,8 +339,6 @@ public final class ApiSession: Sendable {
             )
             response = carrier.adding(timing) as? M.Response ?? response
         }
-        let output = try await method.finalize(response)
-        await method.postProcess(output)
-        return output
+        return try await method.finalize(response)
     }
 }

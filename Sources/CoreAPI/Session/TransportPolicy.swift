@@ -12,10 +12,10 @@ public import Foundation
 /// - Size: a response body larger than ``maximumResponseSize`` (10 MiB) after content decoding fails
 ///   with ``ApiError/responseTooLarge(limit:)`` as soon as the limit is passed, or at once when
 ///   `Content-Length` already says so. Methods can raise or lower it with
-///   ``ApiMethod/maximumResponseSize``.
+///   ``CallOptions/maximumResponseSize``.
 /// - Time: besides the idle timeout, every call has a ``deadline`` (60 s) for the whole exchange,
 ///   body included; a trickling response cannot outlive it. Methods can change it with
-///   ``ApiMethod/deadline``.
+///   ``CallOptions/deadline``.
 public struct TransportPolicy: Sendable, Hashable {
     /// The most redirect hops followed; `0` means none are followed.
     public var maximumRedirects: Int

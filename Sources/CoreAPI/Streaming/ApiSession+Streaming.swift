@@ -51,9 +51,10 @@ extension ApiSession {
         let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let buffer = StreamBuffer(limit: bufferLimit)
         let head = Promise<ResponseHead>()
-        let limit = limits == .method ? method.maximumResponseSize ?? policy.maximumResponseSize : .max
+        let settings = method.options
+        let limit = limits == .method ? settings.maximumResponseSize ?? policy.maximumResponseSize : .max
         let received = LockedValue<Int64>(0)
-        let acceptable = method.acceptableStatusCodes
+        let acceptable = settings.acceptableStatusCodes
         var bounded = ResponseBodyHandler(
             accepts: { response in
                 guard acceptable.contains(response.statusCode) else { return false }

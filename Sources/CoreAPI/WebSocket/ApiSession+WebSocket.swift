@@ -72,7 +72,8 @@ extension ApiSession {
         // a connection that arrives after that is closed at once instead of being left open.
         let opened = LockedValue<(connections: [any WebSocketConnection], abandoned: Bool)>(([], false))
         let transport = self.transport
-        let chain = MiddlewareChain(middlewares: middlewares + method.middlewares) { request in
+        let settings = method.options
+        let chain = MiddlewareChain(middlewares: middlewares + settings.middlewares) { request in
             switch try await transport.openWebSocket(request, options: options) {
             case .upgraded(let connection):
                 let kept = opened.withLock { state -> Bool in
@@ -88,8 +89,9 @@ extension ApiSession {
                 return response
             }
         }
-        let limit = options.handshakeTimeout ?? .seconds(idleTimeout(for: method))
-        let context = MiddlewareContext(method: method, attempt: 1, session: self)
+        let idle = settings.timeoutSeconds ?? defaultTimeout
+        let limit = options.handshakeTimeout ?? (idle.isFinite ? .seconds(idle) : CallOptions.unlimited)
+        let context = MiddlewareContext(method: method, options: settings, attempt: 1, session: self)
         let response: RawResponse
         do {
             response = try await WebSocketTimeout.run(limit: limit, error: ApiError.timeout) {
@@ -106,7 +108,7 @@ extension ApiSession {
         var connections = opened.withLock { $0.connections }
         guard response.statusCode == 101, let connection = connections.popLast() else {
             await Self.close(connections)
-            _ = try process(.success(response), for: method)
+            _ = try process(.success(response), for: method, settings: settings)
             throw WebSocketError.handshakeFailed(
                 reason: response.statusCode == 101
                     ? "a middleware answered the opening handshake" : "status \(response.statusCode) instead of 101"

@@ -196,7 +196,7 @@ struct CodeSamplesTests {
         let session = transport.makeSession(hosts: ["shop": "https://shop.test"])
         let error = await #expect(throws: ShopError.self) { try await session.perform(GetProduct(sku: "A-1")) }
         #expect(error?.code == "no-such-product")
-        let withMessages = statusMessagesSample(hosts: DictionaryHostProvider(["shop": "https://shop.test"]))
+        let withMessages = statusMessagesSample()
         let limited = await #expect(throws: ApiError.self) {
             try await ApiSession(
                 hostProvider: withMessages.hostProvider,
@@ -208,6 +208,37 @@ struct CodeSamplesTests {
             limited?.description.hasPrefix("Unacceptable status: Too many attempts. Try again in a minute.") == true
         )
         withMessages.invalidate()
+    }
+
+    @Test func aTextMethodOfTheFamilyReadsTheShopsErrorBody() async throws {
+        let transport = StubTransport()
+        transport.on(.get, "/orders/7/receipt", reply: .text("1 x A-1"))
+        transport.on(.get, "/orders/8/receipt", reply: .json(#"{"code": "forbidden", "message": "no"}"#, statusCode: 403))
+        transport.on(.get, "/orders/9/receipt", reply: .text("not json", statusCode: 403))
+        let session = transport.makeSession(hosts: ["shop": "https://shop.test"])
+        #expect(try await session.perform(GetReceipt(order: "7")) == "1 x A-1")
+        let error = await #expect(throws: ShopError.self) { try await session.perform(GetReceipt(order: "8")) }
+        #expect(error?.code == "forbidden")
+        #expect(error?.status == 403)
+        // A body the family cannot read leaves the status to CoreAPI.
+        let generic = await #expect(throws: ApiError.self) { try await session.perform(GetReceipt(order: "9")) }
+        #expect(generic?.statusCode == 403)
+    }
+
+    @Test func aCallsOwnOptionsWinOverTheMethods() async throws {
+        let transport = StubTransport()
+        transport.on(.get, "/products/C-3", reply: .status(404))
+        let session = transport.makeSession(hosts: ["shop": "https://shop.test"])
+        // The method maps 404 to its own error; a call that accepts 404 gets the empty body's parse error
+        // instead, which shows the method's rule was not applied to an accepted status.
+        await #expect(throws: ShopError.self) { try await session.perform(GetProduct(sku: "C-3")) }
+        let accepted = await #expect(throws: ApiError.self) {
+            try await session.perform(GetProduct(sku: "C-3"), options: CallOptions(acceptableStatusCodes: [200, 404]))
+        }
+        guard case .mapping = accepted else {
+            Issue.record("expected a mapping error, got \(String(describing: accepted))")
+            return
+        }
     }
 
     @Test func environmentsSampleSwitchesToStage() throws {

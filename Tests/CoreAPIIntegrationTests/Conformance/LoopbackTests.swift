@@ -130,7 +130,7 @@ extension SerialLoopback {
             let session = makeSession(transport)
             let start = ContinuousClock.now
             await #expect(throws: ApiError.timeout) {
-                try await session.perform(DelayCall(milliseconds: 3000, timeout: 0.5))
+                try await session.perform(DelayCall(milliseconds: 3000, timeout: .seconds(0.5)))
             }
             let elapsed = ContinuousClock.now - start
             #expect(elapsed >= .milliseconds(480))
@@ -140,7 +140,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.underTest)
         func requestFasterThanItsTimeoutSucceeds(transport: TestTransport) async throws {
             let session = makeSession(transport)
-            let data = try await session.perform(DelayCall(milliseconds: 300, timeout: 1.2))
+            let data = try await session.perform(DelayCall(milliseconds: 300, timeout: .seconds(1.2)))
             #expect(String(decoding: data, as: UTF8.self) == #"{"delayed": 300}"#)
         }
 
@@ -149,7 +149,7 @@ extension SerialLoopback {
             let session = makeSession(transport)
             let start = ContinuousClock.now
             let error = await #expect(throws: ApiError.self) {
-                try await session.perform(RawGet(path: "/basic-auth", timeout: 5))
+                try await session.perform(RawGet(path: "/basic-auth", timeout: .seconds(5)))
             }
             guard case .unauthorized(let failure) = error else {
                 Issue.record("expected unauthorized, got \(String(describing: error))")

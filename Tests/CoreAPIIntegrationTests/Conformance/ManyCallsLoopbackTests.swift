@@ -9,7 +9,7 @@ private struct Counted: ApiMethod, Hashable {
     let ms: Int
     var hostProviderKey: String { "fixture" }
     var path: String { "/concurrent/\(name)" }
-    var callKey: CallKey? { CallKey(name) }
+    var options: CallOptions { CallOptions(callKey: CallKey(name)) }
 }
 
 /// The same, sharing identical calls in flight.
@@ -19,7 +19,7 @@ private struct SharedCounted: ApiMethod, Hashable {
     let ms: Int
     var hostProviderKey: String { "fixture" }
     var path: String { "/concurrent/\(name)" }
-    var sharesIdenticalCalls: Bool { true }
+    var options: CallOptions { CallOptions(sharesIdenticalCalls: true) }
 }
 
 /// Calls in bulk and in flight over real HTTP, on every transport, counted by the server.

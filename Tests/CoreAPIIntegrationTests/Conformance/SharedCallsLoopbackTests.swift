@@ -27,8 +27,7 @@ private struct SlowEcho: ApiMethod, Hashable {
     }
     // With a body the parameters (`ms`) go to the query, whatever the HTTP method.
     var body: RequestBody? { bodyText.map { .data(Data($0.utf8), contentType: "text/plain") } }
-    var callKey: CallKey? { key.map { CallKey($0) } }
-    var sharesIdenticalCalls: Bool { true }
+    var options: CallOptions { CallOptions(callKey: key.map { CallKey($0) }, sharesIdenticalCalls: true) }
 }
 
 /// What `/echo/raw` saw.

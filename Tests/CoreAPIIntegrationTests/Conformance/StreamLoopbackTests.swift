@@ -142,7 +142,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.underTest)
         func theDeadlineAppliesUnlessTheCallOptsOut(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let method = WatchTicks(name: uniqueName("deadline"), count: 6, ms: 200, deadline: 0.5)
+            let method = WatchTicks(name: uniqueName("deadline"), count: 6, ms: 200, deadline: .seconds(0.5))
             var pieces = 0
             await #expect(throws: ApiError.timeout) {
                 for try await _ in try await session.stream(method).body {

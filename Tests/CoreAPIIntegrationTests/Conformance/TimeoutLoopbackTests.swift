@@ -21,7 +21,7 @@ extension SerialLoopback {
             let session = transport.makeSession(hostProvider: server.hosts)
             let start = ContinuousClock.now
             let data = try await session.perform(
-                TransportCall<Data>(url: server.baseURL + "/fault/trickle?bytes=10&ms=250", timeout: 1.5)
+                TransportCall<Data>(url: server.baseURL + "/fault/trickle?bytes=10&ms=250", timeout: .seconds(1.5))
             )
             #expect(data == Data(repeating: UInt8(ascii: "x"), count: 10))
             #expect(ContinuousClock.now - start >= .milliseconds(2250))  // longer than the idle timeout
@@ -34,7 +34,7 @@ extension SerialLoopback {
             let start = ContinuousClock.now
             await #expect(throws: ApiError.timeout) {
                 try await session.perform(
-                    TransportCall<Data>(url: server.baseURL + "/fault/trickle?bytes=5&ms=2000", timeout: 0.5)
+                    TransportCall<Data>(url: server.baseURL + "/fault/trickle?bytes=5&ms=2000", timeout: .seconds(0.5))
                 )
             }
             let elapsed = ContinuousClock.now - start

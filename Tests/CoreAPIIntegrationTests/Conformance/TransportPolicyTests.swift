@@ -334,7 +334,7 @@ extension SerialLoopback {
             let session = makeSession(transport)
             let start = ContinuousClock.now
             let echo = try await session.perform(
-                TransportCall<RawEcho>(url: url("/redirect/big-body?mb=1&kib=64&ms=100"), timeout: 10)
+                TransportCall<RawEcho>(url: url("/redirect/big-body?mb=1&kib=64&ms=100"), timeout: .seconds(10))
             )
             let elapsed = ContinuousClock.now - start
             #expect(echo.requestLine.hasPrefix("GET /echo/raw "))
@@ -355,7 +355,7 @@ extension SerialLoopback {
         func anIdleTimeoutShorterThanARedirectBodysTrickle(transport: TestTransport) async throws {
             let session = makeSession(transport)
             let start = ContinuousClock.now
-            let call = TransportCall<RawEcho>(url: url("/redirect/big-body?mb=1&kib=64&ms=100"), timeout: 0.5)
+            let call = TransportCall<RawEcho>(url: url("/redirect/big-body?mb=1&kib=64&ms=100"), timeout: .seconds(0.5))
             if transport.readsRedirectBodiesWhole {
                 await #expect(throws: ApiError.timeout) { try await session.perform(call) }
                 #expect(ContinuousClock.now - start < .seconds(1))
@@ -398,7 +398,7 @@ extension SerialLoopback {
             let start = ContinuousClock.now
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(
-                    TransportCall<Data>(url: url("/fault/trickle?bytes=20&ms=200"), deadline: 1.0, timeout: 5)
+                    TransportCall<Data>(url: url("/fault/trickle?bytes=20&ms=200"), deadline: .seconds(1.0), timeout: .seconds(5))
                 )
             }
             let elapsed = ContinuousClock.now - start

@@ -27,7 +27,7 @@ struct GetCached: ApiMethod {
     @Excluded var policy: CachePolicy = .useHTTPSemantics
     var hostProviderKey: String { "fixture" }
     var path: String { "/cache/\(name)" }
-    var cachePolicy: CachePolicy { policy }
+    var options: CallOptions { CallOptions(cachePolicy: policy) }
     var headers: Headers {
         var headers = Headers()
         if let language { headers["Accept-Language"] = language }

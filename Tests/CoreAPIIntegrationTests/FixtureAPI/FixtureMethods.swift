@@ -65,8 +65,9 @@ struct RawGet: FixtureMethod {
     var path: String
     var tag = ""
     var httpMethod: HTTPMethod = .get
-    var timeout: TimeInterval?
+    var timeout: Duration?
     var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var options: CallOptions { CallOptions(timeout: timeout, acceptableStatusCodes: acceptableStatusCodes) }
     func encode(to encoder: any Encoder) throws {}
 }
 
@@ -152,7 +153,8 @@ struct GzipCall: FixtureMethod {
 struct DelayCall: FixtureMethod {
     typealias Response = Data
     var milliseconds: Int
-    var timeout: TimeInterval?
+    var timeout: Duration?
+    var options: CallOptions { CallOptions(timeout: timeout) }
     var tag = ""
     /// Ends the wait early when ``ReleaseCall`` names it: `milliseconds` is then only the longest wait.
     var release: String?

@@ -34,8 +34,9 @@ struct WatchTicks: ApiMethod {
     var retry: Int?
     /// The `Content-Type` of the stream, when not `text/event-stream`.
     var type: String?
-    @Excluded var deadline: TimeInterval?
+    @Excluded var deadline: Duration?
     var hostProviderKey: String { "fixture" }
+    var options: CallOptions { CallOptions(deadline: deadline) }
     var path: String { "/stream/sse" }
     var headers: Headers { ["Accept": "text/event-stream"] }
 }

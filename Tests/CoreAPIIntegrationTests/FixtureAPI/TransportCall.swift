@@ -17,9 +17,12 @@ struct TransportCall<Response: ApiResponse>: ApiMethod {
     var fields: (any Encodable & Sendable)?
     var encoder: any ParametersEncoding = JsonParametersEncoder()
     var maximumResponseSize: Int64?
-    var deadline: TimeInterval?
-    var timeout: TimeInterval?
+    var deadline: Duration?
+    var timeout: Duration?
     var hostProviderKey: String { "fixture" }
+    var options: CallOptions {
+        CallOptions(timeout: timeout, deadline: deadline, maximumResponseSize: maximumResponseSize)
+    }
     var parametersEncoding: any ParametersEncoding { encoder }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {

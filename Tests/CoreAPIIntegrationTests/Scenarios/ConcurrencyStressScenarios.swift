@@ -28,7 +28,7 @@ struct ConcurrencyStressScenarios {
     static let heldUntilCancelledMilliseconds = 120_000
     /// The idle timeout and deadline of held calls. Both run from the moment a task starts, not from when
     /// its request reaches the server, so they must outlast the start-up as well as the hold.
-    static let heldTimeout: TimeInterval = 600
+    static let heldTimeout: Duration = .seconds(600)
     /// How long the calls may take to be all in flight. A thousand held connections took 33 s to open
     /// over URLSession on two quiet cores, once 928 requests at the fixture after 45 s (FoundationNetworking's
     /// cost per new connection grows with the open ones), so the scenarios that need only many go on after
@@ -259,7 +259,7 @@ struct ConcurrencyStressScenarios {
         return transport.makeSession(
             hostProvider: server.hosts,
             configuration: configuration,
-            policy: TransportPolicy(deadline: Self.heldTimeout)
+            policy: TransportPolicy(deadline: 600)
         )
     }
 

@@ -87,7 +87,7 @@ struct EndsOnTimeScenarios {
         try await whileTheEngineIsBusy {
             let start = ContinuousClock.now
             await #expect(throws: ApiError.timeout) {
-                try await session.perform(DelayCall(milliseconds: 3000, timeout: 1))
+                try await session.perform(DelayCall(milliseconds: 3000, timeout: .seconds(1)))
             }
             let elapsed = ContinuousClock.now - start
             #expect(elapsed >= .seconds(1))
@@ -105,10 +105,10 @@ struct EndsOnTimeScenarios {
         try await whileTheEngineIsBusy {
             let start = ContinuousClock.now
             async let plain: Void = {
-                _ = try await session.perform(RawGet(path: "/fast", timeout: 10))
+                _ = try await session.perform(RawGet(path: "/fast", timeout: .seconds(10)))
             }()
             let error = await #expect(throws: ApiError.self) {
-                try await session.perform(RawGet(path: "/basic-auth", timeout: 10))
+                try await session.perform(RawGet(path: "/basic-auth", timeout: .seconds(10)))
             }
             let challenged = ContinuousClock.now - start
             try await plain

@@ -39,7 +39,7 @@ enum MixedKind: CaseIterable, Sendable {
         case .timeout:
             return MixedRecord(
                 kind: self,
-                outcome: await CallOutcome(session, DelayCall(milliseconds: 2000, timeout: 0.2))
+                outcome: await CallOutcome(session, DelayCall(milliseconds: 2000, timeout: .seconds(0.2)))
             )
         case .cancelTask:
             let task = Task { await CallOutcome(session, DelayCall(milliseconds: 2000)) }

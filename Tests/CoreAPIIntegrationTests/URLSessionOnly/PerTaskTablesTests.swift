@@ -42,7 +42,7 @@ struct PerTaskTablesTests {
                     switch index % 6 {
                     case 0: _ = try? await session.perform(RawGet(path: "/fast"))
                     case 1: _ = try? await session.perform(StatusCall(code: 500))
-                    case 2: _ = try? await session.perform(DelayCall(milliseconds: 2000, timeout: 0.1))
+                    case 2: _ = try? await session.perform(DelayCall(milliseconds: 2000, timeout: .seconds(0.1)))
                     case 3: _ = try? await session.perform(upload)
                     default:
                         // Cancelled before, while or after its task is made, or during the exchange.

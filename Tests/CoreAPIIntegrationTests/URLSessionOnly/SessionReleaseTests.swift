@@ -22,7 +22,7 @@ extension SerialLoopback {
             do {
                 let session = ApiSession(hostProvider: server.hosts)
                 delegate = session.delegate
-                _ = try await session.perform(RawGet(path: "/empty", timeout: 30))
+                _ = try await session.perform(RawGet(path: "/empty", timeout: .seconds(30)))
                 #expect(session.delegate.taskCount == 0)
                 if invalidatedFirst {
                     session.invalidate()

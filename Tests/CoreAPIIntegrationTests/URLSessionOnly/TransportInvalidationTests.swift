@@ -12,7 +12,7 @@ private struct HeldGet: ApiMethod {
     typealias Response = Data
     let ms: Int
     var hostProviderKey: String { "counting" }
-    var timeout: TimeInterval? { 30 }
+    var options: CallOptions { CallOptions(timeout: .seconds(30)) }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(host: try hostProvider.host(for: hostProviderKey), path: "/held")

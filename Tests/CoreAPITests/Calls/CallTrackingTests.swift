@@ -8,7 +8,7 @@ private struct Slow: ApiMethod {
     @Excluded var name: String
     var hostProviderKey: String { "api" }
     var path: String { "/slow/\(name)" }
-    var callKey: CallKey? { CallKey(name) }
+    var options: CallOptions { CallOptions(callKey: CallKey(name)) }
 }
 
 private struct Quick: ApiMethod {

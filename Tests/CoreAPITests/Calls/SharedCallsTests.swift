@@ -14,7 +14,7 @@ private struct GetReport: ApiMethod, Hashable {
     @Excluded var id: Int
     var hostProviderKey: String { "api" }
     var path: String { "/reports/\(id)" }
-    var sharesIdenticalCalls: Bool { true }
+    var options: CallOptions { CallOptions(sharesIdenticalCalls: true) }
 }
 
 /// Shares calls by its key; the stamp differs between calls with the same key.
@@ -24,8 +24,7 @@ private struct GetFeed: ApiMethod {
     @Excluded var stamp: Int
     var hostProviderKey: String { "api" }
     var path: String { "/feed/\(user)" }
-    var callKey: CallKey? { CallKey(user) }
-    var sharesIdenticalCalls: Bool { true }
+    var options: CallOptions { CallOptions(callKey: CallKey(user), sharesIdenticalCalls: true) }
 }
 
 /// Shares without being `Hashable` or keyed: a `GET` is shared when its request is the same on the wire.
@@ -35,7 +34,7 @@ struct SharedNews: ApiMethod {
     var hostProviderKey: String { "api" }
     var path: String { "/news" }
     var headers: Headers { ["Accept-Language": language] }
-    var sharesIdenticalCalls: Bool { true }
+    var options: CallOptions { CallOptions(sharesIdenticalCalls: true) }
 }
 
 /// A `POST` that asks to share, with a key or without one.
@@ -47,8 +46,7 @@ struct SharedSearch: ApiMethod {
     var httpMethod: HTTPMethod { .post }
     var path: String { "/search" }
     var body: RequestBody? { .data(Data(query.utf8), contentType: "text/plain") }
-    var callKey: CallKey? { key.map { CallKey($0) } }
-    var sharesIdenticalCalls: Bool { true }
+    var options: CallOptions { CallOptions(callKey: key.map { CallKey($0) }, sharesIdenticalCalls: true) }
 }
 
 @Suite(.timeLimit(.minutes(1)))
@@ -238,6 +236,7 @@ struct SharedCallsTests {
             WireIdentity(
                 of: request,
                 method: SharedSearch(query: "", key: "k"),
+                settings: SharedSearch(query: "", key: "k").options,
                 options: TransportOptions(idleTimeout: 60, deadline: .distantFuture, maximumResponseSize: 1_000)
             )
         )

@@ -12,6 +12,9 @@ private struct Fetch: ApiMethod {
     var path: String
     var acceptableStatusCodes: AcceptableStatusCodes = .successful
     var isLoggingEnabled = true
+    var options: CallOptions {
+        CallOptions(acceptableStatusCodes: acceptableStatusCodes, isLoggingEnabled: isLoggingEnabled)
+    }
     var hostProviderKey: String { "api" }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {

@@ -74,6 +74,7 @@ struct Ping: ApiMethod {
     typealias Response = Data
     var hostProviderKey: String { "api" }
     var middlewares: [any Middleware] = []
+    var options: CallOptions { CallOptions(middlewares: middlewares) }
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(host: try hostProvider.host(for: hostProviderKey), path: "/ping")
     }

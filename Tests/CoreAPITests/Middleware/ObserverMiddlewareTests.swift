@@ -11,6 +11,7 @@ private struct Call: ApiMethod {
     typealias Response = Data
     var path: String
     var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var options: CallOptions { CallOptions(acceptableStatusCodes: acceptableStatusCodes) }
     var hostProviderKey: String { "api" }
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(

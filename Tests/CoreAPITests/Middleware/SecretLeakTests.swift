@@ -19,8 +19,9 @@ private struct Call: ApiMethod {
     var nested: [String: [String: String]] = [:]
     var headers: Headers = [:]
     var url: URL?
-    var timeout: TimeInterval?
+    var timeout: Duration?
     var hostProviderKey: String { "api" }
+    var options: CallOptions { CallOptions(timeout: timeout) }
     var parametersEncoding: any ParametersEncoding { encoding }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
@@ -148,7 +149,7 @@ struct SecretLeakTests {
             Call(path: "/crash"),
             Call(path: "/broken-json"),
             Call(path: "/offline"),
-            Call(path: "/slow", timeout: 0.2),
+            Call(path: "/slow", timeout: .seconds(0.2)),
             Call(
                 path: "/upload",
                 httpMethod: .post,

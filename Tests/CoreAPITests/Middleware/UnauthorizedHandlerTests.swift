@@ -10,6 +10,7 @@ import Testing
 private struct Account: ApiMethod {
     typealias Response = Data
     var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var options: CallOptions { CallOptions(acceptableStatusCodes: acceptableStatusCodes) }
     var hostProviderKey: String { "api" }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {

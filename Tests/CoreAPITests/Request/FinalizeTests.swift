@@ -9,7 +9,7 @@ import Testing
 
 private enum LookupError: Error, Equatable { case empty }
 
-/// Counts and keeps what `postProcess` was given, as a cache would.
+/// Keeps what `finalize` stored, as a cache would.
 private final class Store: Sendable {
     let saved = LockedValue<[Int]>([])
 }
@@ -26,11 +26,8 @@ private struct BodyLength: ApiMethod {
     func finalize(_ response: Data) async throws -> Int {
         try await Task.sleep(for: .milliseconds(1))  // may await
         guard !response.isEmpty else { throw LookupError.empty }
+        store.saved.withLock { $0.append(response.count) }
         return response.count
-    }
-
-    func postProcess(_ output: Int) async {
-        store.saved.withLock { $0.append(output) }
     }
 }
 
@@ -40,14 +37,14 @@ struct FinalizeTests {
     private let store = Store()
     var session: ApiSession { transport.makeSession(hosts: ["api": "https://api.test"]) }
 
-    @Test func theCallReturnsTheFinalValueAndPostProcessesIt() async throws {
+    @Test func theCallReturnsTheFinalValueFinalizeStored() async throws {
         transport.on("/x", reply: .text("12345"))
         let length: Int = try await session.perform(BodyLength(store: store))
         #expect(length == 5)
         #expect(store.saved.current == [5])
     }
 
-    @Test func aFinalizeErrorReachesTheCallerAsItIsAndSkipsPostProcessing() async throws {
+    @Test func aFinalizeErrorReachesTheCallerAsItIs() async throws {
         transport.on("/x", reply: .text(""))
         await #expect(throws: LookupError.empty) { try await session.perform(BodyLength(store: store)) }
         #expect(store.saved.current.isEmpty)

@@ -18,15 +18,16 @@ private struct GetItem: ApiMethod {
     typealias Response = Data
     var hostProviderKey: String { "api" }
     var path: String { "/item" }
-    var acceptableStatusCodes: AcceptableStatusCodes { [200, 409] }
-    var statusErrors: StatusErrors {
+    var options: CallOptions {
         let fixed: StatusErrors = [.notFound: ItemError.noSuchItem]
-        return
-            fixed
-            .on(HTTPStatus(440, reasonPhrase: "Session Expired")) { _ in ItemError.sessionExpired }
-            .on(.conflict) { failure in ItemError.conflict(String(decoding: failure.body, as: UTF8.self)) }
+        return CallOptions(
+            acceptableStatusCodes: [200, 409],
+            statusErrors: fixed
+                .on(HTTPStatus(440, reasonPhrase: "Session Expired")) { _ in ItemError.sessionExpired }
+                .on(.conflict) { failure in ItemError.conflict(String(decoding: failure.body, as: UTF8.self)) },
+            statusMessages: [.badRequest: "The item request was refused."]
+        )
     }
-    var statusMessages: [HTTPStatus: String] { [.badRequest: "The item request was refused."] }
 }
 
 /// A method with no rules of its own.

@@ -11,7 +11,7 @@ private struct ListItems: ApiMethod {
     typealias Response = WithMetadata<Data>
     var hostProviderKey: String { "api" }
     var path: String { "/items" }
-    var acceptableStatusCodes: AcceptableStatusCodes { [200, 203] }
+    var options: CallOptions { CallOptions(acceptableStatusCodes: [200, 203]) }
 }
 
 private struct PingWithMetadata: ApiMethod {

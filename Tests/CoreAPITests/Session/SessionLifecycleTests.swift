@@ -10,7 +10,8 @@ import Testing
 private struct Slow: ApiMethod {
     typealias Response = Data
     var hostProviderKey: String { "api" }
-    var deadline: TimeInterval?
+    var deadline: Duration?
+    var options: CallOptions { CallOptions(deadline: deadline) }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(host: try hostProvider.host(for: hostProviderKey), path: "/slow")
@@ -56,7 +57,7 @@ struct SessionLifecycleTests {
     @Test func theDeadlineEndsACallWhateverTheTransportDoes() async throws {
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let start = ContinuousClock.now
-        await #expect(throws: ApiError.timeout) { try await session.perform(Slow(deadline: 0.3)) }
+        await #expect(throws: ApiError.timeout) { try await session.perform(Slow(deadline: .seconds(0.3))) }
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(300))
         #expect(elapsed < promptly)  // not the 30 s delay

@@ -86,8 +86,9 @@ private struct Paced: ApiMethod {
     typealias Response = Data
     var hostProviderKey: String { "api" }
     var path: String { "/paced" }
-    var timeout: TimeInterval?
-    var deadline: TimeInterval?
+    var timeout: Duration?
+    var deadline: Duration?
+    var options: CallOptions { CallOptions(timeout: timeout, deadline: deadline) }
 }
 
 /// The idle timeout and the deadline the session enforces itself for a transport that reports its
@@ -118,7 +119,7 @@ struct SessionTimeoutTests {
         let transport = PacedTransport(beats: 1, interval: Self.silence)
         let start = ContinuousClock.now
         await #expect(throws: ApiError.timeout) {
-            try await session(transport).perform(Paced(timeout: 0.3))
+            try await session(transport).perform(Paced(timeout: .seconds(0.3)))
         }
         let ended = ContinuousClock.now
         #expect(ended - start >= .milliseconds(300))
@@ -132,7 +133,7 @@ struct SessionTimeoutTests {
         // up to 1.9 s on a busy machine does not reach).
         let transport = PacedTransport(beats: 40, interval: .milliseconds(100))
         let start = ContinuousClock.now
-        let data = try await session(transport).perform(Paced(timeout: 2))
+        let data = try await session(transport).perform(Paced(timeout: .seconds(2)))
         #expect(data == Data("done".utf8))
         #expect(ContinuousClock.now - start >= .seconds(4))
         #expect(transport.sawCancellation.current == false)
@@ -149,9 +150,9 @@ struct SessionTimeoutTests {
         let active = PacedTransport(beats: 40, interval: .milliseconds(100))
         let silent = PacedTransport(beats: 1, interval: Self.silence)
         let start = ContinuousClock.now
-        async let kept = session(active).perform(Paced(timeout: 2))
+        async let kept = session(active).perform(Paced(timeout: .seconds(2)))
         await #expect(throws: ApiError.timeout) {
-            try await session(silent).perform(Paced(timeout: 0.5))
+            try await session(silent).perform(Paced(timeout: .seconds(0.5)))
         }
         let silentEnded = ContinuousClock.now
         #expect(silentEnded - start >= .milliseconds(500))
@@ -173,7 +174,7 @@ struct SessionTimeoutTests {
         let idleTimeout: TimeInterval = 20
         let start = ContinuousClock.now
         await #expect(throws: ApiError.timeout) {
-            try await session(transport).perform(Paced(timeout: idleTimeout, deadline: 0.6))
+            try await session(transport).perform(Paced(timeout: .seconds(idleTimeout), deadline: .seconds(0.6)))
         }
         let elapsed = ContinuousClock.now - start
         #expect(elapsed >= .milliseconds(600))
@@ -200,7 +201,7 @@ struct SessionTimeoutTests {
 
     @Test func aTransportWithoutTheProtocolGetsNoClock() async throws {
         let transport = PlainTransport()
-        _ = try await session(transport).perform(Paced(timeout: 0.3))
+        _ = try await session(transport).perform(Paced(timeout: .seconds(0.3)))
         #expect(transport.hadClock.current == false)
     }
 }

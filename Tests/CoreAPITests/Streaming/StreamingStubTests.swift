@@ -8,6 +8,7 @@ private struct Feed: ApiMethod {
     var path = "/feed"
     var hostProviderKey: String { "api" }
     var middlewares: [any Middleware] = []
+    var options: CallOptions { CallOptions(middlewares: middlewares) }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(host: try hostProvider.host(for: hostProviderKey), path: path)

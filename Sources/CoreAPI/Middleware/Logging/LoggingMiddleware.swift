@@ -10,7 +10,7 @@
 /// What is logged depends on ``level``:
 /// - ``Level/error``: only failures — a thrown error other than cancellation (transport, timeout, an
 ///   invalid request a later middleware found) and a response whose status the method does not accept
-///   (its ``ApiMethod/acceptableStatusCodes``);
+///   (its ``CallOptions/acceptableStatusCodes``);
 /// - ``Level/info``: one line when a request is sent and one for its response or failure, with the
 ///   method, the redacted URL, the status, the duration in milliseconds, the body size, the method's
 ///   type name and the attempt number when it is more than 1:
@@ -25,7 +25,7 @@
 ///
 /// Secrets are hidden by ``redaction`` (see ``Redaction``), and so are the header fields and parameters
 /// the session's ``TransportPolicy/secrets`` name: a name configured once is hidden in every record and
-/// in the cURL line as well as stripped on redirects and kept out of the HTTP cache. A method whose ``ApiMethod/isLoggingEnabled``
+/// in the cURL line as well as stripped on redirects and kept out of the HTTP cache. A method whose ``CallOptions/isLoggingEnabled``
 /// is `false` passes through without any record. Place the middleware after a retrying one to see every
 /// attempt, and before one to see the call once.
 ///
@@ -137,7 +137,7 @@ public struct LoggingMiddleware: Middleware {
         context: MiddlewareContext,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        guard level > .off, context.method.isLoggingEnabled else {
+        guard level > .off, context.options.isLoggingEnabled else {
             return try await next(request)
         }
         // Built only when something is logged, so `.error` costs next to nothing on success.
@@ -153,7 +153,7 @@ public struct LoggingMiddleware: Middleware {
         }
         do {
             let response = try await next(request)
-            let isAcceptable = context.method.acceptableStatusCodes.contains(response.statusCode)
+            let isAcceptable = context.options.acceptableStatusCodes.contains(response.statusCode)
             if level >= (isAcceptable ? .info : .error) {
                 var current = entry ?? Entry(request: request, context: context, redaction: redaction)
                 emit(

@@ -116,7 +116,7 @@ public final class ObserverMiddleware: Middleware {
         do {
             let raw = try await next(request)
             let duration = clock.now - start
-            let acceptable = context.method.acceptableStatusCodes
+            let acceptable = context.options.acceptableStatusCodes
             if let error = ApiError(unacceptable: raw.head, body: raw.data, acceptable: acceptable) {
                 report(
                     ApiFailure(

@@ -6,5 +6,5 @@ struct ListOrdersOffline: ApiMethod {
     typealias Response = Data
     var hostProviderKey: String { "api" }
     var path: String { "/orders" }
-    var cachePolicy: CachePolicy { .storedElseLoad }
+    var options: CallOptions { CallOptions(cachePolicy: .storedElseLoad) }
 }

@@ -1,6 +1,5 @@
 // DefiningAServiceModule.md, sample 1.
 import CoreAPI
-import CoreAPIJSON
 import Foundation
 
 struct ShopErrorBody: Decodable {
@@ -13,12 +12,13 @@ struct ShopError: Error {
     let code: String
 }
 
-protocol ShopResponse: ApiResponse {}
+protocol ShopMethod: ApiMethod {}
 
-extension ShopResponse {
-    static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
-        processErrorBody(ShopErrorBody.self, response: response, data: data, error: error) { body, response in
-            ShopError(status: response.statusCode, code: body.code)
-        }
+extension ShopMethod {
+    var hostProviderKey: String { "shop" }
+
+    func statusError(for failure: ApiError.StatusFailure) -> (any Error)? {
+        guard let body = try? JSONDecoder().decode(ShopErrorBody.self, from: failure.body) else { return nil }
+        return ShopError(status: failure.statusCode, code: body.code)
     }
 }

@@ -2,13 +2,7 @@
 import CoreAPI
 import CoreAPIJSON
 
-protocol ShopMethod: ApiMethod where Response: ShopResponse {}
-
-extension ShopMethod {
-    var hostProviderKey: String { "shop" }
-}
-
-struct Cart: JsonApiResponse, ShopResponse {
+struct Cart: JsonApiResponse {
     let items: [String]
     let total: Double
 }

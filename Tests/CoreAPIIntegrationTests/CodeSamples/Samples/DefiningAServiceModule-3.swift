@@ -2,7 +2,7 @@
 import CoreAPI
 import CoreAPIJSON
 
-struct Product: JsonApiResponse, ShopResponse {
+struct Product: JsonApiResponse {
     let sku: String
     let name: String
 }
@@ -11,5 +11,10 @@ struct GetProduct: ShopMethod {
     typealias Response = Product
     @Excluded var sku: String
     var path: String { "/products/\(sku)" }
-    var statusErrors: StatusErrors { [.notFound: ShopError(status: 404, code: "no-such-product")] }
+    var options: CallOptions {
+        CallOptions(
+            timeout: .seconds(5),
+            statusErrors: [.notFound: ShopError(status: 404, code: "no-such-product")]
+        )
+    }
 }

@@ -1,7 +1,8 @@
 // DefiningAServiceModule.md, sample 4: statements, compiled as the body of a function.
 import CoreAPI
 
-func statusMessagesSample(hosts: any HostProvider) -> ApiSession {
+func statusMessagesSample() -> ApiSession {
+    let hosts = DictionaryHostProvider(["shop": "https://shop.example.com"])
     let session = ApiSession(
         hostProvider: hosts,
         statusMessages: [

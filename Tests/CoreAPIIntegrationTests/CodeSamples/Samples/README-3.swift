@@ -1,15 +1,18 @@
-// README.md, sample 3: with the AsyncHTTPClient trait only; statements, in the body of a function.
-#if AsyncHTTPClient
-    import CoreAPI
-    import CoreAPIAsyncHTTPClient
+// README.md, sample 3: in ReadmeSamples, beside the README's other declarations.
+import CoreAPI
+import Foundation
 
-    extension ReadmeSamples {
-        static func asyncHTTPClientTransportSample(hosts: any HostProvider) async throws -> User {
-            let transport = AsyncHTTPClientTransport()
-            let session = ApiSession(hostProvider: hosts, transport: transport)
-            let user = try await session.perform(GetUser(id: 42))
-            try await transport.shutdown()
-            return user
+extension ReadmeSamples {
+    struct GetReport: ApiMethod {
+        typealias Response = Data
+        var hostProviderKey: String { "api" }
+        var path: String { "/report" }
+        var options: CallOptions {
+            CallOptions(timeout: .seconds(5), acceptableStatusCodes: [200, 404])
         }
     }
-#endif
+
+    func loadReport(with session: ApiSession) async throws -> Data {
+        try await session.perform(GetReport(), options: CallOptions(deadline: .seconds(30)))
+    }
+}

@@ -7,7 +7,7 @@ struct GetAvatar: ApiMethod, Hashable {
     @Excluded var userID: Int
     var hostProviderKey: String { "api" }
     var path: String { "/users/\(userID)/avatar" }
-    var sharesIdenticalCalls: Bool { true }
+    var options: CallOptions { CallOptions(sharesIdenticalCalls: true) }
 }
 
 struct GetBanner: ApiMethod {
