@@ -50,7 +50,9 @@ extension ApiSession {
             if middlewares.isEmpty {
                 if storedLookup != nil { throw StoredLookup.Miss() }
                 if shares {
-                    return .success(try await send(request, options: options, call: call, sharingFor: method, settings: settings))
+                    return .success(
+                        try await send(request, options: options, call: call, sharingFor: method, settings: settings)
+                    )
                 }
                 return .success(try await send(request, options: options, call: call))
             }

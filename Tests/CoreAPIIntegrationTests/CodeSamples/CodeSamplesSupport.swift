@@ -9,29 +9,6 @@ import Foundation
 /// namespace, beside the articles' ones in the same module.
 enum ReadmeSamples {}
 
-/// The app's authentication service that UsingMiddleware.md's session refreshes tokens with.
-protocol AuthService: Sendable {
-    func refreshAccessToken() async throws -> String
-}
-
-/// The text method Testing.md's third sample calls.
-struct GetGreeting: ApiMethod {
-    typealias Response = Data
-    var hostProviderKey: String { "api" }
-    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
-        .components(host: try hostProvider.host(for: hostProviderKey), path: "/greeting")
-    }
-    func encode(to encoder: any Encoder) throws {}
-}
-
-/// The values ChoosingATransport.md's TLS sample starts from; the sample is compiled as a method of this type, so
-/// its file needs no Foundation to name `Data`.
-struct TrustSampleInputs {
-    let authorityPEM: String
-    let clientArchive: Data
-    let passphrase: String
-}
-
 /// SendingFormsAndFiles.md's upload with an attachment in memory, for the test that checks the article's claims.
 func makeUploadDocumentSample() -> UploadDocument {
     UploadDocument(

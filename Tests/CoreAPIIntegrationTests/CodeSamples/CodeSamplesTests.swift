@@ -213,7 +213,11 @@ struct CodeSamplesTests {
     @Test func aTextMethodOfTheFamilyReadsTheShopsErrorBody() async throws {
         let transport = StubTransport()
         transport.on(.get, "/orders/7/receipt", reply: .text("1 x A-1"))
-        transport.on(.get, "/orders/8/receipt", reply: .json(#"{"code": "forbidden", "message": "no"}"#, statusCode: 403))
+        transport.on(
+            .get,
+            "/orders/8/receipt",
+            reply: .json(#"{"code": "forbidden", "message": "no"}"#, statusCode: 403)
+        )
         transport.on(.get, "/orders/9/receipt", reply: .text("not json", statusCode: 403))
         let session = transport.makeSession(hosts: ["shop": "https://shop.test"])
         #expect(try await session.perform(GetReceipt(order: "7")) == "1 x A-1")
@@ -239,6 +243,28 @@ struct CodeSamplesTests {
             Issue.record("expected a mapping error, got \(String(describing: accepted))")
             return
         }
+    }
+
+    /// UsingMiddleware.md's order puts logging after the token refresher: the debug log's cURL carries the
+    /// `Authorization` sent, redacted, and a token the server echoes is redacted too. Before the refresher, the
+    /// logger saw neither.
+    @Test(arguments: [true, false])
+    func loggingAfterTheRefresherRedactsTheTokenItSent(loggingLast: Bool) async throws {
+        let transport = StubTransport { request in
+            .text("token was \(request.headers["Authorization"] ?? "none")")
+        }
+        let lines = LockedValue<[String]>([])
+        let logging = LoggingMiddleware(level: .debug) { record in lines.withLock { $0.append(record.message) } }
+        let refresher = TokenRefreshMiddleware(token: "s3cret-t0ken") { _ in "renewed" }
+        let session = ApiSession(
+            hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
+            transport: transport,
+            middlewares: loggingLast ? [HeadersMiddleware.defaults, refresher, logging] : [logging, refresher]
+        )
+        _ = try await session.perform(GetGreeting())
+        let log = lines.current.joined(separator: "\n")
+        #expect(log.contains("s3cret-t0ken") == !loggingLast)
+        #expect(log.contains("-H 'Authorization: <redacted>'") == loggingLast)
     }
 
     @Test func environmentsSampleSwitchesToStage() throws {

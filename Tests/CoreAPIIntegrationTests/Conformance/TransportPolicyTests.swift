@@ -398,7 +398,11 @@ extension SerialLoopback {
             let start = ContinuousClock.now
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(
-                    TransportCall<Data>(url: url("/fault/trickle?bytes=20&ms=200"), deadline: .seconds(1.0), timeout: .seconds(5))
+                    TransportCall<Data>(
+                        url: url("/fault/trickle?bytes=20&ms=200"),
+                        deadline: .seconds(1.0),
+                        timeout: .seconds(5)
+                    )
                 )
             }
             let elapsed = ContinuousClock.now - start

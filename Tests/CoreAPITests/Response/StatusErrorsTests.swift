@@ -22,7 +22,8 @@ private struct GetItem: ApiMethod {
         let fixed: StatusErrors = [.notFound: ItemError.noSuchItem]
         return CallOptions(
             acceptableStatusCodes: [200, 409],
-            statusErrors: fixed
+            statusErrors:
+                fixed
                 .on(HTTPStatus(440, reasonPhrase: "Session Expired")) { _ in ItemError.sessionExpired }
                 .on(.conflict) { failure in ItemError.conflict(String(decoding: failure.body, as: UTF8.self)) },
             statusMessages: [.badRequest: "The item request was refused."]

@@ -3,7 +3,8 @@
     import CoreAPI
     import CoreAPIAsyncHTTPClient
 
-    func asyncHTTPClientTransportSample(hosts: any HostProvider) async throws -> User {
+    func asyncHTTPClientTransportSample() async throws -> User {
+        let hosts = DictionaryHostProvider(["api": "https://api.example.com"])
         let transport = AsyncHTTPClientTransport()
         let session = ApiSession(hostProvider: hosts, transport: transport)
         let user = try await session.perform(GetUser(id: 42))

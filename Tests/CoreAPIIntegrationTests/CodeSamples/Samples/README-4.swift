@@ -4,7 +4,8 @@
     import CoreAPIAsyncHTTPClient
 
     extension ReadmeSamples {
-        static func asyncHTTPClientTransportSample(hosts: any HostProvider) async throws -> User {
+        static func asyncHTTPClientTransportSample() async throws -> User {
+            let hosts = DictionaryHostProvider(["api": "https://api.example.com"])
             let transport = AsyncHTTPClientTransport()
             let session = ApiSession(hostProvider: hosts, transport: transport)
             let user = try await session.perform(GetUser(id: 42))
