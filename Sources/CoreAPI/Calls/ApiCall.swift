@@ -27,7 +27,7 @@ public struct ApiCall<Method: ApiMethod>: Sendable {
     }
 
     /// The call's result; cancelling the task that waits for it cancels the call.
-    /// - Throws: What ``ApiSession/perform(_:progress:)`` throws.
+    /// - Throws: What ``ApiSession/perform(_:options:progress:)`` throws.
     public var value: Method.Output {
         get async throws {
             try await withTaskCancellationHandler {

@@ -20,7 +20,7 @@ public struct MethodProvider<Method: ApiMethod>: Sendable {
         self.session = session
     }
 
-    /// Performs `method` through the session; see ``ApiSession/perform(_:progress:)``.
+    /// Performs `method` through the session; see ``ApiSession/perform(_:options:progress:)``.
     public func perform(
         _ method: Method,
         progress: (@Sendable (TransferProgress) -> Void)? = nil

@@ -18,7 +18,7 @@ extension ApiSession {
     /// ```
     ///
     /// The call goes through the middlewares, redirects and status checks like any other; a status the
-    /// method does not accept throws as ``perform(_:progress:)`` would, and nothing is written.
+    /// method does not accept throws as ``perform(_:options:progress:)`` would, and nothing is written.
     ///
     /// **Resuming.** CoreAPI resumes the body itself with `Range` and `If-Range`, never through the
     /// engine's resume data or task suspension: after a dropped or idle connection within the call

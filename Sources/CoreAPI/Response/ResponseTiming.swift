@@ -2,7 +2,7 @@ public import Foundation
 
 /// How long a call took, as the session measured it.
 ///
-/// ``WithMetadata`` carries it for a response that came through ``ApiSession/perform(_:progress:)``:
+/// ``WithMetadata`` carries it for a response that came through ``ApiSession/perform(_:options:progress:)``:
 ///
 /// ```swift
 /// let page = try await session.perform(ListItems())

@@ -34,7 +34,7 @@ public struct WithMetadata<Value: ApiResponse>: ApiResponse {
     public var headers: Headers
     /// The URL of the response: the last one when redirects were followed.
     public var url: URL?
-    /// How long the call took; `nil` for a value not made by ``ApiSession/perform(_:progress:)`` (for
+    /// How long the call took; `nil` for a value not made by ``ApiSession/perform(_:options:progress:)`` (for
     /// instance one decoded directly with ``decodeResponse(response:data:)``). Not part of equality.
     public var timing: ResponseTiming?
 

@@ -12,7 +12,7 @@ extension ApiSession {
     ///
     /// A response whose body was collected all the same — answered by a middleware (a mock), or by a
     /// transport that ignores ``TransportOptions/bodyHandler`` — is handed over here from memory. A
-    /// response the handler refuses (a status the method does not accept) fails as ``perform(_:progress:)``
+    /// response the handler refuses (a status the method does not accept) fails as ``perform(_:options:progress:)``
     /// would fail: with the method's own status error, else the status error with its body.
     /// - Parameters:
     ///   - limits: With ``StreamLimits/unlimited``, no deadline ends the exchange.

@@ -4,7 +4,7 @@ import Foundation
 extension ApiSession {
     /// The request `method` describes, built and validated but not sent, with any body in memory.
     ///
-    /// ``perform(_:progress:)`` sends the same request before the middlewares change it, except that a
+    /// ``perform(_:options:progress:)`` sends the same request before the middlewares change it, except that a
     /// large multipart body is uploaded from a temporary file instead (see
     /// ``MultipartFormDataEncoder/streamingThreshold``).
     /// - Throws: ``ApiError/invalidRequest(_:)`` for an unknown host key, a bad URL, method token or

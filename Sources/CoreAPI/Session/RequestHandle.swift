@@ -1,4 +1,4 @@
-/// A handle to one request started with ``ApiSession/perform(_:queue:progress:completion:)``.
+/// A handle to one request started with ``ApiSession/perform(_:options:queue:progress:completion:)``.
 public final class RequestHandle: Sendable {
     private let cancelCall: @Sendable () -> Void
 

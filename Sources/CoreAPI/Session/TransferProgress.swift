@@ -1,6 +1,6 @@
 /// How far a request has got with sending its body or receiving its response.
 ///
-/// Pass a closure to ``ApiSession/perform(_:progress:)`` to receive these; it is called in order on the
+/// Pass a closure to ``ApiSession/perform(_:options:progress:)`` to receive these; it is called in order on the
 /// thread that delivers the session's network events, so keep it short and never block in it (hop to
 /// your own queue or actor for UI work).
 public struct TransferProgress: Sendable, Hashable {

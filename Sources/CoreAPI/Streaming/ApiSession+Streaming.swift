@@ -17,7 +17,7 @@ extension ApiSession {
     /// ```
     ///
     /// The call goes through the middlewares, redirects and status checks like any other: a status the
-    /// method does not accept throws here, with its body, as ``perform(_:progress:)`` would. The call is
+    /// method does not accept throws here, with its body, as ``perform(_:options:progress:)`` would. The call is
     /// in flight (``callsInFlight``, ``cancelAllRequests()``) until its body has ended; leaving the loop
     /// over the body, or dropping it, cancels it.
     ///
