@@ -40,7 +40,7 @@ struct WireIdentity: Hashable, Sendable {
         let verb = request.method.rawValue
         let callKey = method.callKey
         guard verb == HTTPMethod.get.rawValue || verb == HTTPMethod.head.rawValue || callKey != nil,
-            request.body.file == nil, request.pendingBodyFile == nil
+            request.body.file == nil, request.body.stream == nil, request.pendingBodyFile == nil
         else { return nil }
         let deadline = method.deadline ?? 0
         self.init(

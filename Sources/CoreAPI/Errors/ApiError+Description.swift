@@ -59,6 +59,9 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
         case .destinationExists(let path): "the file \(path.debugDescription) exists and may not be replaced"
         case .unwritableFile(let path): "the file \(path.debugDescription) cannot be written"
         case .sessionInvalidated: "the session was invalidated"
+        case .bodyLengthMismatch(let declared, let produced):
+            "the streamed body produced \(produced) bytes, not the \(declared) bytes declared"
+        case .bodyStreamFailed(let failure): "the streamed body failed: \(failure.typeName)"
         }
     }
 }

@@ -103,6 +103,11 @@ public enum ApiError: Error, Sendable, Equatable {
         case unwritableFile(path: String)
         /// The session was invalidated with ``ApiSession/invalidate()``; it sends nothing more.
         case sessionInvalidated
+        /// A streamed body (``ApiRequest/Stream``) produced more or fewer bytes than its declared
+        /// length; `produced` counts the bytes up to the chunk that went past the length, or all of them.
+        case bodyLengthMismatch(declared: Int64, produced: Int64)
+        /// The sequence of a streamed body (``ApiRequest/Stream``) threw; the failure keeps its error.
+        case bodyStreamFailed(UnknownFailure)
     }
 
     /// A failure below HTTP.
