@@ -10,7 +10,15 @@ extension ApiError: CustomStringConvertible {
             return "Invalid request: \(reason)"
         case .transport(let failure):
             let code = failure.code.map { " (URLError \($0))" } ?? ""
-            return "Transport failure: \(failure.kind)\(code)"
+            guard let endpoint = failure.endpoint else {
+                return "Transport failure: \(failure.kind)\(code)"
+            }
+            switch failure.kind {
+            case .cannotConnect: return "Transport failure: cannot connect to \(endpoint)\(code)"
+            case .dns: return "Transport failure: cannot resolve the host of \(endpoint)\(code)"
+            case .tls: return "Transport failure: TLS failed with \(endpoint)\(code)"
+            default: return "Transport failure: \(failure.kind) with \(endpoint)\(code)"
+            }
         case .timeout:
             return "The request timed out"
         case .cancelled:
