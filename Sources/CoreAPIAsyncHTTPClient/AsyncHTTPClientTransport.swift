@@ -273,7 +273,7 @@
                 outgoing.method = HTTPMethod(rawValue: method)
                 outgoing.headers = headers
                 if let body {
-                    outgoing.body = .stream(body.chunks, length: .known(body.length))
+                    outgoing.body = .stream(body.chunks, length: body.length.map { .known($0) } ?? .unknown)
                 }
                 if url.scheme?.lowercased() == "https" {
                     outgoing.tlsConfiguration = tlsConfiguration

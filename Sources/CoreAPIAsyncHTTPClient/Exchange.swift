@@ -65,7 +65,7 @@
         /// Notes that `sent` of `total` body bytes were handed to the client, and reports it unless the
         /// response head has arrived already, or more was reported before (by an attempt that met a
         /// closed connection).
-        func sent(_ sent: Int64, of total: Int64) {
+        func sent(_ sent: Int64, of total: Int64?) {
             control.touch()
             let reports = state.withLock { state in
                 guard !state.hasHead, sent > state.uploadReported else { return false }

@@ -4,7 +4,8 @@
     import NIOCore
 
     /// A request body as AsyncHTTPClient pulls it: from memory or streamed from a file, in chunks of
-    /// `chunkSize` bytes, each one noted as activity and reported as upload progress.
+    /// `chunkSize` bytes, or from a streamed body (`ApiRequest.Stream`) chunk by chunk as its sequence
+    /// produces them; each chunk is noted as activity and reported as upload progress.
     ///
     /// A file is opened when the body is made and read one chunk at a time, so memory stays flat
     /// whatever its size. Once `close()` has returned nothing more is read: AsyncHTTPClient pulls the
@@ -35,9 +36,12 @@
             struct AsyncIterator: AsyncIteratorProtocol {
                 let body: RequestBody
                 private var sinceBarrier = 0
+                /// A fresh iteration of the streamed body, when the body is one.
+                private var stream: ApiRequest.Stream.AsyncIterator?
 
                 init(body: RequestBody) {
                     self.body = body
+                    stream = body.stream?.makeAsyncIterator()
                 }
 
                 mutating func next() async throws -> ByteBuffer? {
@@ -45,7 +49,14 @@
                         sinceBarrier = 0
                         try await body.waitForEventLoops()
                     }
-                    let chunk = try body.next()
+                    let chunk: ByteBuffer?
+                    if var iterator = stream {
+                        let data = try await iterator.next()
+                        stream = iterator
+                        chunk = try body.handOver(data)
+                    } else {
+                        chunk = try body.next()
+                    }
                     sinceBarrier += chunk?.readableBytes ?? 0
                     return chunk
                 }
@@ -59,6 +70,8 @@
         private enum Source {
             case memory(Data)
             case file(FileHandle, path: String)
+            /// The chunks come from ``RequestBody/stream``.
+            case stream
         }
 
         private struct State {
@@ -66,8 +79,10 @@
             var sent: Int64 = 0
         }
 
-        /// The body length in bytes.
-        let length: Int64
+        /// The body length in bytes; `nil` for a stream of unknown length.
+        let length: Int64?
+        /// The streamed body the chunks come from, when the body is one.
+        let stream: ApiRequest.Stream?
         private let exchange: Exchange
         /// The client's event loops, one of which writes the body.
         private let eventLoops: any EventLoopGroup
@@ -82,6 +97,15 @@
             exchange: Exchange,
             eventLoops: any EventLoopGroup
         ) throws(ApiError) -> RequestBody? {
+            if let stream = request.body.stream {
+                return RequestBody(
+                    .stream,
+                    length: stream.length,
+                    stream: stream,
+                    exchange: exchange,
+                    eventLoops: eventLoops
+                )
+            }
             if let file = request.body.file {
                 guard let handle = try? FileHandle(forReadingFrom: file.url) else {
                     throw ApiError.invalidRequest(.unreadableFile(path: file.url.path))
@@ -97,8 +121,15 @@
             return RequestBody(.memory(data), length: Int64(data.count), exchange: exchange, eventLoops: eventLoops)
         }
 
-        private init(_ source: Source, length: Int64, exchange: Exchange, eventLoops: any EventLoopGroup) {
+        private init(
+            _ source: Source,
+            length: Int64?,
+            stream: ApiRequest.Stream? = nil,
+            exchange: Exchange,
+            eventLoops: any EventLoopGroup
+        ) {
             self.length = length
+            self.stream = stream
             self.exchange = exchange
             self.eventLoops = eventLoops
             state = LockedValue(State(source: source))
@@ -131,19 +162,34 @@
             }
         }
 
+        /// `chunk` of the streamed body as a buffer, counted as sent; `nil` after the last one.
+        /// - Throws: `CancellationError` once closed.
+        private func handOver(_ chunk: Data?) throws -> ByteBuffer? {
+            guard let chunk else { return nil }
+            let sent = try state.withLock { state throws -> Int64 in
+                guard state.source != nil else { throw CancellationError() }
+                state.sent += Int64(chunk.count)
+                return state.sent
+            }
+            exchange.sent(sent, of: length)
+            return ByteBuffer(bytes: chunk)
+        }
+
         /// The next chunk, or `nil` after the last one.
         /// - Throws: `CancellationError` once closed; `unreadableFile(path:)`
         ///   when the file cannot be read or is shorter than the body length.
         private func next() throws -> ByteBuffer? {
             let (chunk, sent) = try state.withLock { state throws -> (ByteBuffer?, Int64) in
                 guard let source = state.source else { throw CancellationError() }
-                let count = Int(min(Int64(Self.chunkSize), length - state.sent))
+                let count = Int(min(Int64(Self.chunkSize), (length ?? 0) - state.sent))
                 guard count > 0 else { return (nil, state.sent) }
                 let chunk: ByteBuffer
                 switch source {
                 case .memory(let data):
                     let start = data.startIndex + Int(state.sent)
                     chunk = ByteBuffer(bytes: data[start..<start + count])
+                case .stream:
+                    return (nil, state.sent)  // read by `handOver(_:)`
                 case .file(let handle, let path):
                     guard let data = try? handle.read(upToCount: count), !data.isEmpty else {
                         throw ApiError.invalidRequest(.unreadableFile(path: path))

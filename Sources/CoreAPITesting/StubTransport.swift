@@ -108,7 +108,28 @@ public final class StubTransport: Transport {
         makeSession(hostProvider: DictionaryHostProvider(hosts), middlewares: middlewares)
     }
 
-    /// Records the request with its body, read from the body file when there is one, and answers it.
+    /// Every byte of a fresh iteration of `stream`, reporting upload progress after each chunk.
+    /// - Throws: The stream's `ApiError` (a length mismatch, a failed sequence), or `ApiError.cancelled`.
+    private static func collect(
+        _ stream: ApiRequest.Stream,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> Data {
+        var data = Data()
+        do {
+            for try await chunk in stream {
+                data.append(chunk)
+                progress?(
+                    TransferProgress(direction: .upload, completedBytes: Int64(data.count), totalBytes: stream.length)
+                )
+            }
+        } catch is CancellationError {
+            throw ApiError.cancelled
+        }
+        return data
+    }
+
+    /// Records the request with its body — read from the body file, or collected from a streamed body,
+    /// when there is one — and answers it.
     /// - Parameters:
     ///   - request: The request as the session built it.
     ///   - options: The limits the reply is held to.
@@ -127,6 +148,8 @@ public final class StubTransport: Transport {
             options.progress?(
                 TransferProgress(direction: .upload, completedBytes: Int64(data.count), totalBytes: file.length)
             )
+        } else if let stream = request.body.stream {
+            body = try await Self.collect(stream, progress: options.progress)
         } else {
             body = request.body.data
         }

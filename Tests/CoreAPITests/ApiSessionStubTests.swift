@@ -141,6 +141,21 @@ struct ApiSessionStubTests {
         }
     }
 
+    @Test(arguments: [
+        (URLError.Code.cannotConnectToHost, "https://api.test", "cannot connect to api.test:443 (URLError -1004)"),
+        (.cannotFindHost, "http://api.test:8080", "cannot resolve the host of api.test:8080 (URLError -1003)"),
+        (.secureConnectionFailed, "https://[::1]:8443", "TLS failed with [::1]:8443 (URLError -1200)"),
+        (.notConnectedToInternet, "https://api.test", "offline (URLError -1009)"),
+    ])
+    func aFailureToReachTheServerNamesItsHostAndPort(code: URLError.Code, host: String, expected: String) async throws {
+        server.on("/x", reply: .failure(code))
+        let session = server.makeSession(hosts: ["api": host])
+        let error = await #expect(throws: ApiError.self) {
+            try await session.perform(Fetch<Data>(path: "/x"))
+        }
+        #expect(error?.description == "Transport failure: " + expected)
+    }
+
     @Test(arguments: [CallOptions.unlimited, .seconds(Int64.max), .zero, .seconds(-1), .seconds(1e12)])
     func anyTimeoutValueIsSafe(timeout: Duration) async throws {
         server.on("/x", reply: StubResponse.text("ok").delayed(by: 0.05))

@@ -30,6 +30,14 @@ struct TemporaryFileName: Sendable {
         leftoverSuffix: ".tmp"
     )
 
+    /// A streamed request body written to a file for an engine that uploads from files only:
+    /// `CoreAPI-stream-<pid>-<UUID>.tmp`.
+    static let streamedBody = TemporaryFileName(
+        prefix: "CoreAPI-stream-",
+        suffix: ".tmp",
+        leftoverSuffix: ".tmp"
+    )
+
     /// A download to a temporary file: `CoreAPI-download-<pid>-<UUID>.download`, written as
     /// `….download.partial` until it is complete. A complete file belongs to the caller and is never
     /// swept; a partial one is swept once its process has ended.

@@ -41,7 +41,7 @@ struct WireIdentity: Hashable, Sendable {
         let verb = request.method.rawValue
         let callKey = settings.callKey
         guard verb == HTTPMethod.get.rawValue || verb == HTTPMethod.head.rawValue || callKey != nil,
-            request.body.file == nil, request.pendingBodyFile == nil
+            request.body.file == nil, request.body.stream == nil, request.pendingBodyFile == nil
         else { return nil }
         let deadline = settings.deadlineSeconds ?? 0
         self.init(

@@ -10,7 +10,15 @@ extension ApiError: CustomStringConvertible {
             return "Invalid request: \(reason)"
         case .transport(let failure):
             let code = failure.code.map { " (URLError \($0))" } ?? ""
-            return "Transport failure: \(failure.kind)\(code)"
+            guard let endpoint = failure.endpoint else {
+                return "Transport failure: \(failure.kind)\(code)"
+            }
+            switch failure.kind {
+            case .cannotConnect: return "Transport failure: cannot connect to \(endpoint)\(code)"
+            case .dns: return "Transport failure: cannot resolve the host of \(endpoint)\(code)"
+            case .tls: return "Transport failure: TLS failed with \(endpoint)\(code)"
+            default: return "Transport failure: \(failure.kind) with \(endpoint)\(code)"
+            }
         case .timeout:
             return "The request timed out"
         case .cancelled:
@@ -62,6 +70,9 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
         case .requirementSentAsParameter(let property):
             "the stored property \(property.debugDescription) supplies the method's \(property) and would also be "
                 + "sent as a parameter; mark it @Excluded or make it a computed property"
+        case .bodyLengthMismatch(let declared, let produced):
+            "the streamed body produced \(produced) bytes, not the \(declared) bytes declared"
+        case .bodyStreamFailed(let failure): "the streamed body failed: \(failure.typeName)"
         }
     }
 }

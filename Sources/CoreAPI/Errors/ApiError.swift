@@ -109,6 +109,11 @@ public enum ApiError: Error, Sendable, Equatable {
         /// that name is sent when it differs from the requirement's value (a computed `path` and a
         /// property encoded under the key `path`).
         case requirementSentAsParameter(property: String)
+        /// A streamed body (``ApiRequest/Stream``) produced more or fewer bytes than its declared
+        /// length; `produced` counts the bytes up to the chunk that went past the length, or all of them.
+        case bodyLengthMismatch(declared: Int64, produced: Int64)
+        /// The sequence of a streamed body (``ApiRequest/Stream``) threw; the failure keeps its error.
+        case bodyStreamFailed(UnknownFailure)
     }
 
     /// A failure below HTTP.
@@ -138,6 +143,13 @@ public enum ApiError: Error, Sendable, Equatable {
         /// The error the failure was made from — the `URLError`, or the SwiftNIO or AsyncHTTPClient
         /// error — when there was one. Not compared, and never part of the description.
         public var cause: (any Error)?
+        /// The host the connection was for — a name or an IP address, without user information — when
+        /// it is known. The session sets it, with ``port``, for a failure to connect, to resolve the
+        /// name or to secure the connection. Not compared.
+        public var host: String?
+        /// The port the connection was for (the scheme's default when the URL names none), when it is
+        /// known. Not compared.
+        public var port: Int?
 
         /// Creates a transport failure.
         /// - Parameters:
@@ -150,9 +162,23 @@ public enum ApiError: Error, Sendable, Equatable {
             self.cause = cause
         }
 
-        /// Transport failures are equal when kind and code match; causes are not compared.
+        /// Transport failures are equal when kind and code match; causes, hosts and ports are not
+        /// compared.
         public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.kind == rhs.kind && lhs.code == rhs.code
+        }
+
+        /// `host:port`, with an IPv6 address in brackets (`[::1]:8080`); `nil` without a host.
+        public var endpoint: String? {
+            guard let host else { return nil }
+            let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            return port.map { "\(shown):\($0)" } ?? shown
+        }
+
+        /// Whether the failure is about reaching the server — connecting, resolving its name, securing
+        /// the connection — so that the host and port it tried say where it failed.
+        var isAboutReachingTheServer: Bool {
+            kind == .cannotConnect || kind == .dns || kind == .tls
         }
     }
 
@@ -371,5 +397,20 @@ extension ApiError {
             kind = .other
         }
         self = .transport(TransportFailure(kind: kind, code: code.rawValue, cause: cause))
+    }
+}
+
+extension ApiError {
+    /// This error, with the host and port of `url` in a transport failure about reaching the server that
+    /// names none yet; any other error as it is. Only the host and port are taken: never the user
+    /// information, path or query, which may carry secrets.
+    func namingEndpoint(of url: URL) -> ApiError {
+        guard case .transport(var failure) = self, failure.isAboutReachingTheServer, failure.host == nil,
+            let host = url.host, !host.isEmpty
+        else { return self }
+        failure.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let scheme = url.scheme?.lowercased()
+        failure.port = url.port ?? (scheme == "https" || scheme == "wss" ? 443 : scheme == nil ? nil : 80)
+        return .transport(failure)
     }
 }

@@ -10,7 +10,7 @@
 /// ``URLSessionTransport``.
 extension URLRequest {
     /// The Foundation request for `request`: its method, URL, header fields (repeated names added as
-    /// separate values, which Foundation joins with `","`) and a body held in memory. A body in a file
+    /// separate values, which Foundation joins with `","`) and a body held in memory. A body in a file or a stream
     /// is left out — upload it with `URLSession.uploadTask(with:fromFile:)`: FoundationNetworking can
     /// crash on an `httpBodyStream` (see `Docs/PlatformBehaviour.md`).
     /// - Parameter request: The request to convert.

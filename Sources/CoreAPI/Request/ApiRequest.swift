@@ -48,25 +48,38 @@ public struct ApiRequest: Sendable {
         case data(Data)
         /// A body streamed from a file, never read into memory whole.
         case file(File)
+        /// A body read from an async sequence of chunks, made afresh each time the request is sent (see
+        /// ``Stream``). Two such bodies are equal only when they hold the same stream value.
+        ///
+        /// ``URLSessionTransport`` writes it to a temporary file and uploads that; the AsyncHTTPClient
+        /// transport streams it as it is produced.
+        case stream(Stream)
 
-        /// The body's bytes when they are in memory; `nil` for none or a file.
+        /// The body's bytes when they are in memory; `nil` for none, a file or a stream.
         public var data: Data? {
             if case .data(let data) = self { return data }
             return nil
         }
 
-        /// The body's file; `nil` when the body is in memory or absent.
+        /// The body's file; `nil` when the body is in memory, a stream or absent.
         public var file: File? {
             if case .file(let file) = self { return file }
             return nil
         }
 
-        /// The body's length in bytes: `0` for none.
+        /// The body's stream; `nil` when the body is in memory, in a file or absent.
+        public var stream: Stream? {
+            if case .stream(let stream) = self { return stream }
+            return nil
+        }
+
+        /// The body's length in bytes: `0` for none, and for a stream whose length is unknown.
         public var length: Int64 {
             switch self {
             case .none: 0
             case .data(let data): Int64(data.count)
             case .file(let file): file.length
+            case .stream(let stream): stream.length ?? 0
             }
         }
     }
@@ -106,7 +119,8 @@ public struct ApiRequest: Sendable {
 }
 
 extension ApiRequest: Equatable {
-    /// Whether two requests have the same method, URL, header fields (in order) and body.
+    /// Whether two requests have the same method, URL, header fields (in order) and body. Streamed
+    /// bodies are equal only when they are the same ``Stream`` value: their bytes are not read.
     public static func == (lhs: ApiRequest, rhs: ApiRequest) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers == rhs.headers && lhs.body == rhs.body
     }

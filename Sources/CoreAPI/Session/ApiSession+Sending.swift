@@ -128,12 +128,12 @@ extension ApiSession {
                 throw ApiError.timeout
             }
             let started = ContinuousClock.now
-            var raw = try await call.exchange(
-                current,
-                with: transport,
-                timing: transportTiming,
-                options: options
-            )
+            var raw: RawResponse
+            do {
+                raw = try await call.exchange(current, with: transport, timing: transportTiming, options: options)
+            } catch let error as ApiError {
+                throw error.namingEndpoint(of: current.url)
+            }
             raw.exchangeDuration = ContinuousClock.now - started
             switch Redirect.next(after: raw.head, request: current, chain: chain, policy: policy) {
             case .success(nil):

@@ -163,8 +163,12 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` with one `URLSessionTask` and waits for its end, cancelling the task when the
     /// calling task is cancelled.
+    ///
+    /// A streamed body (``ApiRequest/Body/stream(_:)``) is written to a temporary file first, which is
+    /// uploaded with its length as `Content-Length` and removed once the exchange has ended; a cancel,
+    /// the idle timeout or the deadline stops the writing.
     /// - Parameters:
-    ///   - request: The request, with its body in memory or in a file to upload from.
+    ///   - request: The request, with its body in memory, in a file to upload from, or streamed.
     ///   - options: The limits, timeouts and progress handler of this exchange.
     /// - Returns: The response as it is, a `3xx` included.
     /// - Throws: ``ApiError``.
@@ -173,6 +177,17 @@ public final class URLSessionTransport: Transport {
         let control = ExchangeControl.for(options)
         defer { control.finish() }
         options.control = control  // the delegate touches it as the task reports
+        var request = request
+        var spooled: URL?
+        // Removed once no task reads it (see `TemporaryBodyFiles`); the session's own files are its own.
+        defer { spooled.map(TemporaryBodyFiles.discard) }
+        if let stream = request.body.stream {
+            // FoundationNetworking cannot stream an upload body: the stream goes to a file first.
+            let file = try await Self.spool(stream, control: control)
+            spooled = file.url
+            request.body = .file(file)
+            request.headers.set(String(file.length), for: "Content-Length")
+        }
         let cancellation = TaskCancellation(delegate: delegate)
         control.onEnd { reason in cancellation.cancel(with: reason) }
         return try await send(request, options: options, cancellation: cancellation)

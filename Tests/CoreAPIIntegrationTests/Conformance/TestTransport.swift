@@ -242,4 +242,16 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         #endif
         }
     }
+
+    /// Whether a streamed body (`RequestBody.stream`) of unknown length reaches the server with a
+    /// `Content-Length`. ``URLSessionTransport`` writes every stream to a temporary file and uploads that
+    /// file (Docs/PlatformBehaviour.md); AsyncHTTPClient sends it chunked, as it is produced.
+    var uploadsStreamsFromFiles: Bool {
+        switch self {
+        case .urlSession: return true
+        #if AsyncHTTPClient
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return false
+        #endif
+        }
+    }
 }

@@ -188,19 +188,30 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def read_body(self):
+        """The whole body; raises ConnectionResetError when the connection ends before it is complete,
+        so a request whose client gave up on its body is neither counted nor answered."""
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             chunks = []
             while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                line = self.rfile.readline()
+                if not line:
+                    raise ConnectionResetError("chunked body ended early")
+                size = int(line.split(b";")[0].strip() or b"0", 16)
                 if size == 0:
                     while self.rfile.readline() not in (b"\r\n", b"\n", b""):
                         pass
                     break
-                chunks.append(self.rfile.read(size))
+                chunk = self.rfile.read(size)
+                if len(chunk) < size:
+                    raise ConnectionResetError("chunked body ended early")
+                chunks.append(chunk)
                 self.rfile.readline()
             return b"".join(chunks)
         length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
+        body = self.rfile.read(length) if length else b""
+        if len(body) < length:
+            raise ConnectionResetError("body ended early")
+        return body
 
     def body_chunks(self):
         """Yields the body (chunked or Content-Length) in pieces of at most CHUNK bytes."""
@@ -254,7 +265,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_any(self):
         url = urlsplit(self.path)
-        body = b"" if url.path == "/upload" else self.read_body()  # /upload streams its own body
+        try:
+            body = b"" if url.path == "/upload" else self.read_body()  # /upload streams its own body
+        except ConnectionResetError:
+            self.close_connection = True
+            return
         query = parse_qs(url.query)
         tag = self.headers.get("X-Test-Tag")
         if tag and url.path != "/count":

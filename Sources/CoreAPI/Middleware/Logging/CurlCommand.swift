@@ -46,12 +46,14 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
         let url = redaction.redactURL(request.url.absoluteString, collecting: &secrets)
         let fields = Self.sortedFields(of: request)
         let headers = redaction.redact(fields, collecting: &secrets)
-        let body = redaction.render(
-            request.body.data,
-            length: Self.bodyLength(of: request),
-            contentType: request.headers["Content-Type"],
-            collecting: &secrets
-        )
+        let body =
+            request.body.stream.map { Self.streamPlaceholder($0) }
+            ?? redaction.render(
+                request.body.data,
+                length: Self.bodyLength(of: request),
+                contentType: request.headers["Content-Type"],
+                collecting: &secrets
+            )
         arguments.append(Self.quoted(Redaction.scrub(url, removing: secrets)))
         for field in headers {
             // curl drops a header given as `Name:`; `Name;` sends it with an empty value.
@@ -74,13 +76,21 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
         description = (["curl"] + arguments).joined(separator: " ")
     }
 
-    /// The length of a body not in memory: its file's, or the `Content-Length` of one still to be written.
+    /// The length of a body not in memory: its file's, a stream's declared one, or the `Content-Length`
+    /// of one still to be written.
     static func bodyLength(of request: ApiRequest) -> Int? {
         switch request.body {
         case .data: nil
         case .file(let file): Int(exactly: file.length)
+        case .stream(let stream): stream.length.flatMap { Int(exactly: $0) }
         case .none: request.headers["Content-Length"].flatMap { Int($0) }
         }
+    }
+
+    /// What stands for a streamed body, which is never read to be shown: `streamed body`, with its
+    /// declared length when it has one (a log shows it as `<streamed body, 11 bytes>`).
+    static func streamPlaceholder(_ stream: ApiRequest.Stream) -> Redaction.RenderedBody {
+        .opaque(stream.length.map { "streamed body, \($0) bytes" } ?? "streamed body")
     }
 
     /// The request's header fields sorted by name, ignoring case.

@@ -47,12 +47,14 @@ extension LoggingMiddleware {
             var sections: [[String]] = []
             if details {
                 sections.append(lines(of: CurlCommand.sortedFields(of: request)))
-                let body = redaction.render(
-                    request.body.data,
-                    length: CurlCommand.bodyLength(of: request),
-                    contentType: request.headers["Content-Type"],
-                    collecting: &secrets
-                )
+                let body =
+                    request.body.stream.map { CurlCommand.streamPlaceholder($0) }
+                    ?? redaction.render(
+                        request.body.data,
+                        length: CurlCommand.bodyLength(of: request),
+                        contentType: request.headers["Content-Type"],
+                        collecting: &secrets
+                    )
                 sections.append(lines(of: body, size: length ?? 0, maximumBodyLength: maximumBodyLength))
                 sections.append(["$ " + CurlCommand(request, redaction: redaction).description])
             }
