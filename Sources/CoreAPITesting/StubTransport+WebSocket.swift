@@ -34,7 +34,7 @@ extension StubTransport {
     ///   - options: The connection's limits, which the stub connection enforces as an engine does.
     /// - Returns: The stub connection, or the refusal.
     /// - Throws: `ApiError`: a handler's error, or the refusal's failure.
-    public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+    public func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {
         let url = request.url
         let recorded = RecordedRequest(request, url: url, body: nil)
         let handler = webSocketRoutes.record(recorded)

@@ -12,26 +12,26 @@ import Foundation
 /// try await socket.send(.text("hello"))
 /// #expect(await peer.nextReceived() == .text("hello"))
 /// peer.send(.text("welcome"))
-/// peer.close(WebSocketCloseCode(rawValue: 4001), reason: "bye")
+/// peer.close(WebSocket.CloseCode(rawValue: 4001), reason: "bye")
 /// ```
 public final class StubWebSocketPeer: Sendable {
     /// What the client reads next.
     enum Outgoing: Sendable {
-        case message(WebSocketMessage)
-        case close(WebSocketClosure)
+        case message(WebSocket.Message)
+        case close(WebSocket.Closure)
         case drop
     }
 
     private struct State {
         var outgoing: [Outgoing] = []
         var reader: CheckedContinuation<Outgoing, Never>?
-        var received: [WebSocketMessage] = []
+        var received: [WebSocket.Message] = []
         var receivedRead = 0
-        var receivedWaiter: CheckedContinuation<WebSocketMessage?, Never>?
+        var receivedWaiter: CheckedContinuation<WebSocket.Message?, Never>?
         var pingWaiters: [CheckedContinuation<Bool, Never>] = []
         var answersPings: Bool
         var pings = 0
-        var clientClosure: WebSocketClosure?
+        var clientClosure: WebSocket.Closure?
         /// What the client reads once the connection is closed.
         var end: Outgoing?
         var isClosed = false
@@ -60,13 +60,13 @@ public final class StubWebSocketPeer: Sendable {
     }
 
     /// Sends `message` to the client.
-    public func send(_ message: WebSocketMessage) {
+    public func send(_ message: WebSocket.Message) {
         deliver(.message(message))
     }
 
     /// Closes the connection from the server's side with a close frame of `code` and `reason`.
-    public func close(_ code: WebSocketCloseCode, reason: String = "") {
-        deliver(.close(WebSocketClosure(code: code, reason: reason)))
+    public func close(_ code: WebSocket.CloseCode, reason: String = "") {
+        deliver(.close(WebSocket.Closure(code: code, reason: reason)))
     }
 
     /// Ends the connection without a close frame, as a dropped TCP connection does.
@@ -75,14 +75,14 @@ public final class StubWebSocketPeer: Sendable {
     }
 
     /// The client's messages so far, in order.
-    public var received: [WebSocketMessage] {
+    public var received: [WebSocket.Message] {
         state.withLock { $0.received }
     }
 
     /// The client's next message not returned before; `nil` once the connection is closed.
-    public func nextReceived() async -> WebSocketMessage? {
+    public func nextReceived() async -> WebSocket.Message? {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> WebSocketMessage?? in
+            let ready = state.withLock { state -> WebSocket.Message?? in
                 if state.receivedRead < state.received.count {
                     state.receivedRead += 1
                     return .some(state.received[state.receivedRead - 1])
@@ -103,7 +103,7 @@ public final class StubWebSocketPeer: Sendable {
     }
 
     /// The close code and reason the client sent, once it closed the connection.
-    public var clientClosure: WebSocketClosure? {
+    public var clientClosure: WebSocket.Closure? {
         state.withLock { $0.clientClosure }
     }
 
@@ -145,8 +145,8 @@ public final class StubWebSocketPeer: Sendable {
     }
 
     /// Records a message of the client; `false` when the connection is closed.
-    func receive(_ message: WebSocketMessage) -> Bool {
-        let waiter = state.withLock { state -> CheckedContinuation<WebSocketMessage?, Never>?? in
+    func receive(_ message: WebSocket.Message) -> Bool {
+        let waiter = state.withLock { state -> CheckedContinuation<WebSocket.Message?, Never>?? in
             guard !state.isClosed else { return .none }
             state.received.append(message)
             guard let waiter = state.receivedWaiter.take() else { return .some(nil) }
@@ -173,7 +173,7 @@ public final class StubWebSocketPeer: Sendable {
     }
 
     /// The client closes: the server answers with the same code and reason, as RFC 6455 asks.
-    func clientClosed(_ closure: WebSocketClosure) {
+    func clientClosed(_ closure: WebSocket.Closure) {
         state.withLock { state in
             if state.clientClosure == nil, !state.isClosed { state.clientClosure = closure }
         }

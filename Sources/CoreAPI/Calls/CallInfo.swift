@@ -8,7 +8,7 @@ public struct CallInfo: Sendable {
     /// The method's type.
     public var methodType: any ApiMethod.Type { type(of: method) }
 
-    /// The method's type name, as logs and ``ApiFailure`` show it.
+    /// The method's type name, as logs and ``ObserverMiddleware/Failure`` show it.
     public var methodName: String { String(describing: methodType) }
 
     /// Whether the call performs a method of type `type`.

@@ -60,7 +60,7 @@ extension ApiSession {
         }
         let file = try DownloadFile(options: options)
         let acceptable = method.acceptableStatusCodes
-        let limits: StreamLimits = method.deadline == nil ? .unlimited : .method
+        let limits: StreamedResponse.Limits = method.deadline == nil ? .unlimited : .method
         let restartable = RetryPolicy.idempotentMethods.contains(method.httpMethod)
         var resumes = 0
         var restarted = false

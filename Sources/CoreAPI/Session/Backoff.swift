@@ -1,7 +1,7 @@
 import Foundation
 
 /// How long to wait before each new attempt after failures in a row: an exponential backoff with a cap
-/// and jitter. The one rule behind ``RetryPolicy``, ``EventReconnection``, ``WebSocketReconnection`` and
+/// and jitter. The one rule behind ``RetryPolicy``, ``ServerSentEvents/Reconnection``, ``WebSocket/Reconnection`` and
 /// the automatic resumes of a download (``DownloadOptions/resumeBackoff``).
 ///
 /// Before retry `n` (1 for the attempt after the first failure) the backoff is

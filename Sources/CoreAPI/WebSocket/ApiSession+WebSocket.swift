@@ -17,8 +17,8 @@ extension ApiSession {
     /// - Parameter method: The endpoint and the connection's options.
     /// - Returns: The open connection.
     /// - Throws: ``ApiError`` as for any request — ``ApiError/invalidRequest(_:)`` before anything is
-    ///   sent, a transport failure, ``ApiError/timeout`` (``WebSocketOptions/handshakeTimeout``), a status
-    ///   error when the server refuses — or ``WebSocketError/unavailable(reason:)`` when the transport
+    ///   sent, a transport failure, ``ApiError/timeout`` (``WebSocket/Options/handshakeTimeout``), a status
+    ///   error when the server refuses — or ``WebSocket/Failure/unavailable(reason:)`` when the transport
     ///   opens no WebSockets (``URLSessionTransport`` on Linux: use `AsyncHTTPClientTransport`, from the
     ///   `CoreAPIAsyncHTTPClient` product and the package trait `AsyncHTTPClient`, there).
     public func webSocket<M: WebSocketMethod>(_ method: M) async throws -> WebSocket {
@@ -66,11 +66,11 @@ extension ApiSession {
     private func openWebSocket<M: WebSocketMethod>(
         _ method: M,
         request: ApiRequest,
-        options: WebSocketOptions
-    ) async throws -> any WebSocketConnection {
+        options: WebSocket.Options
+    ) async throws -> any WebSocket.Connection {
         // The connections the attempts opened, and whether the handshake was given up (timeout, cancel):
         // a connection that arrives after that is closed at once instead of being left open.
-        let opened = LockedValue<(connections: [any WebSocketConnection], abandoned: Bool)>(([], false))
+        let opened = LockedValue<(connections: [any WebSocket.Connection], abandoned: Bool)>(([], false))
         let transport = self.transport
         let chain = MiddlewareChain(middlewares: middlewares + method.middlewares) { request in
             switch try await transport.openWebSocket(request, options: options) {
@@ -80,7 +80,7 @@ extension ApiSession {
                     return !state.abandoned
                 }
                 guard kept else {
-                    await connection.close(WebSocketClosure(code: .goingAway))
+                    await connection.close(WebSocket.Closure(code: .goingAway))
                     throw ApiError.cancelled
                 }
                 return try RawResponse(url: request.url, statusCode: 101)
@@ -101,13 +101,13 @@ extension ApiSession {
                 return state.connections
             }
             await Self.close(connections)
-            throw error is WebSocketError ? error : ApiError(error)
+            throw error is WebSocket.Failure ? error : ApiError(error)
         }
         var connections = opened.withLock { $0.connections }
         guard response.statusCode == 101, let connection = connections.popLast() else {
             await Self.close(connections)
             _ = try process(.success(response), for: method)
-            throw WebSocketError.handshakeFailed(
+            throw WebSocket.Failure.handshakeFailed(
                 reason: response.statusCode == 101
                     ? "a middleware answered the opening handshake" : "status \(response.statusCode) instead of 101"
             )
@@ -116,9 +116,9 @@ extension ApiSession {
         return connection
     }
 
-    private static func close(_ connections: [any WebSocketConnection]) async {
+    private static func close(_ connections: [any WebSocket.Connection]) async {
         for connection in connections {
-            await connection.close(WebSocketClosure(code: .goingAway))
+            await connection.close(WebSocket.Closure(code: .goingAway))
         }
     }
 }

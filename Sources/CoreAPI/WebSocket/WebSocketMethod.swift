@@ -15,9 +15,9 @@ public import Foundation
 /// }
 /// ```
 public protocol WebSocketMethod: ApiMethod where Response == EmptyResponse {
-    /// The connection's limits, keep-alive and reconnection; the defaults of ``WebSocketOptions``
+    /// The connection's limits, keep-alive and reconnection; the defaults of ``WebSocket/Options``
     /// unless set.
-    var webSocketOptions: WebSocketOptions { get }
+    var webSocketOptions: WebSocket.Options { get }
     /// The encoder of the JSON messages sent with ``WebSocket/send(json:encoder:)``: set the key and date
     /// strategies of the service here once. A plain `JSONEncoder` by default.
     var messageEncoder: JSONEncoder { get }
@@ -26,8 +26,8 @@ public protocol WebSocketMethod: ApiMethod where Response == EmptyResponse {
 }
 
 extension WebSocketMethod {
-    /// The defaults of ``WebSocketOptions``.
-    public var webSocketOptions: WebSocketOptions { WebSocketOptions() }
+    /// The defaults of ``WebSocket/Options``.
+    public var webSocketOptions: WebSocket.Options { WebSocket.Options() }
     /// A plain `JSONEncoder`.
     public var messageEncoder: JSONEncoder { JSONEncoder() }
     /// A plain `JSONDecoder`.

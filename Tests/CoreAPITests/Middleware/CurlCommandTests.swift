@@ -170,7 +170,7 @@ private let vectors: [CurlVector] = [
 @Suite struct CurlCommandTests {
     @Test(arguments: vectors)
     func rendersTheExactCommand(vector: CurlVector) {
-        #expect(CurlCommand(vector.request).description == vector.expected)
+        #expect(vector.request.curlCommand() == vector.expected)
     }
 
     @Test func configuredSecretHeaderIsRedacted() {

@@ -56,7 +56,7 @@ private struct CurlRecorder: Middleware {
         context: MiddlewareContext,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        commands.withLock { $0.append(CurlCommand(request, redaction: redaction).description) }
+        commands.withLock { $0.append(request.curlCommand(redaction: redaction)) }
         return try await next(request)
     }
 }

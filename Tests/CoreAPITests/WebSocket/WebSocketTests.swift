@@ -13,10 +13,10 @@ struct WebSocketTests {
         @Excluded var room = "general"
         var after: Int? = nil
         var accessToken: String? = nil
-        var options = WebSocketOptions(pingInterval: nil)
+        var options = WebSocket.Options(pingInterval: nil)
         var hostProviderKey: String { "chat" }
         var path: String { "/rooms/\(room)/socket" }
-        var webSocketOptions: WebSocketOptions { options }
+        var webSocketOptions: WebSocket.Options { options }
         var headers: Headers { ["X-Room": room] }
 
         enum CodingKeys: String, CodingKey {
@@ -73,7 +73,7 @@ struct WebSocketTests {
         struct SnakeSocket: WebSocketMethod {
             var hostProviderKey: String { "chat" }
             var path: String { "/snake" }
-            var webSocketOptions: WebSocketOptions { WebSocketOptions(pingInterval: nil) }
+            var webSocketOptions: WebSocket.Options { WebSocket.Options(pingInterval: nil) }
             var messageEncoder: JSONEncoder {
                 let encoder = JSONEncoder()
                 encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -102,7 +102,7 @@ struct WebSocketTests {
             peer.send(.text("server \(index)"))
             try await socket.send(.text("client \(index)"))
         }
-        var received: [WebSocketEvent] = []
+        var received: [WebSocket.Event] = []
         for try await event in socket.events {
             received.append(event)
             if received.count == 1000 { break }
@@ -161,7 +161,7 @@ struct WebSocketTests {
             #expect(failure.statusCode == 401)
         }
         transport.onWebSocket("*") { _ in .refuse(.status(200)) }
-        await #expect(throws: WebSocketError.handshakeFailed(reason: "status 200 instead of 101")) {
+        await #expect(throws: WebSocket.Failure.handshakeFailed(reason: "status 200 instead of 101")) {
             _ = try await session().webSocket(ChatSocket())
         }
     }
@@ -170,15 +170,15 @@ struct WebSocketTests {
         let peer = accepting(StubWebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         peer.send(.text("last words"))
-        peer.close(WebSocketCloseCode(rawValue: 4001), reason: "room closed")
-        var events: [WebSocketEvent] = []
+        peer.close(WebSocket.CloseCode(rawValue: 4001), reason: "room closed")
+        var events: [WebSocket.Event] = []
         for try await event in socket.events {
             events.append(event)
         }
-        let closure = WebSocketClosure(code: WebSocketCloseCode(rawValue: 4001), reason: "room closed")
+        let closure = WebSocket.Closure(code: WebSocket.CloseCode(rawValue: 4001), reason: "room closed")
         #expect(events == [.message(.text("last words")), .closed(closure)])
         #expect(socket.closure == closure)
-        await #expect(throws: WebSocketError.closed(closure)) {
+        await #expect(throws: WebSocket.Failure.closed(closure)) {
             try await socket.send(.text("too late"))
         }
     }
@@ -187,9 +187,9 @@ struct WebSocketTests {
         let peer = accepting(StubWebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         await socket.close(.normalClosure, reason: "done")
-        let closure = WebSocketClosure(code: .normalClosure, reason: "done")
+        let closure = WebSocket.Closure(code: .normalClosure, reason: "done")
         #expect(peer.clientClosure == closure)
-        var events: [WebSocketEvent] = []
+        var events: [WebSocket.Event] = []
         for try await event in socket.events {
             events.append(event)
         }
@@ -202,9 +202,9 @@ struct WebSocketTests {
         let limit = 1 << 20
         let peer = accepting(StubWebSocketPeer())
         let socket = try await session().webSocket(
-            ChatSocket(options: WebSocketOptions(maximumMessageSize: limit, pingInterval: nil))
+            ChatSocket(options: WebSocket.Options(maximumMessageSize: limit, pingInterval: nil))
         )
-        await #expect(throws: WebSocketError.messageTooLarge(limit: limit)) {
+        await #expect(throws: WebSocket.Failure.messageTooLarge(limit: limit)) {
             try await socket.send(.binary(Data(count: limit + 1)))
         }
         #expect(peer.received.isEmpty)
@@ -215,29 +215,29 @@ struct WebSocketTests {
         peer.send(.binary(Data(count: limit + 1)))
         var events = socket.events.makeAsyncIterator()
         #expect(try await events.next() == .message(.binary(Data(count: limit))))
-        await #expect(throws: WebSocketError.messageTooLarge(limit: limit)) {
+        await #expect(throws: WebSocket.Failure.messageTooLarge(limit: limit)) {
             _ = try await events.next()
         }
         #expect(peer.clientClosure?.code == .messageTooBig)
         // The peer answers the client's close frame with the same code: the closure (RFC 6455 §7.1.5).
-        #expect(socket.closure == WebSocketClosure(code: .messageTooBig))
+        #expect(socket.closure == WebSocket.Closure(code: .messageTooBig))
         #expect(try await events.next() == nil)
     }
 
     @Test func aServerThatStopsAnsweringPingsTimesOut() async throws {
         let peer = accepting(StubWebSocketPeer(answersPings: false))
-        let options = WebSocketOptions(pingInterval: .milliseconds(20), pingTimeout: .milliseconds(100))
+        let options = WebSocket.Options(pingInterval: .milliseconds(20), pingTimeout: .milliseconds(100))
         let socket = try await session().webSocket(ChatSocket(options: options))
-        await #expect(throws: WebSocketError.pingTimeout) {
+        await #expect(throws: WebSocket.Failure.pingTimeout) {
             for try await _ in socket.events {}
         }
         #expect(peer.pings >= 1)
-        #expect(peer.clientClosure == WebSocketClosure(code: .goingAway, reason: "ping timeout"))
+        #expect(peer.clientClosure == WebSocket.Closure(code: .goingAway, reason: "ping timeout"))
     }
 
     @Test func answeredPingsKeepTheConnectionOpen() async throws {
         let peer = accepting(StubWebSocketPeer())
-        let options = WebSocketOptions(pingInterval: .milliseconds(10), pingTimeout: .milliseconds(500))
+        let options = WebSocket.Options(pingInterval: .milliseconds(10), pingTimeout: .milliseconds(500))
         let socket = try await session().webSocket(ChatSocket(options: options))
         let start = ContinuousClock.now
         while peer.pings < 5, ContinuousClock.now - start < .seconds(10) {
@@ -266,7 +266,7 @@ struct WebSocketTests {
         let peer = accepting(StubWebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         peer.drop()
-        await #expect(throws: WebSocketError.connectionLost) {
+        await #expect(throws: WebSocket.Failure.connectionLost) {
             for try await _ in socket.events {}
         }
         #expect(socket.closure?.code == .abnormalClosure)
@@ -280,7 +280,7 @@ struct WebSocketTests {
             await #expect {
                 _ = try await session.webSocket(ChatSocket())
             } throws: { error in
-                guard case .unavailable(let reason) = error as? WebSocketError else { return false }
+                guard case .unavailable(let reason) = error as? WebSocket.Failure else { return false }
                 return reason.contains("Linux") && reason.contains("trait AsyncHTTPClient")
             }
         }

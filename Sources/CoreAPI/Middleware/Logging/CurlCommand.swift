@@ -5,27 +5,10 @@
     public import Foundation
 #endif
 
-/// A `curl` command line that repeats a request, with secrets redacted, for logs and bug reports.
-///
-/// The command is one line: the method (`-X POST`, or `--head` for `HEAD`), the URL, the header fields
-/// sorted by name (ignoring case), then the body. Every argument is single-quoted for POSIX shells, a
-/// `'` inside written as `'\''`. Secrets are hidden by a ``Redaction``: secret header values, secret
-/// query and body parameters and URL user information print as `<redacted>`, and so does any other
-/// occurrence of those values.
-///
-/// The body is included as `--data-binary '…'` when it is text (JSON and form bodies redacted, see
-/// ``Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
-/// `@` uses `--data-raw` so curl does not read a file. Any other body — binary, multipart, unparseable
-/// JSON, too long, or not in memory (uploaded from a file or stream) — is `--data-binary @-` followed by
-/// a shell comment with its size and type, so the command runs but reads the body from standard input.
-///
-/// ```swift
-/// print(CurlCommand(request))
-/// // curl -X POST 'https://api.example.com/login' -H 'Content-Type: application/json' --data-binary '{"password":"<redacted>","user":"ada"}'
-/// ```
-public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
+/// The `curl` command line of a request: see ``ApiRequest/curlCommand(redaction:maximumBodyLength:)``.
+package struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
     /// The command line.
-    public let description: String
+    package let description: String
 
     /// Renders `request` as a command line.
     /// - Parameters:
@@ -34,7 +17,7 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
     ///     with its defaults unless given.
     ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
     ///     64 KiB by default.
-    public init(_ request: ApiRequest, redaction: Redaction = Redaction(), maximumBodyLength: Int = 64 * 1024) {
+    package init(_ request: ApiRequest, redaction: Redaction = Redaction(), maximumBodyLength: Int = 64 * 1024) {
         var secrets = redaction.headerSecrets(of: request)
         var arguments: [String] = []
         let method = request.method.rawValue
@@ -101,5 +84,38 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
                 scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
             }
         return plain ? text : quoted(text)
+    }
+}
+
+extension ApiRequest {
+    /// A `curl` command line that repeats the request, with secrets redacted, for logs and bug reports.
+    ///
+    /// The command is one line: the method (`-X POST`, or `--head` for `HEAD`), the URL, the header fields
+    /// sorted by name (ignoring case), then the body. Every argument is single-quoted for POSIX shells, a
+    /// `'` inside written as `'\''`. Secrets are hidden by a ``Redaction``: secret header values, secret
+    /// query and body parameters and URL user information print as `<redacted>`, and so does any other
+    /// occurrence of those values.
+    ///
+    /// The body is included as `--data-binary '…'` when it is text (JSON and form bodies redacted, see
+    /// ``Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
+    /// `@` uses `--data-raw` so curl does not read a file. Any other body — binary, multipart, unparseable
+    /// JSON, too long, or not in memory (uploaded from a file or stream) — is `--data-binary @-` followed by
+    /// a shell comment with its size and type, so the command runs but reads the body from standard input.
+    ///
+    /// ```swift
+    /// print(request.curlCommand())
+    /// // curl -X POST 'https://api.example.com/login' -H 'Content-Type: application/json' --data-binary '{"password":"<redacted>","user":"ada"}'
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - redaction: What to hide; ``Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
+    ///     with its defaults unless given.
+    ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
+    ///     64 KiB by default.
+    public func curlCommand(
+        redaction: Redaction = Redaction(),
+        maximumBodyLength: Int = 64 * 1024
+    ) -> String {
+        CurlCommand(self, redaction: redaction, maximumBodyLength: maximumBodyLength).description
     }
 }

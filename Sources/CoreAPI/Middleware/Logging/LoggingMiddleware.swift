@@ -21,7 +21,7 @@
 ///   ```
 /// - ``Level/debug``: each record also lists the header fields, the body (at most
 ///   ``maximumBodyLength`` UTF-8 bytes of it, binary bodies as `<1024 bytes, image/png>`) and, for
-///   requests, the ``CurlCommand``, on indented lines.
+///   requests, the cURL command (``ApiRequest/curlCommand(redaction:maximumBodyLength:)``), on indented lines.
 ///
 /// Secrets are hidden by ``redaction`` (see ``Redaction``), and so are the header fields and parameters
 /// the session's ``TransportPolicy/secrets`` name: a name configured once is hidden in every record and

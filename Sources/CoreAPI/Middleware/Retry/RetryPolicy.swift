@@ -18,7 +18,7 @@ public import Foundation
 ///
 /// **Waiting.** Before retry `n` (1 for the second attempt) the middleware waits the ``backoff``
 /// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter`` (see ``Backoff``). When the response carries a
-/// valid `Retry-After` field (seconds or an HTTP-date, see ``RetryAfter``) and ``honorsRetryAfter`` is
+/// valid `Retry-After` field (seconds or an HTTP-date, RFC 9110 §10.2.3) and ``honorsRetryAfter`` is
 /// on, it waits exactly that long instead. A `Retry-After` longer than ``maxRetryAfter`` ends the retries
 /// and the response is returned as it is: the server said the request will not succeed before then, so
 /// waiting only the cap would send a request it announced it would refuse (for a `429`, possibly

@@ -13,10 +13,10 @@ import Testing
     let socket = try await session.webSocket(RoomSocket(room: "general"))
     try await socket.send(.text("hi"))
     peer.send(.text("welcome"))
-    peer.close(WebSocketCloseCode(rawValue: 4001), reason: "room closed")
+    peer.close(WebSocket.CloseCode(rawValue: 4001), reason: "room closed")
 
     #expect(await peer.nextReceived() == .text("hi"))
-    var events: [WebSocketEvent] = []
+    var events: [WebSocket.Event] = []
     for try await event in socket.events {
         events.append(event)
     }
