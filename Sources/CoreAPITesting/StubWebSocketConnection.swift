@@ -1,8 +1,8 @@
 import CoreAPI
 
-/// The client's side of a ``StubWebSocketPeer``, as the engine of a ``StubTransport`` gives it.
+/// The client's side of a ``StubTransport/WebSocketPeer``, as the engine of a ``StubTransport`` gives it.
 struct StubWebSocketConnection: WebSocket.Connection {
-    let peer: StubWebSocketPeer
+    let peer: StubTransport.WebSocketPeer
     let options: WebSocket.Options
 
     func send(_ message: WebSocket.Message) async throws {

@@ -19,7 +19,7 @@ extension ApiSession {
     ///   - extraHeaders: Fields set on the request after the method's own (a range, a last event ID).
     func exchange<M: ApiMethod>(
         _ method: M,
-        handingBodyTo handler: ResponseBodyHandler,
+        handingBodyTo handler: TransportOptions.BodyHandler,
         limits: StreamedResponse.Limits,
         extraHeaders: [(name: String, value: String)],
         progress: (@Sendable (TransferProgress) -> Void)?

@@ -8,7 +8,7 @@ extension ApiSession {
     func transportOptions<M: ApiMethod>(
         for method: M,
         progress: (@Sendable (TransferProgress) -> Void)?,
-        bodyHandler: ResponseBodyHandler? = nil
+        bodyHandler: TransportOptions.BodyHandler? = nil
     ) -> TransportOptions {
         let seconds = method.deadline ?? policy.deadline
         return TransportOptions(

@@ -54,7 +54,7 @@ extension ApiSession {
         let limit = limits == .method ? method.maximumResponseSize ?? policy.maximumResponseSize : .max
         let received = LockedValue<Int64>(0)
         let acceptable = method.acceptableStatusCodes
-        var bounded = ResponseBodyHandler(
+        var bounded = TransportOptions.BodyHandler(
             accepts: { response in
                 guard acceptable.contains(response.statusCode) else { return false }
                 if HeadChecks(response).declaresMore(than: limit) {
@@ -176,7 +176,7 @@ extension ApiSession {
                     random: Double.random(in: 0...1)
                 )
                 do {
-                    try await Backoff.sleep(delay)
+                    try await RetryPolicy.Backoff.sleep(delay)
                 } catch {
                     continuation.finish(throwing: ApiError.cancelled)
                     return

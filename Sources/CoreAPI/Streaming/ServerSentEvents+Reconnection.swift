@@ -7,7 +7,7 @@ extension ServerSentEvents {
     ///
     /// **Waiting.** The waits follow ``backoff``: after a stream that ended normally, its first wait;
     /// after `n` failures in a row, its wait before retry `n`, growing up to its cap. A `retry` field the
-    /// stream sent replaces the backoff's first wait, held to the backoff's ``Backoff/maximumDelay`` (so a
+    /// stream sent replaces the backoff's first wait, held to the backoff's ``RetryPolicy/RetryPolicy.Backoff/maximumDelay`` (so a
     /// server cannot park the client for an hour) and then grown and spread like it.
     ///
     /// **Giving up.** After ``maximumFailures`` failures in a row (10 by default) the events end with the
@@ -15,7 +15,7 @@ extension ServerSentEvents {
     ///
     /// ```swift
     /// let reconnection = ServerSentEvents.Reconnection(
-    ///     backoff: Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)),
+    ///     backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)),
     ///     maximumFailures: 5
     /// )
     /// ```
@@ -24,17 +24,21 @@ extension ServerSentEvents {
         public static let defaultMaximumFailures = 10
 
         /// The default waits: three seconds at first (the reconnection time of browsers' `EventSource`),
-        /// doubling up to 30 seconds, with ``Backoff/Jitter/equal`` jitter.
-        public static let defaultBackoff = Backoff(initialDelay: .seconds(3), factor: 2, maximumDelay: .seconds(30))
+        /// doubling up to 30 seconds, with ``RetryPolicy/RetryPolicy.Backoff/Jitter/equal`` jitter.
+        public static let defaultBackoff = RetryPolicy.Backoff(
+            initialDelay: .seconds(3),
+            factor: 2,
+            maximumDelay: .seconds(30)
+        )
 
         /// The waits before opening the stream again; its cap also caps the stream's own `retry`.
-        public var backoff: Backoff
+        public var backoff: RetryPolicy.Backoff
         /// How many failed attempts in a row are tolerated before the events end with the last error; a
         /// successful connection starts the count again. ``defaultMaximumFailures`` by default.
         public var maximumFailures: Int
 
         /// The first wait before opening the stream again, unless the stream asked for another with `retry`:
-        /// ``Backoff/initialDelay`` of ``backoff``.
+        /// ``RetryPolicy/RetryPolicy.Backoff/initialDelay`` of ``backoff``.
         public var delay: Duration {
             get { backoff.initialDelay }
             set { backoff.initialDelay = newValue }
@@ -44,7 +48,7 @@ extension ServerSentEvents {
         /// - Parameters:
         ///   - backoff: The waits; ``defaultBackoff`` by default.
         ///   - maximumFailures: The failures in a row tolerated; ``defaultMaximumFailures`` by default.
-        public init(backoff: Backoff = defaultBackoff, maximumFailures: Int = defaultMaximumFailures) {
+        public init(backoff: RetryPolicy.Backoff = defaultBackoff, maximumFailures: Int = defaultMaximumFailures) {
             self.backoff = backoff
             self.maximumFailures = maximumFailures
         }

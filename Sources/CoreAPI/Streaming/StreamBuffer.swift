@@ -3,7 +3,7 @@
 ///
 /// The session counts each piece in as it hands it to the stream, and out as the reader takes it. A
 /// transport holds the network off by waiting for room before it hands the next piece on
-/// (``ResponseBodyHandler/waitForRoom(for:)``, which an AsyncHTTPClient transport awaits before it asks
+/// (``TransportOptions/BodyHandler/waitForRoom(for:)``, which an AsyncHTTPClient transport awaits before it asks
 /// its body sequence for more); URLSession's delegate path suspends its task while the buffer is full
 /// where the platform can (Apple), and ends the stream with ``ApiError/streamBufferFull(limit:)`` where
 /// it cannot (Linux).

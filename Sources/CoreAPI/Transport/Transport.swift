@@ -15,7 +15,7 @@
 /// - feeds each response to a ``ResponseCollector`` — the head, then the decoded body — and does what it
 ///   says. The collector holds the rules every engine shares: the head checks, the size limit on
 ///   decoded bytes, the first 64 KiB kept of a redirect's body, no body for `HEAD`, `204` and `304`,
-///   handing the body to the options' ``ResponseBodyHandler``, and progress;
+///   handing the body to the options' ``TransportOptions/BodyHandler``, and progress;
 /// - keeps time as its ``timing`` says: the idle timeout and the deadline of the ``TransportOptions``
 ///   are enforced through an ``ExchangeControl`` (``ExchangeControl/for(_:)`` gives it the process's one
 ///   timer when the session leaves the time to the transport);

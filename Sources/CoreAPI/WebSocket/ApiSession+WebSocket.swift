@@ -21,7 +21,7 @@ extension ApiSession {
     ///   error when the server refuses — or ``WebSocket/Failure/unavailable(reason:)`` when the transport
     ///   opens no WebSockets (``URLSessionTransport`` on Linux: use `AsyncHTTPClientTransport`, from the
     ///   `CoreAPIAsyncHTTPClient` product and the package trait `AsyncHTTPClient`, there).
-    public func webSocket<M: WebSocketMethod>(_ method: M) async throws -> WebSocket {
+    public func webSocket<M: WebSocket.Method>(_ method: M) async throws -> WebSocket {
         let options = method.webSocketOptions
         let opening = try makeWebSocketRequest(for: method)
         let connection = try await openWebSocket(method, request: opening, options: options)
@@ -42,7 +42,7 @@ extension ApiSession {
     }
 
     /// The opening handshake's request: the method's request with `ws` or `wss` for `http` or `https`.
-    func makeWebSocketRequest<M: WebSocketMethod>(for method: M) throws -> ApiRequest {
+    func makeWebSocketRequest<M: WebSocket.Method>(for method: M) throws -> ApiRequest {
         guard isValid else { throw ApiError.invalidRequest(.sessionInvalidated) }
         var request = try makeRequest(for: method)
         let url = request.url
@@ -52,10 +52,10 @@ extension ApiSession {
         switch components.scheme?.lowercased() {
         case "http", "ws": components.scheme = "ws"
         case "https", "wss": components.scheme = "wss"
-        default: throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+        default: throw ApiError.invalidRequest(.invalidURL(Secrets.Redaction().redact(url)))
         }
         guard let upgraded = components.url else {
-            throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+            throw ApiError.invalidRequest(.invalidURL(Secrets.Redaction().redact(url)))
         }
         request.url = upgraded
         return request
@@ -63,7 +63,7 @@ extension ApiSession {
 
     /// Runs one opening handshake through the middlewares; the connection when the server switched
     /// protocols.
-    private func openWebSocket<M: WebSocketMethod>(
+    private func openWebSocket<M: WebSocket.Method>(
         _ method: M,
         request: ApiRequest,
         options: WebSocket.Options

@@ -24,9 +24,9 @@ public final class WebSocket: Sendable {
     public let url: URL
     /// The connection's limits, keep-alive and reconnection.
     public let options: WebSocket.Options
-    /// The encoder of ``send(json:encoder:)``: the method's ``WebSocketMethod/messageEncoder``.
+    /// The encoder of ``send(json:encoder:)``: the method's ``WebSocket/Method/messageEncoder``.
     public let messageEncoder: JSONEncoder
-    /// The decoder of ``decode(_:from:)``: the method's ``WebSocketMethod/messageDecoder``.
+    /// The decoder of ``decode(_:from:)``: the method's ``WebSocket/Method/messageDecoder``.
     public let messageDecoder: JSONDecoder
 
     private struct State {

@@ -31,13 +31,13 @@
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
                 let host = components.host, !host.isEmpty
             else {
-                throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+                throw ApiError.invalidRequest(.invalidURL(Secrets.Redaction().redact(url)))
             }
             let secure: Bool
             switch components.scheme?.lowercased() {
             case "ws": secure = false
             case "wss": secure = true
-            default: throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+            default: throw ApiError.invalidRequest(.invalidURL(Secrets.Redaction().redact(url)))
             }
             let port = components.port ?? (secure ? 443 : 80)
             var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath

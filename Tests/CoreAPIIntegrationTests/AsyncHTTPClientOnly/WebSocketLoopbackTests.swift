@@ -9,7 +9,7 @@
     /// handshake, a refused handshake, a ping timeout, cancellation and reconnection.
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct WebSocketLoopbackTests {
-        struct Endpoint: WebSocketMethod {
+        struct Endpoint: WebSocket.Method {
             @Excluded var route: String
             var name: String
             var options = WebSocket.Options(pingInterval: nil)

@@ -85,7 +85,7 @@ extension SerialLoopback {
             let events = session.events(
                 WatchTicks(name: name, count: 3, total: 7, ms: 10, retry: 30_000),
                 reconnection: ServerSentEvents.Reconnection(
-                    backoff: Backoff(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100))
+                    backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100))
                 )
             )
             let start = ContinuousClock.now

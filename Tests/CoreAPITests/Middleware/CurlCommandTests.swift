@@ -177,7 +177,7 @@ private let vectors: [CurlVector] = [
         var request = ApiRequest(url: URL(string: "https://api.test/x")!)
         request.headers.set("KEY-SECRET", for: "X-Api-Key")
         request.headers.set("Bearer SECRET-TOKEN", for: "Proxy-Authorization")
-        let command = CurlCommand(request, redaction: Redaction(secretHeaderNames: ["x-api-key"]))
+        let command = CurlCommand(request, redaction: Secrets.Redaction(secretHeaderNames: ["x-api-key"]))
         #expect(
             command.description
                 == "curl -X GET 'https://api.test/x' -H 'Proxy-Authorization: <redacted>' -H 'X-Api-Key: <redacted>'"

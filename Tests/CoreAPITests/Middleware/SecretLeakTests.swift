@@ -48,7 +48,7 @@ private struct Call: ApiMethod {
 
 /// Records the cURL rendering of every request it sees.
 private struct CurlRecorder: Middleware {
-    let redaction: Redaction
+    let redaction: Secrets.Redaction
     let commands = LockedValue<[String]>([])
 
     func intercept(
@@ -96,7 +96,7 @@ private struct AddInvalidHeader: Middleware {
 @Suite(.timeLimit(.minutes(1)))
 struct SecretLeakTests {
     let server = StubTransport()
-    let redaction = Redaction(secretHeaderNames: ["X-Api-Key"])
+    let redaction = Secrets.Redaction(secretHeaderNames: ["X-Api-Key"])
 
     private func routeEverything() {
         server.on(
@@ -125,7 +125,7 @@ struct SecretLeakTests {
         )
         server.on(.get, "/broken-json", reply: .json(#"{"password":"PASSWORD-SECRET""#, statusCode: 500))
         server.on(.get, "/offline", reply: .failure(.notConnectedToInternet))
-        server.on(.get, "/slow", reply: StubResponse.text("late SECRET-TOKEN").delayed(by: 2))
+        server.on(.get, "/slow", reply: StubTransport.Response.text("late SECRET-TOKEN").delayed(by: 2))
         server.on(.post, "/upload", reply: .status(204))
         server.on(.get, "/credentials", reply: .text("ok"))
     }

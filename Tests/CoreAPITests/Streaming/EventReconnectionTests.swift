@@ -35,7 +35,7 @@ struct EventReconnectionTests {
     )
     func theWaitGrowsAndTheServersRetryIsCapped(failures: Int, serverRetry: Int?, milliseconds: Int) {
         let reconnection = ServerSentEvents.Reconnection(
-            backoff: Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: .none)
+            backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: .none)
         )
         let delay = reconnection.delay(
             afterFailures: failures,
@@ -76,7 +76,7 @@ struct EventReconnectionTests {
         let transport = StubTransport()
         transport.on(
             "/events",
-            reply: StubResponse(headers: ["Content-Type": "text/html"], body: Data("data: x\n\n".utf8))
+            reply: StubTransport.Response(headers: ["Content-Type": "text/html"], body: Data("data: x\n\n".utf8))
         )
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         await #expect(

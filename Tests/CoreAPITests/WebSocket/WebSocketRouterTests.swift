@@ -19,7 +19,7 @@ struct WebSocketRouterTests {
 
     @Test func routesByKeyToTypedHandlers() async throws {
         let transport = StubTransport()
-        let peer = StubWebSocketPeer()
+        let peer = StubTransport.WebSocketPeer()
         transport.onWebSocket("*") { _ in .accept(peer) }
         let session = transport.makeSession(hosts: ["chat": "http://chat.test"])
         let socket = try await session.webSocket(WebSocketTests.ChatSocket())

@@ -9,7 +9,7 @@ extension WebSocketTests {
     /// A dropped connection is opened again through the whole handshake (the token middleware runs
     /// again), and the reader learns of it between the two connections' messages.
     @Test func aLostConnectionIsReopenedAndTheReaderIsTold() async throws {
-        let peers = [StubWebSocketPeer(), StubWebSocketPeer()]
+        let peers = [StubTransport.WebSocketPeer(), StubTransport.WebSocketPeer()]
         let handshakes = LockedToken("0")
         transport.onWebSocket("*") { _ in
             let index = Int(handshakes.value)!
@@ -43,7 +43,7 @@ extension WebSocketTests {
     /// The server's close code decides: "try again" codes reconnect, an application's own code ends.
     @Test(arguments: [(UInt16(1012), true), (1013, true), (1001, true), (4001, false), (1000, false), (1008, false)])
     func closeCodesThatReconnect(code: UInt16, reconnects: Bool) async throws {
-        let peers = [StubWebSocketPeer(), StubWebSocketPeer()]
+        let peers = [StubTransport.WebSocketPeer(), StubTransport.WebSocketPeer()]
         let handshakes = LockedToken("0")
         transport.onWebSocket("*") { _ in
             let index = Int(handshakes.value)!
@@ -74,7 +74,7 @@ extension WebSocketTests {
         let handshakes = LockedToken("0")
         transport.onWebSocket("*") { _ in
             handshakes.value = String(Int(handshakes.value)! + 1)
-            let peer = StubWebSocketPeer()
+            let peer = StubTransport.WebSocketPeer()
             peer.drop()
             return .accept(peer)
         }
@@ -97,8 +97,8 @@ extension WebSocketTests {
     /// A close while a lost connection is being opened again wins: the new connection is not kept and
     /// the reader gets the client's closure.
     @Test func aCloseDuringReconnectionEndsTheEvents() async throws {
-        let first = StubWebSocketPeer()
-        let second = StubWebSocketPeer()
+        let first = StubTransport.WebSocketPeer()
+        let second = StubTransport.WebSocketPeer()
         let handshakes = LockedToken("0")
         transport.onWebSocket("*") { _ in
             let index = Int(handshakes.value)!

@@ -9,7 +9,7 @@ import Testing
 /// size limit, the ping timeout, cancellation and reconnection.
 @Suite(.timeLimit(.minutes(1)))
 struct WebSocketTests {
-    struct ChatSocket: WebSocketMethod {
+    struct ChatSocket: WebSocket.Method {
         @Excluded var room = "general"
         var after: Int? = nil
         var accessToken: String? = nil
@@ -41,13 +41,13 @@ struct WebSocketTests {
     }
 
     /// Accepts every opening handshake with `peer`.
-    func accepting(_ peer: StubWebSocketPeer) -> StubWebSocketPeer {
+    func accepting(_ peer: StubTransport.WebSocketPeer) -> StubTransport.WebSocketPeer {
         transport.onWebSocket("*") { _ in .accept(peer) }
         return peer
     }
 
     @Test func textBinaryAndJSONGoBothWays() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         try await socket.send(.text("hello"))
         try await socket.send(.binary(Data([0, 1, 2, 255])))
@@ -70,7 +70,7 @@ struct WebSocketTests {
 
     /// A service sets its JSON strategies once, on the method: `send(json:)` and `decode(_:from:)` use them.
     @Test func theMethodsCodersShapeJSONMessages() async throws {
-        struct SnakeSocket: WebSocketMethod {
+        struct SnakeSocket: WebSocket.Method {
             var hostProviderKey: String { "chat" }
             var path: String { "/snake" }
             var webSocketOptions: WebSocket.Options { WebSocket.Options(pingInterval: nil) }
@@ -86,7 +86,7 @@ struct WebSocketTests {
                 return decoder
             }
         }
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(SnakeSocket())
         try await socket.send(json: Note(text: "hi", sentAt: 7))
         #expect(await peer.nextReceived() == .text(#"{"sent_at":7,"text":"hi"}"#))
@@ -96,7 +96,7 @@ struct WebSocketTests {
     }
 
     @Test func aThousandMessagesArriveInOrderBothWays() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         for index in 0..<1000 {
             peer.send(.text("server \(index)"))
@@ -114,7 +114,7 @@ struct WebSocketTests {
     /// The handshake is the method's request with `wss` for `https`: query parameters, the session's
     /// and the method's header fields, and what the middlewares add when it connects.
     @Test func theOpeningHandshakeCarriesHeadersMiddlewaresAndParameters() async throws {
-        _ = accepting(StubWebSocketPeer())
+        _ = accepting(StubTransport.WebSocketPeer())
         let token = LockedToken("first")
         let session = session([HeadersMiddleware.bearer { token.value }])
         _ = try await session.webSocket(ChatSocket(room: "ops", after: 41))
@@ -134,7 +134,7 @@ struct WebSocketTests {
     /// The handshake goes through logging like any request: its token and secret query parameter are
     /// redacted in every record.
     @Test func theHandshakeIsLoggedWithoutSecrets() async throws {
-        _ = accepting(StubWebSocketPeer())
+        _ = accepting(StubTransport.WebSocketPeer())
         let records = Mutex<[String]>([])
         let logging = LoggingMiddleware(level: .debug) { record in records.withLock { $0.append(record.message) } }
         let session = session([HeadersMiddleware.bearer { "s3cret-token" }, logging])
@@ -167,7 +167,7 @@ struct WebSocketTests {
     }
 
     @Test func theServersCloseCodeAndReasonReachTheReader() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         peer.send(.text("last words"))
         peer.close(WebSocket.CloseCode(rawValue: 4001), reason: "room closed")
@@ -184,7 +184,7 @@ struct WebSocketTests {
     }
 
     @Test func theClientClosesWithACodeAndAReason() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         await socket.close(.normalClosure, reason: "done")
         let closure = WebSocket.Closure(code: .normalClosure, reason: "done")
@@ -200,7 +200,7 @@ struct WebSocketTests {
     /// over the limit is not sent at all.
     @Test func messagesAreHeldToTheSizeLimit() async throws {
         let limit = 1 << 20
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(
             ChatSocket(options: WebSocket.Options(maximumMessageSize: limit, pingInterval: nil))
         )
@@ -225,7 +225,7 @@ struct WebSocketTests {
     }
 
     @Test func aServerThatStopsAnsweringPingsTimesOut() async throws {
-        let peer = accepting(StubWebSocketPeer(answersPings: false))
+        let peer = accepting(StubTransport.WebSocketPeer(answersPings: false))
         let options = WebSocket.Options(pingInterval: .milliseconds(20), pingTimeout: .milliseconds(100))
         let socket = try await session().webSocket(ChatSocket(options: options))
         await #expect(throws: WebSocket.Failure.pingTimeout) {
@@ -236,7 +236,7 @@ struct WebSocketTests {
     }
 
     @Test func answeredPingsKeepTheConnectionOpen() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let options = WebSocket.Options(pingInterval: .milliseconds(10), pingTimeout: .milliseconds(500))
         let socket = try await session().webSocket(ChatSocket(options: options))
         let start = ContinuousClock.now
@@ -249,7 +249,7 @@ struct WebSocketTests {
     }
 
     @Test func cancellingTheReaderClosesTheConnection() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         let reader = Task {
             for try await _ in socket.events {}
@@ -263,7 +263,7 @@ struct WebSocketTests {
     }
 
     @Test func withoutReconnectionALostConnectionFailsTheReader() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         peer.drop()
         await #expect(throws: WebSocket.Failure.connectionLost) {

@@ -13,11 +13,15 @@ package struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
     /// Renders `request` as a command line.
     /// - Parameters:
     ///   - request: The request to repeat.
-    ///   - redaction: What to hide; ``Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
+    ///   - redaction: What to hide; ``Secrets/Secrets.Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
     ///     with its defaults unless given.
     ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
     ///     64 KiB by default.
-    package init(_ request: ApiRequest, redaction: Redaction = Redaction(), maximumBodyLength: Int = 64 * 1024) {
+    package init(
+        _ request: ApiRequest,
+        redaction: Secrets.Redaction = Secrets.Redaction(),
+        maximumBodyLength: Int = 64 * 1024
+    ) {
         var secrets = redaction.headerSecrets(of: request)
         var arguments: [String] = []
         let method = request.method.rawValue
@@ -35,21 +39,21 @@ package struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
             contentType: request.headers["Content-Type"],
             collecting: &secrets
         )
-        arguments.append(Self.quoted(Redaction.scrub(url, removing: secrets)))
+        arguments.append(Self.quoted(Secrets.Redaction.scrub(url, removing: secrets)))
         for field in headers {
             // curl drops a header given as `Name:`; `Name;` sends it with an empty value.
             let header = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            arguments += ["-H", Self.quoted(Redaction.scrub(header, removing: secrets))]
+            arguments += ["-H", Self.quoted(Secrets.Redaction.scrub(header, removing: secrets))]
         }
         switch body {
         case .empty:
             break
         case .text(let text) where text.utf8.count <= maximumBodyLength:
             arguments += [text.hasPrefix("@") ? "--data-raw" : "--data-binary"]
-            arguments.append(Self.quoted(Redaction.scrub(text, removing: secrets)))
+            arguments.append(Self.quoted(Secrets.Redaction.scrub(text, removing: secrets)))
         case .text(let text):
             let size = request.body.data?.count ?? text.utf8.count
-            let type = request.headers["Content-Type"].map { ", " + Redaction.essence(of: $0) } ?? ""
+            let type = request.headers["Content-Type"].map { ", " + Secrets.Redaction.essence(of: $0) } ?? ""
             arguments += ["--data-binary", "@-", "# \(size) bytes\(type), longer than \(maximumBodyLength) bytes"]
         case .opaque(let description):
             arguments += ["--data-binary", "@-", "# \(description)"]
@@ -92,12 +96,12 @@ extension ApiRequest {
     ///
     /// The command is one line: the method (`-X POST`, or `--head` for `HEAD`), the URL, the header fields
     /// sorted by name (ignoring case), then the body. Every argument is single-quoted for POSIX shells, a
-    /// `'` inside written as `'\''`. Secrets are hidden by a ``Redaction``: secret header values, secret
+    /// `'` inside written as `'\''`. Secrets are hidden by a ``Secrets/Secrets.Redaction``: secret header values, secret
     /// query and body parameters and URL user information print as `<redacted>`, and so does any other
     /// occurrence of those values.
     ///
     /// The body is included as `--data-binary '…'` when it is text (JSON and form bodies redacted, see
-    /// ``Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
+    /// ``Secrets/Secrets.Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
     /// `@` uses `--data-raw` so curl does not read a file. Any other body — binary, multipart, unparseable
     /// JSON, too long, or not in memory (uploaded from a file or stream) — is `--data-binary @-` followed by
     /// a shell comment with its size and type, so the command runs but reads the body from standard input.
@@ -108,12 +112,12 @@ extension ApiRequest {
     /// ```
     ///
     /// - Parameters:
-    ///   - redaction: What to hide; ``Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
+    ///   - redaction: What to hide; ``Secrets/Secrets.Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
     ///     with its defaults unless given.
     ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
     ///     64 KiB by default.
     public func curlCommand(
-        redaction: Redaction = Redaction(),
+        redaction: Secrets.Redaction = Secrets.Redaction(),
         maximumBodyLength: Int = 64 * 1024
     ) -> String {
         CurlCommand(self, redaction: redaction, maximumBodyLength: maximumBodyLength).description

@@ -5,8 +5,8 @@
 
     extension TrustSampleInputs {
         func makeTransport() throws -> AsyncHTTPClientTransport {
-            let authority = try TLSCertificate(pem: authorityPEM)
-            let identity = TLSClientIdentity(pkcs12: clientArchive, passphrase: passphrase)
+            let authority = try TLSTrust.Certificate(pem: authorityPEM)
+            let identity = TLSTrust.ClientIdentity(pkcs12: clientArchive, passphrase: passphrase)
             let trust = TLSTrust(server: .certificates([authority]), clientIdentity: identity)
             let transport = try AsyncHTTPClientTransport(trust: trust)
             return transport

@@ -2,7 +2,7 @@
 import CoreAPI
 import Foundation
 
-struct RoomSocket: WebSocketMethod {
+struct RoomSocket: WebSocket.Method {
     @Excluded var room: String
     var since: Int?
     var hostProviderKey: String { "chat" }

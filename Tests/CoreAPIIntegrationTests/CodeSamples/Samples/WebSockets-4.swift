@@ -6,7 +6,7 @@ import Testing
 
 @Test func echoesALine() async throws {
     let transport = StubTransport()
-    let peer = StubWebSocketPeer()
+    let peer = StubTransport.WebSocketPeer()
     transport.onWebSocket("/rooms/*") { _ in .accept(peer) }
     let session = transport.makeSession(hosts: ["chat": "https://chat.test"])
 

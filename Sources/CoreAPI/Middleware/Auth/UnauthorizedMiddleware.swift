@@ -23,12 +23,12 @@
 /// let session = ApiSession(
 ///     hostProvider: hosts,
 ///     middlewares: [
-///         UnauthorizedHandler { failure, context in await account.logOut() },
+///         UnauthorizedMiddleware { failure, context in await account.logOut() },
 ///         TokenRefreshMiddleware(token: token) { rejected in try await account.refreshToken() },
 ///     ]
 /// )
 /// ```
-public struct UnauthorizedHandler: Middleware {
+public struct UnauthorizedMiddleware: Middleware {
     private let isUnauthorized: @Sendable (RawResponse, MiddlewareContext) -> Bool
     private let handler: @Sendable (ApiError.StatusFailure, MiddlewareContext) async -> Void
 
