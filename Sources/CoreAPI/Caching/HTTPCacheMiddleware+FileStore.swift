@@ -14,7 +14,7 @@ extension HTTPCacheMiddleware {
     /// Each variant of an entry is one file, in a folder named by the SHA-256 of its key — never the URL
     /// or the request — inside a folder named by the SHA-256 of its classification, so
     /// ``removeResponses(classifiedAs:)`` removes one folder; the file is named by the SHA-256 of the
-    /// variant's ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/variantKey``. A file holds the key, the status, the header fields, the
+    /// variant's ``HTTPCacheMiddleware/StoredResponse/variantKey``. A file holds the key, the status, the header fields, the
     /// times, the classification, the `Vary` digests and the body, nothing else. It is written whole to a
     /// temporary name and then renamed over the old one, so a reader never sees half an entry, and several
     /// stores (of one process or several) may share the directory. Writes are not flushed to the disk (no
@@ -112,7 +112,7 @@ extension HTTPCacheMiddleware {
 
         /// Stores `response` for `key` in its classification's folder, replacing the same variant of the
         /// key in another one, drops the variants of the key used least recently past
-        /// ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/maximumVariantsPerKey``, then removes the files used least recently while the
+        /// ``HTTPCacheMiddleware/StoredResponse/maximumVariantsPerKey``, then removes the files used least recently while the
         /// files pass ``byteLimit``.
         public func store(_ response: HTTPCacheMiddleware.StoredResponse, for key: String) async {
             let folderName = Self.folderName(for: response.classification)

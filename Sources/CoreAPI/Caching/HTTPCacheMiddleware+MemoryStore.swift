@@ -2,7 +2,7 @@ import Foundation
 
 extension HTTPCacheMiddleware {
     /// A ``HTTPCacheMiddleware/Store`` in memory, with a byte limit: storing past it drops the entries used least
-    /// recently first. A key keeps at most ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/maximumVariantsPerKey`` variants, the one used
+    /// recently first. A key keeps at most ``HTTPCacheMiddleware/StoredResponse/maximumVariantsPerKey`` variants, the one used
     /// least recently going first.
     public final class MemoryStore: HTTPCacheMiddleware.Store {
         private struct Entry {
@@ -36,7 +36,7 @@ extension HTTPCacheMiddleware {
             }
         }
 
-        /// The most bytes the entries may take, by ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/size``.
+        /// The most bytes the entries may take, by ``HTTPCacheMiddleware/StoredResponse/size``.
         public let byteLimit: Int
         private let state = LockedValue(State())
 
@@ -74,7 +74,7 @@ extension HTTPCacheMiddleware {
         }
 
         /// Stores `response` as a variant of `key`, then drops the variants of `key` past
-        /// ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/maximumVariantsPerKey`` and the entries past the byte limit, least recently
+        /// ``HTTPCacheMiddleware/StoredResponse/maximumVariantsPerKey`` and the entries past the byte limit, least recently
         /// used first.
         public func store(_ response: HTTPCacheMiddleware.StoredResponse, for key: String) async {
             let size = response.size

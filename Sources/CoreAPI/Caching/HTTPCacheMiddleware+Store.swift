@@ -8,9 +8,9 @@ extension HTTPCacheMiddleware {
     /// a store on disk names its files by a hash of the key instead.
     ///
     /// A key holds several variants — responses to requests that differ in the fields the response's
-    /// `Vary` names — told apart by ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/variantKey``: storing a response replaces the variant
-    /// with the same ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/variantKey``, and a key keeps at most
-    /// ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/maximumVariantsPerKey`` (8), the one used least recently going first. Every
+    /// `Vary` names — told apart by ``HTTPCacheMiddleware/StoredResponse/variantKey``: storing a response replaces the variant
+    /// with the same ``HTTPCacheMiddleware/StoredResponse/variantKey``, and a key keeps at most
+    /// ``HTTPCacheMiddleware/StoredResponse/maximumVariantsPerKey`` (8), the one used least recently going first. Every
     /// requirement is safe to call from several tasks at once.
     public protocol Store: Sendable {
         /// The variant stored for `key` that `matches` accepts — of several, the one stored (or refreshed)
@@ -19,8 +19,8 @@ extension HTTPCacheMiddleware {
             for key: String,
             matching matches: @Sendable (HTTPCacheMiddleware.StoredResponse) -> Bool
         ) async -> HTTPCacheMiddleware.StoredResponse?
-        /// Stores `response` for `key`, replacing the variant with the same ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/variantKey``,
-        /// then drops the variants of `key` used least recently past ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/maximumVariantsPerKey``.
+        /// Stores `response` for `key`, replacing the variant with the same ``HTTPCacheMiddleware/StoredResponse/variantKey``,
+        /// then drops the variants of `key` used least recently past ``HTTPCacheMiddleware/StoredResponse/maximumVariantsPerKey``.
         func store(_ response: HTTPCacheMiddleware.StoredResponse, for key: String) async
         /// Removes every variant stored for `key`.
         func removeResponse(for key: String) async

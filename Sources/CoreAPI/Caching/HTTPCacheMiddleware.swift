@@ -13,7 +13,7 @@
 /// age from `Age`, `Date` and the time it has been stored. A stale response, or one stored with
 /// `no-cache`, is revalidated with `If-None-Match` and `If-Modified-Since`: a `304` refreshes the stored
 /// header fields and is served as the stored response. `no-store` in the request or the response keeps
-/// a response out of the store. A key keeps up to ``HTTPCacheMiddleware/HTTPCacheMiddleware.StoredResponse/maximumVariantsPerKey`` (8) variants
+/// a response out of the store. A key keeps up to ``HTTPCacheMiddleware/StoredResponse/maximumVariantsPerKey`` (8) variants
 /// for requests that differ in the fields the response's `Vary` names; a response with `Vary: *`, or
 /// whose `Vary` names more than ``maximumVaryFields`` fields, is not stored. A `HEAD` is answered from a
 /// fresh stored `GET`. A method other than `GET`, `HEAD`, `OPTIONS` and `TRACE` whose response is not

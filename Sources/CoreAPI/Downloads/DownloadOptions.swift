@@ -30,7 +30,7 @@ public struct DownloadOptions: Sendable, Hashable {
     /// How many times one download resumes (or, when the part cannot be resumed and the method is
     /// idempotent, starts again) by itself after its connection dropped or went idle; 3 by default.
     public var resumeAttempts: Int
-    /// The waits before those attempts; ``RetryPolicy/RetryPolicy.Backoff``'s defaults (half a second, doubling up to 30
+    /// The waits before those attempts; ``RetryPolicy/Backoff``'s defaults (half a second, doubling up to 30
     /// seconds, with jitter) unless set.
     public var resumeBackoff: RetryPolicy.Backoff
 

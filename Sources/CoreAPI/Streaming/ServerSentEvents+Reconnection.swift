@@ -7,7 +7,7 @@ extension ServerSentEvents {
     ///
     /// **Waiting.** The waits follow ``backoff``: after a stream that ended normally, its first wait;
     /// after `n` failures in a row, its wait before retry `n`, growing up to its cap. A `retry` field the
-    /// stream sent replaces the backoff's first wait, held to the backoff's ``RetryPolicy/RetryPolicy.Backoff/maximumDelay`` (so a
+    /// stream sent replaces the backoff's first wait, held to the backoff's ``RetryPolicy/Backoff/maximumDelay`` (so a
     /// server cannot park the client for an hour) and then grown and spread like it.
     ///
     /// **Giving up.** After ``maximumFailures`` failures in a row (10 by default) the events end with the
@@ -24,7 +24,7 @@ extension ServerSentEvents {
         public static let defaultMaximumFailures = 10
 
         /// The default waits: three seconds at first (the reconnection time of browsers' `EventSource`),
-        /// doubling up to 30 seconds, with ``RetryPolicy/RetryPolicy.Backoff/Jitter/equal`` jitter.
+        /// doubling up to 30 seconds, with ``RetryPolicy/Backoff/Jitter/equal`` jitter.
         public static let defaultBackoff = RetryPolicy.Backoff(
             initialDelay: .seconds(3),
             factor: 2,
@@ -38,7 +38,7 @@ extension ServerSentEvents {
         public var maximumFailures: Int
 
         /// The first wait before opening the stream again, unless the stream asked for another with `retry`:
-        /// ``RetryPolicy/RetryPolicy.Backoff/initialDelay`` of ``backoff``.
+        /// ``RetryPolicy/Backoff/initialDelay`` of ``backoff``.
         public var delay: Duration {
             get { backoff.initialDelay }
             set { backoff.initialDelay = newValue }

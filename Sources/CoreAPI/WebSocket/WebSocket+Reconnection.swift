@@ -14,17 +14,17 @@ extension WebSocket {
         /// The most attempts since the last message arrived; the last failure is then thrown to the reader.
         public var maximumAttempts: Int
         /// The waits before the attempts: half a second, doubling up to 30 seconds, with
-        /// ``RetryPolicy/RetryPolicy.Backoff/Jitter/equal`` jitter by default.
+        /// ``RetryPolicy/Backoff/Jitter/equal`` jitter by default.
         public var backoff: RetryPolicy.Backoff
         /// The close codes from the server after which the connection is opened again.
         public var closeCodes: Set<WebSocket.CloseCode>
 
-        /// The wait before the first attempt, before jitter: ``RetryPolicy/RetryPolicy.Backoff/initialDelay`` of ``backoff``.
+        /// The wait before the first attempt, before jitter: ``RetryPolicy/Backoff/initialDelay`` of ``backoff``.
         public var initialDelay: Duration {
             get { backoff.initialDelay }
             set { backoff.initialDelay = newValue }
         }
-        /// The longest wait between attempts: ``RetryPolicy/RetryPolicy.Backoff/maximumDelay`` of ``backoff``.
+        /// The longest wait between attempts: ``RetryPolicy/Backoff/maximumDelay`` of ``backoff``.
         public var maximumDelay: Duration {
             get { backoff.maximumDelay }
             set { backoff.maximumDelay = newValue }
@@ -36,7 +36,7 @@ extension WebSocket {
         ]
 
         /// A reconnection policy whose waits double from `initialDelay` up to `maximumDelay`, with
-        /// ``RetryPolicy/RetryPolicy.Backoff/Jitter/equal`` jitter.
+        /// ``RetryPolicy/Backoff/Jitter/equal`` jitter.
         /// - Parameters:
         ///   - maximumAttempts: The most attempts for one reconnection; 5 by default.
         ///   - initialDelay: The wait before the first attempt; half a second by default.

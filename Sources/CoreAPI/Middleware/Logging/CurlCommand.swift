@@ -13,7 +13,7 @@ package struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
     /// Renders `request` as a command line.
     /// - Parameters:
     ///   - request: The request to repeat.
-    ///   - redaction: What to hide; ``Secrets/Secrets.Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
+    ///   - redaction: What to hide; ``Secrets/Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
     ///     with its defaults unless given.
     ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
     ///     64 KiB by default.
@@ -96,12 +96,12 @@ extension ApiRequest {
     ///
     /// The command is one line: the method (`-X POST`, or `--head` for `HEAD`), the URL, the header fields
     /// sorted by name (ignoring case), then the body. Every argument is single-quoted for POSIX shells, a
-    /// `'` inside written as `'\''`. Secrets are hidden by a ``Secrets/Secrets.Redaction``: secret header values, secret
+    /// `'` inside written as `'\''`. Secrets are hidden by a ``Secrets/Redaction``: secret header values, secret
     /// query and body parameters and URL user information print as `<redacted>`, and so does any other
     /// occurrence of those values.
     ///
     /// The body is included as `--data-binary '…'` when it is text (JSON and form bodies redacted, see
-    /// ``Secrets/Secrets.Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
+    /// ``Secrets/Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
     /// `@` uses `--data-raw` so curl does not read a file. Any other body — binary, multipart, unparseable
     /// JSON, too long, or not in memory (uploaded from a file or stream) — is `--data-binary @-` followed by
     /// a shell comment with its size and type, so the command runs but reads the body from standard input.
@@ -112,7 +112,7 @@ extension ApiRequest {
     /// ```
     ///
     /// - Parameters:
-    ///   - redaction: What to hide; ``Secrets/Secrets.Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
+    ///   - redaction: What to hide; ``Secrets/Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
     ///     with its defaults unless given.
     ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
     ///     64 KiB by default.

@@ -23,7 +23,7 @@
 ///   ``maximumBodyLength`` UTF-8 bytes of it, binary bodies as `<1024 bytes, image/png>`) and, for
 ///   requests, the cURL command (``ApiRequest/curlCommand(redaction:maximumBodyLength:)``), on indented lines.
 ///
-/// Secrets are hidden by ``redaction`` (see ``Secrets/Secrets.Redaction``), and so are the header fields and parameters
+/// Secrets are hidden by ``redaction`` (see ``Secrets/Redaction``), and so are the header fields and parameters
 /// the session's ``TransportPolicy/secrets`` name: a name configured once is hidden in every record and
 /// in the cURL line as well as stripped on redirects and kept out of the HTTP cache. A method whose ``ApiMethod/isLoggingEnabled``
 /// is `false` passes through without any record. Place the middleware after a retrying one to see every
@@ -109,7 +109,7 @@ public struct LoggingMiddleware: Middleware {
     /// Creates a logging middleware.
     /// - Parameters:
     ///   - level: How much is logged; ``Level/info`` by default.
-    ///   - redaction: What is hidden; the default ``Secrets/Secrets.Redaction`` unless given.
+    ///   - redaction: What is hidden; the default ``Secrets/Redaction`` unless given.
     ///   - maximumBodyLength: The most UTF-8 bytes of a body shown at ``Level/debug``; 4 KiB by default.
     ///   - handler: Receives each record, on the task performing the request; by default the message is
     ///     printed to standard output.

@@ -8,7 +8,7 @@ public import Foundation
 ///
 /// Each attempt goes through the rest of the chain — the middlewares after this one and the network —
 /// so headers they add (tokens, request IDs) are set afresh every time. Between attempts the middleware
-/// waits with `Task.sleep`: cancelling the call (its task, its ``ApiSession/ApiSession.RequestHandle`` or
+/// waits with `Task.sleep`: cancelling the call (its task, its ``ApiSession/RequestHandle`` or
 /// ``ApiSession/cancelAllRequests()``) during a wait ends it at once with ``ApiError/cancelled``, and a
 /// cancelled call is never sent again. When the retries run out, the last outcome is returned as it is:
 /// the response (which status validation then turns into ``ApiError/unacceptableStatus(_:)`` for a `503`)

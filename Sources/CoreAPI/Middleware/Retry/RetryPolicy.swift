@@ -17,7 +17,7 @@ public import Foundation
 /// middleware throws that is not an ``ApiError``.
 ///
 /// **Waiting.** Before retry `n` (1 for the second attempt) the middleware waits the ``backoff``
-/// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter`` (see ``RetryPolicy/RetryPolicy.Backoff``). When the response carries a
+/// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter`` (see ``RetryPolicy/Backoff``). When the response carries a
 /// valid `Retry-After` field (seconds or an HTTP-date, RFC 9110 §10.2.3) and ``honorsRetryAfter`` is
 /// on, it waits exactly that long instead. A `Retry-After` longer than ``maxRetryAfter`` ends the retries
 /// and the response is returned as it is: the server said the request will not succeed before then, so
@@ -34,31 +34,31 @@ public import Foundation
 ///
 /// A method adopting ``RetryPolicy/Customizing`` can change the policy for its own calls.
 public struct RetryPolicy: Sendable, Equatable {
-    /// How the backoff is spread; the same as ``RetryPolicy/RetryPolicy.Backoff/Jitter``.
+    /// How the backoff is spread; the same as ``RetryPolicy/Backoff/Jitter``.
     public typealias Jitter = RetryPolicy.Backoff.Jitter
 
     /// The most attempts, the first one included; `1` (or less) means no retries. `3` by default.
     public var maxAttempts: Int
     /// The waits between attempts without `Retry-After`: half a second, doubling up to 30 seconds, with
-    /// ``RetryPolicy/RetryPolicy.Backoff/Jitter/equal`` jitter by default.
+    /// ``RetryPolicy/Backoff/Jitter/equal`` jitter by default.
     public var backoff: RetryPolicy.Backoff
     /// The backoff before the first retry, in seconds; `0.5` by default. The same as
-    /// ``RetryPolicy/RetryPolicy.Backoff/initialDelay`` of ``backoff``.
+    /// ``RetryPolicy/Backoff/initialDelay`` of ``backoff``.
     public var initialDelay: TimeInterval {
         get { RetryPolicy.Backoff.seconds(of: backoff.initialDelay) }
         set { backoff.initialDelay = RetryPolicy.Backoff.duration(seconds: newValue) }
     }
-    /// The factor the backoff grows by with each retry; `2` by default. The same as ``RetryPolicy/RetryPolicy.Backoff/factor``.
+    /// The factor the backoff grows by with each retry; `2` by default. The same as ``RetryPolicy/Backoff/factor``.
     public var multiplier: Double {
         get { backoff.factor }
         set { backoff.factor = newValue }
     }
-    /// The largest backoff, in seconds; `30` by default. The same as ``RetryPolicy/RetryPolicy.Backoff/maximumDelay``.
+    /// The largest backoff, in seconds; `30` by default. The same as ``RetryPolicy/Backoff/maximumDelay``.
     public var maxDelay: TimeInterval {
         get { RetryPolicy.Backoff.seconds(of: backoff.maximumDelay) }
         set { backoff.maximumDelay = RetryPolicy.Backoff.duration(seconds: newValue) }
     }
-    /// How the backoff is spread; ``RetryPolicy/RetryPolicy.Backoff/Jitter/equal`` by default. The same as ``RetryPolicy/RetryPolicy.Backoff/jitter``.
+    /// How the backoff is spread; ``RetryPolicy/Backoff/Jitter/equal`` by default. The same as ``RetryPolicy/Backoff/jitter``.
     public var jitter: Jitter {
         get { backoff.jitter }
         set { backoff.jitter = newValue }
