@@ -261,7 +261,7 @@ private func contentBytes(of attachment: Attachment) -> [UInt8] {
 
 private func expectedParts(
     _ fields: [(key: String, value: Node)],
-    arrayEncoding: ArrayEncodingStrategy
+    arrayEncoding: EncodingStrategy.Arrays
 ) throws -> [ExpectedPart] {
     // Flatten in encoding order: `null` dropped, nested objects as `key[sub]`, arrays by strategy.
     var flat: [(key: String, values: [Node])] = []
@@ -438,7 +438,9 @@ private func checkBody(_ body: [UInt8], boundary: String, expected: [ExpectedPar
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var tokens = FuzzTokens(data, size)
     let options = FuzzOptions(bytes: tokens.next())
-    let arrayEncoding: ArrayEncodingStrategy = [.repeatedKey, .brackets, .indexed, .commaSeparated][Int(options[0]) % 4]
+    let arrayEncoding: EncodingStrategy.Arrays = [.repeatedKey, .brackets, .indexed, .commaSeparated][
+        Int(options[0]) % 4
+    ]
     let fileMode = options[1] & 1 == 1
     let source = BoundarySource(boundaryCandidates(tokens.next()))
     var reader = FieldReader(

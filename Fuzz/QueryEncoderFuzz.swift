@@ -129,7 +129,7 @@ private struct TreeReader {
 /// The flattened pairs the encoders should write, computed independently of `QueryString`:
 /// keys sorted by UTF-8 bytes at every level, `null` dropped, arrays by `arrayEncoding`.
 private struct Flattener {
-    let arrayEncoding: ArrayEncodingStrategy
+    let arrayEncoding: EncodingStrategy.Arrays
     let numericBools: Bool
 
     struct Invalid: Error {}
@@ -287,11 +287,11 @@ private func checkRoundTrip(_ output: String, expected: [(key: String, parts: [S
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var tokens = FuzzTokens(data, size)
     let options = FuzzOptions(bytes: tokens.next())
-    let arrayEncoding: ArrayEncodingStrategy = [.brackets, .repeatedKey, .indexed, .commaSeparated][
+    let arrayEncoding: EncodingStrategy.Arrays = [.brackets, .repeatedKey, .indexed, .commaSeparated][
         Int(options[0]) % 4
     ]
     let numericBools = options[1] % 2 == 1
-    let boolEncoding: BoolEncodingStrategy = numericBools ? .numeric : .literal
+    let boolEncoding: EncodingStrategy.Bools = numericBools ? .numeric : .literal
     var reader = TreeReader(tokens: tokens)
     let root = reader.object(depth: 0, closed: false)
 
@@ -347,8 +347,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private func checkRequest(
     _ root: Node,
     query: String,
-    arrayEncoding: ArrayEncodingStrategy,
-    boolEncoding: BoolEncodingStrategy
+    arrayEncoding: EncodingStrategy.Arrays,
+    boolEncoding: EncodingStrategy.Bools
 ) {
     let encoder = QueryParametersEncoder(arrayEncoding: arrayEncoding, boolEncoding: boolEncoding)
     let request = ApiRequest(url: URL(string: "https://example.com/search?x=1")!)

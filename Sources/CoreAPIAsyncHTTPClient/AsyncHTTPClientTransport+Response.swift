@@ -79,7 +79,7 @@
         private func stream(
             _ body: HTTPClientResponse.Body,
             decoder: ContentDecoder?,
-            to handler: ResponseBodyHandler,
+            to handler: TransportOptions.BodyHandler,
             exchange: Exchange,
             collector: inout ResponseCollector
         ) async throws {

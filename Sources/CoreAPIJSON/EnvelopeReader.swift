@@ -11,7 +11,7 @@ struct EnvelopeReader<Model: JsonApiResponse>: Decodable {
             let object = try Self.object(of: decoder)
             let keys = object.allKeys
             guard keys.count == 1, let key = keys.first else {
-                throw JSONEnvelopeError.notASingleKey(keys: keys.map(\.stringValue).sorted())
+                throw JSONEnvelope.Failure.notASingleKey(keys: keys.map(\.stringValue).sorted())
             }
             model = try object.decode(Model.self, forKey: key)
         case .keys(let path):
@@ -19,16 +19,16 @@ struct EnvelopeReader<Model: JsonApiResponse>: Decodable {
             for (index, name) in path.dropLast().enumerated() {
                 let walked = path[...index].joined(separator: ".")
                 guard object.contains(AnyKey(name)) else {
-                    throw JSONEnvelopeError.missingKey(path: walked)
+                    throw JSONEnvelope.Failure.missingKey(path: walked)
                 }
                 guard let inner = try? object.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(name)) else {
-                    throw JSONEnvelopeError.notAnObject(path: walked)
+                    throw JSONEnvelope.Failure.notAnObject(path: walked)
                 }
                 object = inner
             }
             let last = AnyKey(path[path.count - 1])
             guard object.contains(last) else {
-                throw JSONEnvelopeError.missingKey(path: path.joined(separator: "."))
+                throw JSONEnvelope.Failure.missingKey(path: path.joined(separator: "."))
             }
             model = try object.decode(Model.self, forKey: last)
         }
@@ -39,7 +39,7 @@ struct EnvelopeReader<Model: JsonApiResponse>: Decodable {
         do {
             return try decoder.container(keyedBy: AnyKey.self)
         } catch {
-            throw JSONEnvelopeError.notAnObject(path: "")
+            throw JSONEnvelope.Failure.notAnObject(path: "")
         }
     }
 }

@@ -13,7 +13,7 @@
 /// Keys are written as the decoder sees them, after its key strategy: with `.convertFromSnakeCase`, a
 /// body key `page_data` is `pageData` here, as it would be for a property. A missing key, a value on the
 /// way that is not an object, or an ambiguous single key is a mapping error whose cause is a
-/// ``JSONEnvelopeError`` naming the path.
+/// ``JSONEnvelope/Failure`` naming the path.
 public struct JSONEnvelope: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// How the envelope is found.
     enum Rule: Sendable, Hashable {
@@ -55,6 +55,29 @@ public struct JSONEnvelope: Sendable, Hashable, ExpressibleByStringLiteral, Cust
         case .none: "none"
         case .singleKey: "single key"
         case .keys(let keys): keys.joined(separator: ".")
+        }
+    }
+}
+
+extension JSONEnvelope {
+    /// Why an envelope could not be opened.
+    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The key at the end of `path` is missing.
+        case missingKey(path: String)
+        /// The value at `path` (empty: the body) is not an object, so the next key cannot be read.
+        case notAnObject(path: String)
+        /// A single-key envelope found these keys (sorted) instead of exactly one.
+        case notASingleKey(keys: [String])
+
+        /// A one-line description naming the path or the keys found.
+        public var description: String {
+            switch self {
+            case .missingKey(let path): "the envelope has no key \(path.debugDescription)"
+            case .notAnObject(let path):
+                path.isEmpty
+                    ? "the body is not an object" : "the envelope value at \(path.debugDescription) is not an object"
+            case .notASingleKey(let keys): "the envelope has \(keys.count) keys \(keys) instead of one"
+            }
         }
     }
 }

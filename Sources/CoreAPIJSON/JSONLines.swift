@@ -15,7 +15,7 @@ public import Foundation
 /// (the first record is 1, and blank lines count, so it is the line number of a JSON Lines body) and the
 /// decoding error, and the sequence ends there.
 public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable {
-    private let body: ResponseBodyStream
+    private let body: StreamedResponse.Body
     private let decoder: JSONDecoder
     private let separator: JSONLinesSeparator
 
@@ -25,7 +25,7 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
     ///   - decoder: The decoder for each record.
     ///   - separator: What ends a record.
     public init(
-        _ body: ResponseBodyStream,
+        _ body: StreamedResponse.Body,
         decoder: JSONDecoder = JSONDecoder(),
         separator: JSONLinesSeparator = .newline
     ) {
@@ -36,7 +36,7 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
 
     /// Reads the records in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var pieces: ResponseBodyStream.AsyncIterator
+        var pieces: StreamedResponse.Body.AsyncIterator
         let decoder: JSONDecoder
         let separator: JSONLinesSeparator
         var pending: [UInt8] = []

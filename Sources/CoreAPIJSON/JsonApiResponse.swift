@@ -42,7 +42,7 @@ extension JsonApiResponse {
     public static var acceptableContentTypes: [String]? { nil }
 
     /// Decodes the body with ``decoder``, from inside the ``envelope`` when there is one.
-    /// - Throws: The `DecodingError`, or a ``JSONEnvelopeError`` when the envelope cannot be opened.
+    /// - Throws: The `DecodingError`, or a ``JSONEnvelope/Failure`` when the envelope cannot be opened.
     public static func decodeResponse(response: ResponseHead, data: Data) throws -> Self {
         if case .none = envelope.rule {
             return try decoder.decode(Self.self, from: data)

@@ -27,7 +27,7 @@ public struct LossyArray<Element: Decodable & Sendable>: Sendable, RandomAccessC
     /// The elements that decoded, in order.
     public var elements: [Element]
     /// The elements that did not, in order.
-    public var dropped: [DroppedElement]
+    public var dropped: [LossyArrayObserver.DroppedElement]
 
     /// An array of `elements` with nothing dropped.
     public init(_ elements: [Element]) {
@@ -50,14 +50,14 @@ extension LossyArray: Decodable {
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         var elements: [Element] = []
-        var dropped: [DroppedElement] = []
+        var dropped: [LossyArrayObserver.DroppedElement] = []
         if let count = container.count { elements.reserveCapacity(count) }
         while !container.isAtEnd {
             let index = container.currentIndex
             do {
                 elements.append(try container.decode(Element.self))
             } catch {
-                dropped.append(DroppedElement(index: index, error: error))
+                dropped.append(LossyArrayObserver.DroppedElement(index: index, error: error))
                 // A failed decode does not move past the element; skipping any value does.
                 _ = try container.decode(Skipped.self)
             }

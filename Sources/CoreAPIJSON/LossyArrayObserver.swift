@@ -27,7 +27,7 @@ public struct LossyArrayObserver: Sendable {
         /// How many elements the array had as sent, dropped ones included.
         public let count: Int
         /// The elements that did not decode, in order.
-        public let dropped: [DroppedElement]
+        public let dropped: [LossyArrayObserver.DroppedElement]
 
         /// The coding path as dotted text, such as `data.items`, or `.` for the top.
         public var path: String {

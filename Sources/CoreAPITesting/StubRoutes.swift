@@ -10,7 +10,7 @@ final class StubRoutes<Handler: Sendable>: Sendable {
 
         /// Whether the route answers `request`: same method (or any), and a path equal to the
         /// pattern, or starting with it when it ends in `*`.
-        func matches(_ request: RecordedRequest) -> Bool {
+        func matches(_ request: StubTransport.RecordedRequest) -> Bool {
             if let method, method != request.method { return false }
             let path = request.url.path
             if pattern.hasSuffix("*") {
@@ -22,7 +22,7 @@ final class StubRoutes<Handler: Sendable>: Sendable {
 
     private struct State {
         var routes: [Route] = []
-        var requests: [RecordedRequest] = []
+        var requests: [StubTransport.RecordedRequest] = []
     }
 
     private let state = LockedValue(State())
@@ -33,7 +33,7 @@ final class StubRoutes<Handler: Sendable>: Sendable {
     }
 
     /// Every request recorded so far, in order.
-    var requests: [RecordedRequest] {
+    var requests: [StubTransport.RecordedRequest] {
         state.current.requests
     }
 
@@ -43,7 +43,7 @@ final class StubRoutes<Handler: Sendable>: Sendable {
     }
 
     /// Records `request` and returns the handler of the newest matching route, if any.
-    func record(_ request: RecordedRequest) -> Handler? {
+    func record(_ request: StubTransport.RecordedRequest) -> Handler? {
         state.withLock { state in
             state.requests.append(request)
             return state.routes.last { $0.matches(request) }?.handler

@@ -6,16 +6,17 @@ import Foundation
 #endif
 
 /// WebSockets in memory: each opening handshake that a route accepts is connected to a
-/// ``StubWebSocketPeer`` the test drives.
+/// ``StubTransport/WebSocketPeer`` the test drives.
 extension StubTransport {
     /// Answers a WebSocket opening handshake.
-    public typealias WebSocketHandler = @Sendable (RecordedRequest) async throws -> StubWebSocketReply
+    public typealias WebSocketHandler =
+        @Sendable (StubTransport.RecordedRequest) async throws -> StubTransport.WebSocketPeer.Reply
 
     /// Answers opening handshakes whose path matches `path` (equal, or a prefix when it ends in `*`)
     /// with `handler`; a later route wins. Handshakes no route matches are refused with ``fallback``.
     ///
     /// ```swift
-    /// let peer = StubWebSocketPeer()
+    /// let peer = StubTransport.WebSocketPeer()
     /// transport.onWebSocket("/chat") { _ in .accept(peer) }
     /// ```
     public func onWebSocket(_ path: String, handler: @escaping WebSocketHandler) {
@@ -24,7 +25,7 @@ extension StubTransport {
 
     /// Every WebSocket opening handshake so far, in order, with the header fields the session and its
     /// middlewares gave it.
-    public var webSocketRequests: [RecordedRequest] {
+    public var webSocketRequests: [StubTransport.RecordedRequest] {
         webSocketRoutes.requests
     }
 
@@ -34,11 +35,11 @@ extension StubTransport {
     ///   - options: The connection's limits, which the stub connection enforces as an engine does.
     /// - Returns: The stub connection, or the refusal.
     /// - Throws: `ApiError`: a handler's error, or the refusal's failure.
-    public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+    public func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {
         let url = request.url
-        let recorded = RecordedRequest(request, url: url, body: nil)
+        let recorded = StubTransport.RecordedRequest(request, url: url, body: nil)
         let handler = webSocketRoutes.record(recorded)
-        let reply: StubWebSocketReply
+        let reply: StubTransport.WebSocketPeer.Reply
         do {
             reply = try await handler?(recorded) ?? .refuse(fallback)
         } catch {

@@ -27,17 +27,17 @@ import Foundation
 /// `ApiError.cancelled`. A reply's `failure` code is reported as URLSession would report it.
 public final class StubTransport: Transport {
     /// Answers a request; throwing an `ApiError` fails the exchange with it.
-    public typealias Handler = @Sendable (RecordedRequest) async throws -> StubResponse
+    public typealias Handler = @Sendable (StubTransport.RecordedRequest) async throws -> StubTransport.Response
 
     private let routes = StubRoutes<Handler>()
     /// The routes of WebSocket opening handshakes (``onWebSocket(_:handler:)``).
     let webSocketRoutes = StubRoutes<WebSocketHandler>()
     /// The reply for requests no route matches: `404` with an empty body by default.
-    public let fallback: StubResponse
+    public let fallback: StubTransport.Response
 
     /// Creates a transport with no routes.
     /// - Parameter fallback: The reply for requests no route matches.
-    public init(fallback: StubResponse = .status(404)) {
+    public init(fallback: StubTransport.Response = .status(404)) {
         self.fallback = fallback
     }
 
@@ -50,12 +50,12 @@ public final class StubTransport: Transport {
 
     /// Answers `method` requests whose path equals `path`, or starts with it when it ends in `*`. A
     /// later route wins over an earlier one for the same request.
-    public func on(_ method: HTTPMethod, _ path: String, reply: StubResponse) {
+    public func on(_ method: HTTPMethod, _ path: String, reply: StubTransport.Response) {
         routes.add(method, path) { _ in reply }
     }
 
     /// Answers requests of any method whose path matches `path`; see ``on(_:_:reply:)``.
-    public func on(_ path: String, reply: StubResponse) {
+    public func on(_ path: String, reply: StubTransport.Response) {
         routes.add(nil, path) { _ in reply }
     }
 
@@ -70,7 +70,7 @@ public final class StubTransport: Transport {
     }
 
     /// Every request sent so far, in order, with its body.
-    public var requests: [RecordedRequest] {
+    public var requests: [StubTransport.RecordedRequest] {
         routes.requests
     }
 
@@ -153,9 +153,9 @@ public final class StubTransport: Transport {
         } else {
             body = request.body.data
         }
-        let recorded = RecordedRequest(request, url: url, body: body)
+        let recorded = StubTransport.RecordedRequest(request, url: url, body: body)
         let handler = routes.record(recorded)
-        let reply: StubResponse
+        let reply: StubTransport.Response
         do {
             reply = try await handler?(recorded) ?? fallback
         } catch {
@@ -196,13 +196,13 @@ public final class StubTransport: Transport {
         return try collector.finish()
     }
 
-    /// The size of the pieces a body handed to a `ResponseBodyHandler` arrives in.
+    /// The size of the pieces a body handed to a `TransportOptions.BodyHandler` arrives in.
     public static let chunkSize = 16 * 1024
 
     /// Hands `body` to `handler` in pieces of ``chunkSize`` bytes, with download progress after each.
     private func stream(
         _ body: Data,
-        to handler: ResponseBodyHandler,
+        to handler: TransportOptions.BodyHandler,
         collector: inout ResponseCollector,
         options: TransportOptions
     ) throws {

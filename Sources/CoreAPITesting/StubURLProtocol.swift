@@ -56,13 +56,13 @@ public final class StubURLProtocol: URLProtocol {
         where name.lowercased() != Self.routingHeader.lowercased() {
             headers.add(value, for: name)
         }
-        let recorded = RecordedRequest(
+        let recorded = StubTransport.RecordedRequest(
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             url: url,
             headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
             body: request.httpBody
         )
-        let reply: StubResponse
+        let reply: StubTransport.Response
         do {
             reply = try server.respond(to: recorded)
         } catch {
@@ -84,7 +84,7 @@ public final class StubURLProtocol: URLProtocol {
         lock.withLock { isStopped = true }
     }
 
-    private func deliver(_ reply: StubResponse, for url: URL) {
+    private func deliver(_ reply: StubTransport.Response, for url: URL) {
         guard !lock.withLock({ isStopped }) else { return }
         if let failure = reply.failure {
             client?.urlProtocol(self, didFailWithError: URLError(failure))

@@ -1,47 +1,47 @@
 import CoreAPI
 
-/// The client's side of a ``StubWebSocketPeer``, as the engine of a ``StubTransport`` gives it.
-struct StubWebSocketConnection: WebSocketConnection {
-    let peer: StubWebSocketPeer
-    let options: WebSocketOptions
+/// The client's side of a ``StubTransport/WebSocketPeer``, as the engine of a ``StubTransport`` gives it.
+struct StubWebSocketConnection: WebSocket.Connection {
+    let peer: StubTransport.WebSocketPeer
+    let options: WebSocket.Options
 
-    func send(_ message: WebSocketMessage) async throws {
+    func send(_ message: WebSocket.Message) async throws {
         guard message.size <= options.maximumMessageSize else {
-            throw WebSocketError.messageTooLarge(limit: options.maximumMessageSize)
+            throw WebSocket.Failure.messageTooLarge(limit: options.maximumMessageSize)
         }
         guard peer.receive(message) else {
-            throw WebSocketError.closed(peer.clientClosure ?? WebSocketClosure(code: .abnormalClosure))
+            throw WebSocket.Failure.closed(peer.clientClosure ?? WebSocket.Closure(code: .abnormalClosure))
         }
     }
 
-    func receive() async throws -> WebSocketEvent {
+    func receive() async throws -> WebSocket.Event {
         let item = await withTaskCancellationHandler {
             await peer.nextOutgoing()
         } onCancel: {
-            peer.clientClosed(WebSocketClosure(code: .goingAway))
+            peer.clientClosed(WebSocket.Closure(code: .goingAway))
         }
         switch item {
         case .message(let message):
             guard message.size <= options.maximumMessageSize else {
                 // As an engine does: the message is refused and the connection closed with 1009.
-                peer.clientClosed(WebSocketClosure(code: .messageTooBig))
-                throw WebSocketError.messageTooLarge(limit: options.maximumMessageSize)
+                peer.clientClosed(WebSocket.Closure(code: .messageTooBig))
+                throw WebSocket.Failure.messageTooLarge(limit: options.maximumMessageSize)
             }
             return .message(message)
         case .close(let closure):
             return .closed(closure)
         case .drop:
-            throw WebSocketError.connectionLost
+            throw WebSocket.Failure.connectionLost
         }
     }
 
     func ping() async throws {
         guard await peer.ping() else {
-            throw WebSocketError.closed(peer.clientClosure ?? WebSocketClosure(code: .abnormalClosure))
+            throw WebSocket.Failure.closed(peer.clientClosure ?? WebSocket.Closure(code: .abnormalClosure))
         }
     }
 
-    func close(_ closure: WebSocketClosure) async {
+    func close(_ closure: WebSocket.Closure) async {
         peer.clientClosed(closure)
     }
 }

@@ -20,7 +20,7 @@ public import Foundation
 /// }
 /// ```
 ///
-/// A failure becomes `ApiError.mapping` whose cause is a ``TextDecodingError``.
+/// A failure becomes `ApiError.mapping` whose cause is a ``Charset/DecodingError``.
 /// `String` adopts the protocol, so a method can return the body text as is, and so do `Int`, `Double`,
 /// `Decimal`, `Bool` and `UUID` for a body that is one such value.
 public protocol TextApiResponse: ApiResponse {
@@ -34,15 +34,15 @@ extension TextApiResponse {
     public static var acceptableContentTypes: [String]? { nil }
 
     /// Decodes the body with ``Charset/init(response:)`` and passes the text to ``init(text:)``.
-    /// - Throws: ``TextDecodingError/invalidBytes(charset:)`` when the body is not valid in the charset,
-    ///   ``TextDecodingError/rejectedText`` when ``init(text:)`` returns `nil`.
+    /// - Throws: ``Charset/DecodingError/invalidBytes(charset:)`` when the body is not valid in the charset,
+    ///   ``Charset/DecodingError/rejectedText`` when ``init(text:)`` returns `nil`.
     public static func decodeResponse(response: ResponseHead, data: Data) throws -> Self {
         let charset = Charset(response: response)
         guard let text = charset.decode(data) else {
-            throw TextDecodingError.invalidBytes(charset: charset.name)
+            throw Charset.DecodingError.invalidBytes(charset: charset.name)
         }
         guard let value = Self(text: text) else {
-            throw TextDecodingError.rejectedText
+            throw Charset.DecodingError.rejectedText
         }
         return value
     }
@@ -54,23 +54,25 @@ extension TextApiResponse {
     }
 }
 
-/// Why a text body could not become a ``TextApiResponse``.
-public enum TextDecodingError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
-    /// The body is not valid in the charset with this ``Charset/name``.
-    case invalidBytes(charset: String)
-    /// The body was decoded, but ``TextApiResponse/init(text:)`` returned `nil`.
-    case rejectedText
+extension Charset {
+    /// Why a text body could not become a ``TextApiResponse``.
+    public enum DecodingError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+        /// The body is not valid in the charset with this ``Charset/name``.
+        case invalidBytes(charset: String)
+        /// The body was decoded, but ``TextApiResponse/init(text:)`` returned `nil`.
+        case rejectedText
 
-    /// A one-line description; it never contains the body.
-    public var description: String {
-        switch self {
-        case .invalidBytes(let charset): "the body is not valid \(charset) text"
-        case .rejectedText: "the body text was rejected by init?(text:)"
+        /// A one-line description; it never contains the body.
+        public var description: String {
+            switch self {
+            case .invalidBytes(let charset): "the body is not valid \(charset) text"
+            case .rejectedText: "the body text was rejected by init?(text:)"
+            }
         }
-    }
 
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
+        /// The same text as ``description``.
+        public var errorDescription: String? { description }
+    }
 }
 
 extension Charset {

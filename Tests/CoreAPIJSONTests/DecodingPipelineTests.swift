@@ -100,37 +100,37 @@ struct DecodingPipelineTests {
     }
 
     @Test(arguments: [
-        (#"{"meta":{}}"#, JSONEnvelopeError.missingKey(path: "data")),
+        (#"{"meta":{}}"#, JSONEnvelope.Failure.missingKey(path: "data")),
         (#"[1,2]"#, .notAnObject(path: "")),
     ])
-    func aMissingEnvelopeIsAMappingErrorWithItsPath(body: String, expected: JSONEnvelopeError) async throws {
+    func aMissingEnvelopeIsAMappingErrorWithItsPath(body: String, expected: JSONEnvelope.Failure) async throws {
         transport.on("/x", reply: .json(body))
         let error = await #expect(throws: ApiError.self) { try await session.perform(Get<UnderData>(path: "/x")) }
-        #expect(mappingCause(of: error) as? JSONEnvelopeError == expected)
+        #expect(mappingCause(of: error) as? JSONEnvelope.Failure == expected)
     }
 
     @Test(arguments: [
-        (#"{"other":{}}"#, JSONEnvelopeError.missingKey(path: "result")),
+        (#"{"other":{}}"#, JSONEnvelope.Failure.missingKey(path: "result")),
         (#"{"result":{}}"#, .missingKey(path: "result.pageItems")),
         (#"{"result":[1]}"#, .notAnObject(path: "result")),
         (#""text""#, .notAnObject(path: "")),
     ])
-    func aKeyPathNamesWhereItStopped(body: String, expected: JSONEnvelopeError) async throws {
+    func aKeyPathNamesWhereItStopped(body: String, expected: JSONEnvelope.Failure) async throws {
         transport.on("/x", reply: .json(body))
         let error = await #expect(throws: ApiError.self) {
             try await session.perform(Get<UnderResultItems>(path: "/x"))
         }
-        #expect(mappingCause(of: error) as? JSONEnvelopeError == expected)
+        #expect(mappingCause(of: error) as? JSONEnvelope.Failure == expected)
     }
 
     @Test(arguments: [
-        (#"{"a":{"id":1},"b":{"id":2}}"#, JSONEnvelopeError.notASingleKey(keys: ["a", "b"])),
+        (#"{"a":{"id":1},"b":{"id":2}}"#, JSONEnvelope.Failure.notASingleKey(keys: ["a", "b"])),
         ("{}", .notASingleKey(keys: [])),
     ])
-    func anAmbiguousSingleKeyIsAnError(body: String, expected: JSONEnvelopeError) async throws {
+    func anAmbiguousSingleKeyIsAnError(body: String, expected: JSONEnvelope.Failure) async throws {
         transport.on("/x", reply: .json(body))
         let error = await #expect(throws: ApiError.self) { try await session.perform(Get<UnderAnyKey>(path: "/x")) }
-        #expect(mappingCause(of: error) as? JSONEnvelopeError == expected)
+        #expect(mappingCause(of: error) as? JSONEnvelope.Failure == expected)
     }
 
     @Test func aBadModelUnderItsEnvelopeKeepsTheFullCodingPath() async throws {
@@ -276,7 +276,7 @@ struct DecodingPipelineTests {
     func theMediaTypeIsChecked(contentType: String?, accepted: Bool) async throws {
         var headers = Headers()
         if let contentType { headers["Content-Type"] = contentType }
-        transport.on("/x", reply: StubResponse(headers: headers, body: Data(#"{"id":1}"#.utf8)))
+        transport.on("/x", reply: StubTransport.Response(headers: headers, body: Data(#"{"id":1}"#.utf8)))
         let result = await Result(awaiting: { try await session.perform(Get<StrictJSON>(path: "/x")) })
         if accepted {
             #expect(try result.get() == StrictJSON(id: 1))

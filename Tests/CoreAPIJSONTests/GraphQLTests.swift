@@ -22,7 +22,7 @@ private struct GetViewer: GraphQLMethod {
     let first: Int
     var hostProviderKey: String { "api" }
     var path: String { "/graphql" }
-    var query: GraphQLQuery { "query Viewer($first: Int) { viewer { login } }" }
+    var query: GraphQL.Query { "query Viewer($first: Int) { viewer { login } }" }
     var variables: [String: Int] { ["first": first] }
     var operationName: String? { "Viewer" }
 }
@@ -30,10 +30,10 @@ private struct GetViewer: GraphQLMethod {
 /// No variables, a query from elsewhere.
 private struct FromSource: GraphQLMethod {
     typealias ResultData = ViewerData
-    let source: GraphQLQuery
+    let source: GraphQL.Query
     var hostProviderKey: String { "api" }
     var path: String { "/graphql" }
-    var query: GraphQLQuery { source }
+    var query: GraphQL.Query { source }
 }
 
 @Suite(.timeLimit(.minutes(1)))
@@ -69,10 +69,10 @@ struct GraphQLTests {
     }
 
     @Test(arguments: [
-        GraphQLQuery.file(URL(fileURLWithPath: "/nonexistent/q.graphql")),
+        GraphQL.Query.file(URL(fileURLWithPath: "/nonexistent/q.graphql")),
         .resource("missing", in: Bundle.main),
     ])
-    func anUnreadableQueryIsATypedErrorAndNothingIsSent(query: GraphQLQuery) async throws {
+    func anUnreadableQueryIsATypedErrorAndNothingIsSent(query: GraphQL.Query) async throws {
         let error = await #expect(throws: ApiError.self) { try await session.perform(FromSource(source: query)) }
         guard case .invalidRequest(.unreadableFile(let path)) = error else {
             Issue.record("expected an unreadable file, got \(String(describing: error))")
@@ -84,7 +84,7 @@ struct GraphQLTests {
 
     @Test func aResponseWithNeitherDataNorErrorsIsAFailure() async throws {
         transport.on(.post, "/graphql", reply: .json(#"{"data":null}"#))
-        let failure = await #expect(throws: GraphQLFailure<ViewerData>.self) {
+        let failure = await #expect(throws: GraphQL.Failure<ViewerData>.self) {
             try await session.perform(FromSource(source: "{ viewer { login } }"))
         }
         #expect(failure?.errors.isEmpty == true)
@@ -96,11 +96,11 @@ struct GraphQLTests {
             {"errors":[{"message":"boom","path":["a",0,"b"],"locations":[{"line":2,"column":3}],
             "extensions":{"code":"E1"}},{"message":"plain"}],"data":{"viewer":{"login":7}}}
             """#
-        let response = try JSONDecoder().decode(GraphQLResponse<ViewerData>.self, from: Data(body.utf8))
+        let response = try JSONDecoder().decode(GraphQL.Response<ViewerData>.self, from: Data(body.utf8))
         #expect(response.data == nil)  // undecodable data beside errors is dropped, the errors kept
         #expect(response.errors.map(\.description) == ["a[0].b: boom", "plain"])
         #expect(response.errors[0].path == [.key("a"), .index(0), .key("b")])
-        #expect(response.errors[0].locations == [GraphQLError.Location(line: 2, column: 3)])
+        #expect(response.errors[0].locations == [GraphQL.Error.Location(line: 2, column: 3)])
         #expect(response.errors[0].extensions == ["code": "E1"])
         #expect(response.errors[1].path.isEmpty)
     }

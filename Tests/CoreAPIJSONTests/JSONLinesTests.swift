@@ -9,8 +9,8 @@ struct JSONLinesTests {
         let id: Int
     }
 
-    private static func body(_ text: String) -> ResponseBodyStream {
-        ResponseBodyStream(pieces: Data(text.utf8).map { Data([$0]) })
+    private static func body(_ text: String) -> StreamedResponse.Body {
+        StreamedResponse.Body(pieces: Data(text.utf8).map { Data([$0]) })
     }
 
     private static func decode(_ lines: JSONLines<Item>) async throws -> [Item] {

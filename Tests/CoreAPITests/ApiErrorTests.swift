@@ -60,7 +60,7 @@ struct LeakyError: Error, CustomStringConvertible {
         #expect(error.category == "unknown")
         #expect(error.underlyingError is Unrelated)
         #expect(error != .transport(.init(kind: .other)))
-        #expect(FailureCategory(error) == .other)
+        #expect(ObserverMiddleware.FailureCategory(error) == .other)
         let foreign = ApiError(NSError(domain: "Other", code: URLError.Code.timedOut.rawValue))
         guard case .unknown(let failure) = foreign else {
             Issue.record("\(foreign) is not unknown")

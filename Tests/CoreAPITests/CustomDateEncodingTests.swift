@@ -9,14 +9,14 @@ import Testing
 private let fixedDate = Date(timeIntervalSince1970: 1_700_000_000.123)
 
 /// Dates inside are milliseconds since 1970, whatever the encoder says.
-private struct Booking: Encodable, Sendable, CustomDateEncoding {
-    static var dateEncoding: DateEncodingStrategy { .millisecondsSince1970 }
+private struct Booking: Encodable, Sendable, EncodingStrategy.CustomDate {
+    static var dateEncoding: EncodingStrategy.Dates { .millisecondsSince1970 }
     var at: Date
 }
 
 /// Dates inside are ISO 8601 with milliseconds.
-private struct Precise: Encodable, Sendable, CustomDateEncoding {
-    static var dateEncoding: DateEncodingStrategy { .iso8601WithFractionalSeconds }
+private struct Precise: Encodable, Sendable, EncodingStrategy.CustomDate {
+    static var dateEncoding: EncodingStrategy.Dates { .iso8601WithFractionalSeconds }
     var at: Date
     var deeper: Plain
 }
@@ -37,14 +37,14 @@ private struct Level1: Encodable, Sendable {
 }
 
 /// Conforming at the top, dates three levels down.
-private struct Deep: Encodable, Sendable, CustomDateEncoding {
-    static var dateEncoding: DateEncodingStrategy { .millisecondsSince1970 }
+private struct Deep: Encodable, Sendable, EncodingStrategy.CustomDate {
+    static var dateEncoding: EncodingStrategy.Dates { .millisecondsSince1970 }
     var level1: Level1
 }
 
 /// Conforming outer value holding a conforming inner value with another strategy, between siblings.
-private struct Outer: Encodable, Sendable, CustomDateEncoding {
-    static var dateEncoding: DateEncodingStrategy { .millisecondsSince1970 }
+private struct Outer: Encodable, Sendable, EncodingStrategy.CustomDate {
+    static var dateEncoding: EncodingStrategy.Dates { .millisecondsSince1970 }
     var before: Date
     var inner: Precise
     var after: Date
@@ -66,7 +66,7 @@ private enum EncoderKind: String, CaseIterable, Sendable, CustomTestStringConver
 
     /// `parameters` encoded with `dateEncoding`. Multipart parts are written `name=value` one a line
     /// after checking the exact body; the other encoders' output is returned as is.
-    func encode(_ parameters: any Encodable, dateEncoding: DateEncodingStrategy) throws -> String {
+    func encode(_ parameters: any Encodable, dateEncoding: EncodingStrategy.Dates) throws -> String {
         switch self {
         case .json:
             let body = try JsonParametersEncoder(dateEncoding: dateEncoding).body(for: parameters)
@@ -223,7 +223,7 @@ private enum EncoderKind: String, CaseIterable, Sendable, CustomTestStringConver
     }
 
     @Test(arguments: [
-        (EncoderKind.json, DateEncodingStrategy.iso8601, #"{"at":"2023-11-14T22:13:20Z"}"#),
+        (EncoderKind.json, EncodingStrategy.Dates.iso8601, #"{"at":"2023-11-14T22:13:20Z"}"#),
         (.json, .iso8601WithFractionalSeconds, #"{"at":"2023-11-14T22:13:20.123Z"}"#),
         (.json, .secondsSince1970, #"{"at":1700000000.123}"#),
         (.json, .millisecondsSince1970, #"{"at":1700000000123}"#),
@@ -242,7 +242,7 @@ private enum EncoderKind: String, CaseIterable, Sendable, CustomTestStringConver
     ])
     private func theEncodersStrategyAppliesToModelsThatDoNotConform(
         kind: EncoderKind,
-        strategy: DateEncodingStrategy,
+        strategy: EncodingStrategy.Dates,
         expected: String
     ) throws {
         #expect(try kind.encode(Plain(at: fixedDate), dateEncoding: strategy) == expected)
@@ -250,8 +250,8 @@ private enum EncoderKind: String, CaseIterable, Sendable, CustomTestStringConver
 
     @Test(arguments: EncoderKind.allCases)
     private func aCustomOverrideIsUsedAsText(kind: EncoderKind) throws {
-        struct Day: Encodable, CustomDateEncoding {
-            static var dateEncoding: DateEncodingStrategy {
+        struct Day: Encodable, EncodingStrategy.CustomDate {
+            static var dateEncoding: EncodingStrategy.Dates {
                 .custom { "day \(Int($0.timeIntervalSince1970) / 86_400)" }
             }
             var at: Date

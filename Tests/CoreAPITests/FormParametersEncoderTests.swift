@@ -343,11 +343,11 @@ private struct FormVector: Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: [
-        (ArrayEncodingStrategy.brackets, "m%5B%5D%5B%5D=1&m%5B%5D%5B%5D=2&m%5B%5D%5B%5D=3"),
+        (EncodingStrategy.Arrays.brackets, "m%5B%5D%5B%5D=1&m%5B%5D%5B%5D=2&m%5B%5D%5B%5D=3"),
         (.indexed, "m%5B0%5D%5B0%5D=1&m%5B0%5D%5B1%5D=2&m%5B1%5D%5B0%5D=3"),
         (.repeatedKey, "m=1&m=2&m=3"),
     ])
-    func nestedArraysFollowTheStrategy(strategy: ArrayEncodingStrategy, expected: String) throws {
+    func nestedArraysFollowTheStrategy(strategy: EncodingStrategy.Arrays, expected: String) throws {
         let body = try FormParametersEncoder(arrayEncoding: strategy).body(for: ["m": [[1, 2], [3]]])
         #expect(text(body) == expected)
     }

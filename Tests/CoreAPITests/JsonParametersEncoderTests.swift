@@ -178,25 +178,25 @@ private struct NestedAttachment: Encodable, Sendable {
     }
 
     @Test(arguments: [
-        (DateEncodingStrategy.iso8601, #"{"at":"2023-11-14T22:13:20Z"}"#),
+        (EncodingStrategy.Dates.iso8601, #"{"at":"2023-11-14T22:13:20Z"}"#),
         (.iso8601WithFractionalSeconds, #"{"at":"2023-11-14T22:13:20.123Z"}"#),
         (.secondsSince1970, #"{"at":1700000000.123}"#),
         (.millisecondsSince1970, #"{"at":1700000000123}"#),
         (.custom { "d/\(Int($0.timeIntervalSince1970))" }, #"{"at":"d/1700000000"}"#),
     ])
-    func datesFollowTheStrategy(strategy: DateEncodingStrategy, expected: String) throws {
+    func datesFollowTheStrategy(strategy: EncodingStrategy.Dates, expected: String) throws {
         let encoder = JsonParametersEncoder(dateEncoding: strategy)
         let body = text(try encoder.body(for: Stamp(at: fixedDate)))
         #expect(body == expected)
     }
 
     @Test(arguments: [
-        (KeyEncodingStrategy.useDefaultKeys, #"{"firstName":"Ann","homeAddress":{"postCode":"1"},"userID":7}"#),
+        (EncodingStrategy.Keys.useDefaultKeys, #"{"firstName":"Ann","homeAddress":{"postCode":"1"},"userID":7}"#),
         (.convertToSnakeCase, #"{"first_name":"Ann","home_address":{"post_code":"1"},"user_id":7}"#),
         (.convertToKebabCase, #"{"first-name":"Ann","home-address":{"post-code":"1"},"user-id":7}"#),
         (.custom { "x_" + $0.uppercased() }, #"{"x_FIRSTNAME":"Ann","x_HOMEADDRESS":{"x_POSTCODE":"1"},"x_USERID":7}"#),
     ])
-    func keysFollowTheStrategy(strategy: KeyEncodingStrategy, expected: String) throws {
+    func keysFollowTheStrategy(strategy: EncodingStrategy.Keys, expected: String) throws {
         let encoder = JsonParametersEncoder(keyEncoding: strategy)
         let keys = Keys(userID: 7, firstName: "Ann", homeAddress: Home(postCode: "1"))
         let body = text(try encoder.body(for: keys))

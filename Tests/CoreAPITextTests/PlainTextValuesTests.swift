@@ -68,6 +68,6 @@ struct PlainTextValuesTests {
             Issue.record("expected a mapping error, got \(String(describing: error))")
             return
         }
-        #expect(failure.cause as? TextDecodingError == .rejectedText)
+        #expect(failure.cause as? Charset.DecodingError == .rejectedText)
     }
 }

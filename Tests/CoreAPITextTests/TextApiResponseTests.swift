@@ -70,11 +70,11 @@ private struct Count: TextApiResponse, Equatable {
 
     @Test func invalidBytesThrowTheCharsetName() throws {
         let utf8 = try Self.response(contentType: "text/plain; charset=utf-8")
-        #expect(throws: TextDecodingError.invalidBytes(charset: "UTF-8")) {
+        #expect(throws: Charset.DecodingError.invalidBytes(charset: "UTF-8")) {
             try String.decodeResponse(response: utf8, data: Self.privet1251)
         }
         let ascii = try Self.response(contentType: "text/plain; charset=ascii")
-        #expect(throws: TextDecodingError.invalidBytes(charset: "US-ASCII")) {
+        #expect(throws: Charset.DecodingError.invalidBytes(charset: "US-ASCII")) {
             try String.decodeResponse(response: ascii, data: Data([0x41, 0xE9]))
         }
         #expect(String.makeResponse(response: ascii, data: Data([0x41, 0xE9])) == nil)
@@ -89,7 +89,7 @@ private struct Count: TextApiResponse, Equatable {
 
     @Test func rejectedTextThrowsTextDecodingError() throws {
         let response = try Self.response(contentType: "text/plain")
-        #expect(throws: TextDecodingError.rejectedText) {
+        #expect(throws: Charset.DecodingError.rejectedText) {
             try Count.decodeResponse(response: response, data: Data("forty-two".utf8))
         }
         #expect(Count.makeResponse(response: response, data: Data("forty-two".utf8)) == nil)
@@ -104,14 +104,14 @@ private struct Count: TextApiResponse, Equatable {
         }
         #expect(failure.typeName == "String")
         #expect(failure.statusCode == 200)
-        #expect(failure.cause as? TextDecodingError == .invalidBytes(charset: "US-ASCII"))
+        #expect(failure.cause as? Charset.DecodingError == .invalidBytes(charset: "US-ASCII"))
 
         let rejected = Count.process(response: response, data: Data("many".utf8), error: nil)
         guard case .failure(let rejection) = rejected, case .mapping(let mapping)? = rejection as? ApiError else {
             Issue.record("expected a mapping error, got \(rejected)")
             return
         }
-        #expect(mapping.cause as? TextDecodingError == .rejectedText)
+        #expect(mapping.cause as? Charset.DecodingError == .rejectedText)
     }
 
     @Test func processSucceedsForAnAcceptedStatus() throws {
@@ -121,9 +121,13 @@ private struct Count: TextApiResponse, Equatable {
     }
 
     @Test func errorDescriptionsNameTheProblemWithoutTheBody() {
-        #expect(TextDecodingError.invalidBytes(charset: "KOI8-R").description == "the body is not valid KOI8-R text")
-        #expect(TextDecodingError.rejectedText.description.contains("init?(text:)"))
-        #expect(TextDecodingError.rejectedText.localizedDescription == TextDecodingError.rejectedText.description)
+        #expect(
+            Charset.DecodingError.invalidBytes(charset: "KOI8-R").description == "the body is not valid KOI8-R text"
+        )
+        #expect(Charset.DecodingError.rejectedText.description.contains("init?(text:)"))
+        #expect(
+            Charset.DecodingError.rejectedText.localizedDescription == Charset.DecodingError.rejectedText.description
+        )
     }
 
     @Test func stringInitReturnsTheText() {

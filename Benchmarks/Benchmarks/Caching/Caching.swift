@@ -26,8 +26,8 @@ enum StoreMetrics {
 }
 
 /// An entry of the kind an API answers: a 4 KiB JSON-sized body with a typical head.
-func storedEntry(_ index: Int) -> StoredResponse {
-    StoredResponse(
+func storedEntry(_ index: Int) -> HTTPCacheMiddleware.StoredResponse {
+    HTTPCacheMiddleware.StoredResponse(
         url: URL(string: "https://api.example.com/v1/items/\(index)")!,
         statusCode: 200,
         headers: [
@@ -70,8 +70,8 @@ func diskUsage(under directory: URL) -> (lengths: Int, allocated: Int) {
     return usage
 }
 
-/// The response stores: writes and reads per second of ``FileResponseStore`` (4 KiB bodies, one file
-/// each) and of ``MemoryResponseStore`` beside it, and the file store kept at its byte limit, with what
+/// The response stores: writes and reads per second of ``HTTPCacheMiddleware/FileStore`` (4 KiB bodies, one file
+/// each) and of ``HTTPCacheMiddleware/MemoryStore`` beside it, and the file store kept at its byte limit, with what
 /// its files take on disk at the end. Every iteration performs 1000 operations (scaling factor `.kilo`)
 /// on a store of its own in a new temporary directory, made and filled outside the measured part.
 let benchmarks: @Sendable () -> Void = {
@@ -90,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("file store: write 4 KiB entries", configuration: configuration()) { benchmark in
         let directory = try storeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try FileResponseStore(directory: directory, byteLimit: 1 << 30, ageLimit: nil)
+        let store = try HTTPCacheMiddleware.FileStore(directory: directory, byteLimit: 1 << 30, ageLimit: nil)
         let count = benchmark.scaledIterations.count
         let entries = (0..<count).map(storedEntry)
         benchmark.startMeasurement()
@@ -105,7 +105,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("file store: read 4 KiB entries", configuration: configuration()) { benchmark in
         let directory = try storeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try FileResponseStore(directory: directory, byteLimit: 1 << 30, ageLimit: nil)
+        let store = try HTTPCacheMiddleware.FileStore(directory: directory, byteLimit: 1 << 30, ageLimit: nil)
         let count = benchmark.scaledIterations.count
         for index in 0..<count {
             await store.store(storedEntry(index), for: storeKey(index))
@@ -125,7 +125,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("file store: write at its 4 MiB byte limit", configuration: atLimit) { benchmark in
         let directory = try storeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try FileResponseStore(directory: directory, byteLimit: 4 << 20, ageLimit: nil)
+        let store = try HTTPCacheMiddleware.FileStore(directory: directory, byteLimit: 4 << 20, ageLimit: nil)
         let count = benchmark.scaledIterations.count
         for index in 0..<count {
             await store.store(storedEntry(index), for: storeKey(index))
@@ -144,7 +144,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("memory store: write 4 KiB entries", configuration: configuration()) { benchmark in
-        let store = MemoryResponseStore(byteLimit: 64 << 20)
+        let store = HTTPCacheMiddleware.MemoryStore(byteLimit: 64 << 20)
         let count = benchmark.scaledIterations.count
         let entries = (0..<count).map(storedEntry)
         benchmark.startMeasurement()
@@ -157,7 +157,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("memory store: read 4 KiB entries", configuration: configuration()) { benchmark in
-        let store = MemoryResponseStore(byteLimit: 64 << 20)
+        let store = HTTPCacheMiddleware.MemoryStore(byteLimit: 64 << 20)
         let count = benchmark.scaledIterations.count
         for index in 0..<count {
             await store.store(storedEntry(index), for: storeKey(index))

@@ -109,7 +109,7 @@ let benchmarks: @Sendable () -> Void = {
             maxIterations: 3
         )
         let variants: [(label: String, bufferLimit: Int)] = [
-            ("default buffer", ResponseBodyStream.defaultBufferLimit),
+            ("default buffer", StreamedResponse.Body.defaultBufferLimit),
             ("unbounded buffer", .max),
         ]
         for variant in variants {

@@ -32,7 +32,7 @@ extension ApiSession {
     public func cachedThenFresh<M: ApiMethod>(
         _ method: M,
         cache: HTTPCacheMiddleware
-    ) -> AsyncThrowingStream<CacheThenNetworkEvent<M.Output>, any Error> where M.Output: Sendable {
+    ) -> AsyncThrowingStream<HTTPCacheMiddleware.CacheThenNetworkEvent<M.Output>, any Error> where M.Output: Sendable {
         AsyncThrowingStream { continuation in
             let task = Task { [self] in
                 var deliveredCached = false

@@ -9,7 +9,7 @@ struct CacheFreshness {
     /// else `max-age`, else `Expires` minus `Date`, else — only for a status that allows it and a
     /// response without an `Expires` — a tenth of the time since `Last-Modified`, at most a day
     /// (§4.2.2); zero otherwise.
-    static func lifetime(of response: StoredResponse, shared: Bool = false) -> TimeInterval {
+    static func lifetime(of response: HTTPCacheMiddleware.StoredResponse, shared: Bool = false) -> TimeInterval {
         let headers = response.headers
         let control = CacheControl(headers)
         if shared, let sharedMaxAge = control.seconds("s-maxage") {
@@ -33,7 +33,7 @@ struct CacheFreshness {
 
     /// The response's current age at `now` (§4.2.3): its `Age` and the delay of its exchange, or how old
     /// its `Date` says it is, whichever is larger, plus how long it has been stored.
-    static func age(of response: StoredResponse, at now: Date) -> TimeInterval {
+    static func age(of response: HTTPCacheMiddleware.StoredResponse, at now: Date) -> TimeInterval {
         let headers = response.headers
         let ageValue = headers["Age"].flatMap { TimeInterval($0) } ?? 0
         let dateValue = headers["Date"].flatMap(parseDate) ?? response.responseTime

@@ -23,7 +23,7 @@ extension HTTPCacheMiddleware {
         let key: String?
         /// The request's header fields, by lower-cased name.
         private let headers: [String: String]
-        private let digestKey: CacheDigestKey?
+        private let digestKey: HTTPCacheMiddleware.DigestKey?
 
         init(request: ApiRequest, url: URL, cache: HTTPCacheMiddleware, sessionSecrets: Secrets) {
             let secrets = cache.secrets.union(sessionSecrets)
@@ -45,7 +45,8 @@ extension HTTPCacheMiddleware {
                 owner = nil
             case .private:
                 if let identity = cache.identify(request) {
-                    owner = "user:sha256:" + SHA256.hex(of: CacheDigestKey.message(["identity", identity]))
+                    owner =
+                        "user:sha256:" + SHA256.hex(of: HTTPCacheMiddleware.DigestKey.message(["identity", identity]))
                 } else if credentials.isEmpty {
                     owner = nil
                 } else if let digestKey = cache.digestKey {

@@ -5,7 +5,7 @@
     public import Foundation
 #endif
 
-/// An HTTP cache (RFC 9111) as a middleware, over any ``ResponseStore``, on every transport: private
+/// An HTTP cache (RFC 9111) as a middleware, over any ``HTTPCacheMiddleware/Store``, on every transport: private
 /// by default, one user's responses kept apart from another's, or shared for a server.
 ///
 /// For `GET` it answers from the store while a stored response is fresh (`max-age`, else `Expires`
@@ -13,7 +13,7 @@
 /// age from `Age`, `Date` and the time it has been stored. A stale response, or one stored with
 /// `no-cache`, is revalidated with `If-None-Match` and `If-Modified-Since`: a `304` refreshes the stored
 /// header fields and is served as the stored response. `no-store` in the request or the response keeps
-/// a response out of the store. A key keeps up to ``StoredResponse/maximumVariantsPerKey`` (8) variants
+/// a response out of the store. A key keeps up to ``HTTPCacheMiddleware/StoredResponse/maximumVariantsPerKey`` (8) variants
 /// for requests that differ in the fields the response's `Vary` names; a response with `Vary: *`, or
 /// whose `Vary` names more than ``maximumVaryFields`` fields, is not stored. A `HEAD` is answered from a
 /// fresh stored `GET`. A method other than `GET`, `HEAD`, `OPTIONS` and `TRACE` whose response is not
@@ -25,7 +25,7 @@
 /// parameters, and — for a request with credentials in the private mode — a digest of the user (see
 /// below). The entry holds the status, the header fields without `Set-Cookie` and without the secret
 /// ones, the body, the times, the classification, and digests of the request fields `Vary` names:
-/// SHA-256 for ordinary fields, a keyed HMAC-SHA256 (``CacheDigestKey``) for secret ones. No secret
+/// SHA-256 for ordinary fields, a keyed HMAC-SHA256 (``HTTPCacheMiddleware/DigestKey``) for secret ones. No secret
 /// value — no token, cookie, secret header or secret query parameter — reaches a store, a key or a
 /// file name. Secrets are ``secrets`` together with the session's ``TransportPolicy/secrets``.
 ///
@@ -42,7 +42,7 @@
 /// answers every user — only when it says `public`, `s-maxage` or `must-revalidate` (§3.5).
 ///
 /// ```swift
-/// let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: cachesFolder))
+/// let cache = HTTPCacheMiddleware(store: try HTTPCacheMiddleware.FileStore(directory: cachesFolder))
 /// let session = ApiSession(hostProvider: hosts, middlewares: [cache])
 /// ```
 public struct HTTPCacheMiddleware: Middleware {
@@ -61,7 +61,7 @@ public struct HTTPCacheMiddleware: Middleware {
     public static let maximumVaryFields = 32
 
     /// Where responses are kept.
-    public let store: any ResponseStore
+    public let store: any HTTPCacheMiddleware.Store
     /// Whom a stored response may answer; ``Mode/private`` by default.
     public let mode: Mode
     /// Which query parameters and header fields are secret, besides the session's
@@ -69,9 +69,9 @@ public struct HTTPCacheMiddleware: Middleware {
     public let secrets: Secrets
     /// The key of the digests that stand for credentials and secret `Vary` fields; `nil` stores no
     /// response that needs one.
-    public let digestKey: CacheDigestKey?
+    public let digestKey: HTTPCacheMiddleware.DigestKey?
     /// The classification of a request's entry, such as the signed-in user's identifier, for
-    /// ``ResponseStore/removeResponses(classifiedAs:)``.
+    /// ``HTTPCacheMiddleware/Store/removeResponses(classifiedAs:)``.
     public let classify: @Sendable (ApiRequest) -> String?
     /// The user a request is made for, when the app knows it; `nil` tells users apart by their
     /// credentials.
@@ -83,16 +83,16 @@ public struct HTTPCacheMiddleware: Middleware {
     ///   - mode: ``Mode/private`` (the default) in an app, ``Mode/shared`` on a server.
     ///   - secrets: Secret query parameters and header fields besides the session's; the defaults of
     ///     ``Secrets`` by default.
-    ///   - digestKey: The key of the digests that stand for secrets; ``CacheDigestKey/ephemeral`` (in
+    ///   - digestKey: The key of the digests that stand for secrets; ``HTTPCacheMiddleware/DigestKey/ephemeral`` (in
     ///     memory, for this process) by default.
     ///   - classify: The classification of a request's entry; none by default.
     ///   - identify: The user a request is made for, kept as a SHA-256 digest in the key; by default
     ///     none, and users are told apart by a keyed digest of their credentials.
     public init(
-        store: any ResponseStore,
+        store: any HTTPCacheMiddleware.Store,
         mode: Mode = .private,
         secrets: Secrets = Secrets(),
-        digestKey: CacheDigestKey? = .ephemeral,
+        digestKey: HTTPCacheMiddleware.DigestKey? = .ephemeral,
         classify: @escaping @Sendable (ApiRequest) -> String? = { _ in nil },
         identify: @escaping @Sendable (ApiRequest) -> String? = { _ in nil }
     ) {
@@ -149,7 +149,7 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     /// The stored response for `lookup` when one applies to it: same key (URL and user), matching `Vary`.
-    private func usableResponse(for lookup: Lookup) async -> StoredResponse? {
+    private func usableResponse(for lookup: Lookup) async -> HTTPCacheMiddleware.StoredResponse? {
         guard let key = lookup.key else { return nil }
         return await store.response(for: key) { stored in
             let names = Self.varyNames(of: stored.headers)
@@ -233,7 +233,7 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     /// Whether `stored` may answer `request` without asking the server.
-    private func isFresh(_ stored: StoredResponse, request: ApiRequest) -> Bool {
+    private func isFresh(_ stored: HTTPCacheMiddleware.StoredResponse, request: ApiRequest) -> Bool {
         let requestControl = CacheControl(request.headers)
         if CacheControl(stored.headers).has("no-cache") || requestControl.has("no-cache")
             || (request.headers["Pragma"]?.lowercased().contains("no-cache") ?? false)
@@ -284,11 +284,11 @@ public struct HTTPCacheMiddleware: Middleware {
         lookup: Lookup,
         sent: Date,
         received: Date
-    ) -> StoredResponse? {
+    ) -> HTTPCacheMiddleware.StoredResponse? {
         guard isStorable(response, request: request, lookup: lookup),
             let values = lookup.varyValues(for: Self.varyNames(of: response.headers))
         else { return nil }
-        return StoredResponse(
+        return HTTPCacheMiddleware.StoredResponse(
             url: lookup.publicURL,
             statusCode: response.statusCode,
             headers: Self.publicHeaders(response.headers, secrets: lookup.secrets),
@@ -301,7 +301,11 @@ public struct HTTPCacheMiddleware: Middleware {
     }
 
     /// The stored fields updated with those of a `304` (RFC 9111 §3.2), except its framing fields.
-    private func refreshedFields(of stored: StoredResponse, with update: Headers, secrets: Secrets) -> [[String]] {
+    private func refreshedFields(
+        of stored: HTTPCacheMiddleware.StoredResponse,
+        with update: Headers,
+        secrets: Secrets
+    ) -> [[String]] {
         let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
         var headers = stored.headers
         let fields = Self.publicHeaders(update, secrets: secrets).filter { !kept.contains($0.name.lowercased()) }
@@ -316,7 +320,7 @@ public struct HTTPCacheMiddleware: Middleware {
 
     /// A stored response as the answer, with its current `Age`.
     private func served(
-        _ stored: StoredResponse,
+        _ stored: HTTPCacheMiddleware.StoredResponse,
         url: URL,
         body: Data? = nil,
         age: TimeInterval? = nil
@@ -343,5 +347,18 @@ public struct HTTPCacheMiddleware: Middleware {
                 return name != "set-cookie" && name != "set-cookie2" && !secrets.isSecretHeader(name)
             }
         )
+    }
+}
+
+extension HTTPCacheMiddleware {
+    /// What ``ApiSession/cachedThenFresh(_:cache:)`` delivers, in order: the stored value when there is
+    /// one, then the fresh one — or, when the network fails after a stored value was delivered, the failure.
+    public enum CacheThenNetworkEvent<Output: Sendable>: Sendable {
+        /// The value made from the stored response, and how old that response is.
+        case cached(Output, age: Duration)
+        /// The value made from the server's answer (a `304` counts: the stored body, confirmed).
+        case fresh(Output)
+        /// The network call failed after a stored value was delivered; the stored value stands.
+        case failed(ApiError)
     }
 }

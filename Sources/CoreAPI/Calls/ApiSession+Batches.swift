@@ -3,7 +3,7 @@
 extension ApiSession {
     /// Performs every method and returns their outputs in the order of `methods`.
     ///
-    /// The first failure ends the batch (see ``BatchErrorPolicy/stopAtFirstError``): calls still in
+    /// The first failure ends the batch (see ``Batch/ErrorPolicy/stopAtFirstError``): calls still in
     /// flight are cancelled, calls not started never start, and the failure is thrown.
     /// - Parameters:
     ///   - methods: The calls to make.
@@ -12,8 +12,8 @@ extension ApiSession {
     /// - Throws: The first error a call threw; ``ApiError/cancelled`` when the calling task is cancelled.
     public func performAll<M: ApiMethod>(
         _ methods: [M],
-        mode: BatchMode = .concurrent(limit: 4),
-        progress: (@Sendable (BatchProgress) -> Void)? = nil
+        mode: Batch.Mode = .concurrent(limit: 4),
+        progress: (@Sendable (Batch.Progress) -> Void)? = nil
     ) async throws -> [M.Output] {
         var outputs = [M.Output?](repeating: nil, count: methods.count)
         var failure: (any Error)?
@@ -40,9 +40,9 @@ extension ApiSession {
     ///   - progress: Called after each call ends, on the batch's task.
     public func performEach<M: ApiMethod>(
         _ methods: [M],
-        mode: BatchMode = .concurrent(limit: 4),
-        onError: BatchErrorPolicy = .continueAll,
-        progress: (@Sendable (BatchProgress) -> Void)? = nil
+        mode: Batch.Mode = .concurrent(limit: 4),
+        onError: Batch.ErrorPolicy = .continueAll,
+        progress: (@Sendable (Batch.Progress) -> Void)? = nil
     ) async -> [Result<M.Output, any Error>] {
         var results = [Result<M.Output, any Error>](repeating: .failure(ApiError.cancelled), count: methods.count)
         await runBatch(methods, mode: mode, policy: onError, progress: progress) { index, result in
@@ -64,13 +64,13 @@ extension ApiSession {
     /// ```
     public func results<M: ApiMethod>(
         of methods: [M],
-        mode: BatchMode = .concurrent(limit: 4),
-        onError: BatchErrorPolicy = .continueAll
-    ) -> AsyncStream<BatchResult<M.Output>> {
-        let (stream, continuation) = AsyncStream<BatchResult<M.Output>>.makeStream()
+        mode: Batch.Mode = .concurrent(limit: 4),
+        onError: Batch.ErrorPolicy = .continueAll
+    ) -> AsyncStream<Batch.Outcome<M.Output>> {
+        let (stream, continuation) = AsyncStream<Batch.Outcome<M.Output>>.makeStream()
         let task = Task { [self] in
             await runBatch(methods, mode: mode, policy: onError, progress: nil) { index, result in
-                continuation.yield(BatchResult(index: index, result: result))
+                continuation.yield(Batch.Outcome(index: index, result: result))
             }
             continuation.finish()
         }
@@ -113,12 +113,12 @@ extension ApiSession {
     /// cancelled and the ones not started are delivered as cancelled.
     private func runBatch<M: ApiMethod>(
         _ methods: [M],
-        mode: BatchMode,
-        policy: BatchErrorPolicy,
-        progress: (@Sendable (BatchProgress) -> Void)?,
+        mode: Batch.Mode,
+        policy: Batch.ErrorPolicy,
+        progress: (@Sendable (Batch.Progress) -> Void)?,
         deliver: (Int, Result<M.Output, any Error>) -> Void
     ) async {
-        var state = BatchProgress(total: methods.count, succeeded: 0, failed: 0)
+        var state = Batch.Progress(total: methods.count, succeeded: 0, failed: 0)
         await withTaskGroup(of: (Int, Result<M.Output, any Error>).self) { group in
             var next = 0
             var stopped = false

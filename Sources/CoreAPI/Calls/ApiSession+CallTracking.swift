@@ -3,7 +3,7 @@ extension ApiSession {
     /// The calls in flight, oldest first. Each caller of identical calls that share one exchange
     /// (``CallOptions/sharesIdenticalCalls``) is a call of its own here. A call started with ``start(_:)``
     /// is listed once its task has begun, which on a busy machine can be a moment after the call returned.
-    public var callsInFlight: [CallInfo] {
+    public var callsInFlight: [ApiSession.CallInfo] {
         calls.infos()
     }
 
@@ -35,7 +35,7 @@ extension ApiSession {
     /// Cancels every call in flight that `predicate` selects. Returns how many calls it
     /// cancelled, counting a call already ending as well.
     @discardableResult
-    public func cancelCalls(where predicate: (CallInfo) -> Bool) -> Int {
+    public func cancelCalls(where predicate: (ApiSession.CallInfo) -> Bool) -> Int {
         calls.cancel(where: predicate)
     }
 

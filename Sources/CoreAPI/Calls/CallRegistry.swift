@@ -4,7 +4,7 @@ final class CallRegistry: Sendable {
     private struct Entry {
         let id: Int
         let call: Call
-        let info: CallInfo
+        let info: ApiSession.CallInfo
         /// The provider the call was made through, if any.
         let group: ObjectIdentifier?
     }
@@ -31,7 +31,7 @@ final class CallRegistry: Sendable {
         state.withLock { state in
             state.nextID += 1
             state.calls.append(
-                Entry(id: state.nextID, call: call, info: CallInfo(method: method, key: key), group: group)
+                Entry(id: state.nextID, call: call, info: ApiSession.CallInfo(method: method, key: key), group: group)
             )
             state.report()
             return state.nextID
@@ -55,7 +55,7 @@ final class CallRegistry: Sendable {
     }
 
     /// The calls in flight, oldest first.
-    func infos(group: ObjectIdentifier? = nil) -> [CallInfo] {
+    func infos(group: ObjectIdentifier? = nil) -> [ApiSession.CallInfo] {
         state.withLock { state in
             state.calls.filter { group == nil || $0.group == group }.map(\.info)
         }
@@ -70,7 +70,7 @@ final class CallRegistry: Sendable {
 
     /// Cancels the calls in flight that `predicate` selects, newest first; returns how many.
     @discardableResult
-    func cancel(group: ObjectIdentifier? = nil, where predicate: (CallInfo) -> Bool = { _ in true }) -> Int {
+    func cancel(group: ObjectIdentifier? = nil, where predicate: (ApiSession.CallInfo) -> Bool = { _ in true }) -> Int {
         let calls = state.withLock { state in
             state.calls.filter { group == nil || $0.group == group }
         }

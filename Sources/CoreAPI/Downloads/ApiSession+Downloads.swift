@@ -61,14 +61,14 @@ extension ApiSession {
         let file = try DownloadFile(options: options)
         let settings = method.options
         let acceptable = settings.acceptableStatusCodes
-        let limits: StreamLimits = settings.deadline == nil ? .unlimited : .method
+        let limits: StreamedResponse.Limits = settings.deadline == nil ? .unlimited : .method
         let restartable = RetryPolicy.idempotentMethods.contains(method.httpMethod)
         var resumes = 0
         var restarted = false
         while true {
             // Each exchange writes as an attempt of its own: one given up cannot write into the next.
             let attempt = file.currentAttempt
-            let handler = ResponseBodyHandler(
+            let handler = TransportOptions.BodyHandler(
                 accepts: { response in
                     if response.statusCode == 416, try file.completes(with: response, attempt: attempt) {
                         return true
@@ -111,7 +111,7 @@ extension ApiSession {
                     file.restart()  // a part that cannot be continued byte for byte
                 }
                 do {
-                    try await Backoff.sleep(options.resumeBackoff.delay(beforeRetry: resumes))
+                    try await RetryPolicy.Backoff.sleep(options.resumeBackoff.delay(beforeRetry: resumes))
                 } catch {
                     file.abandon()
                     throw ApiError.cancelled

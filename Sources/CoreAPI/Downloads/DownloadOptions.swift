@@ -30,9 +30,9 @@ public struct DownloadOptions: Sendable, Hashable {
     /// How many times one download resumes (or, when the part cannot be resumed and the method is
     /// idempotent, starts again) by itself after its connection dropped or went idle; 3 by default.
     public var resumeAttempts: Int
-    /// The waits before those attempts; ``Backoff``'s defaults (half a second, doubling up to 30
+    /// The waits before those attempts; ``RetryPolicy/Backoff``'s defaults (half a second, doubling up to 30
     /// seconds, with jitter) unless set.
-    public var resumeBackoff: Backoff
+    public var resumeBackoff: RetryPolicy.Backoff
 
     /// Creates options.
     /// - Parameters:
@@ -48,7 +48,7 @@ public struct DownloadOptions: Sendable, Hashable {
         maximumSize: Int64? = nil,
         keepsPartialFile: Bool = false,
         resumeAttempts: Int = 3,
-        resumeBackoff: Backoff = Backoff()
+        resumeBackoff: RetryPolicy.Backoff = RetryPolicy.Backoff()
     ) {
         self.destination = destination
         self.overwrite = overwrite

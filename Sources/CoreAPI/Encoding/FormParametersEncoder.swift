@@ -5,12 +5,12 @@ public import Foundation
 /// percent-encoded.
 ///
 /// It shares ``QueryParametersEncoder``'s strategies: keys sorted at every level, nested objects as
-/// `key[sub]`, arrays by ``ArrayEncodingStrategy``, booleans, dates and keys by their strategies, `nil`
+/// `key[sub]`, arrays by ``EncodingStrategy/Arrays``, booleans, dates and keys by their strategies, `nil`
 /// dropped. Parameters that encode nothing leave the request unchanged. A `GET` or `HEAD` request cannot
 /// carry a body, so any parameters there are a typed error; use ``QueryParametersEncoder`` for those.
 public struct FormParametersEncoder: ParametersEncoding {
     /// How keys are converted.
-    public var keyEncoding: KeyEncodingStrategy
+    public var keyEncoding: EncodingStrategy.Keys
     /// How the tree is written.
     public var format: QueryString
     /// The `Content-Type` set when the request has none.
@@ -19,10 +19,10 @@ public struct FormParametersEncoder: ParametersEncoding {
     /// Creates an encoder.
     public init(
         spaceEncoding: QueryString.SpaceEncoding = .plus,
-        arrayEncoding: ArrayEncodingStrategy = .brackets,
-        boolEncoding: BoolEncodingStrategy = .literal,
-        dateEncoding: DateEncodingStrategy = .iso8601,
-        keyEncoding: KeyEncodingStrategy = .useDefaultKeys,
+        arrayEncoding: EncodingStrategy.Arrays = .brackets,
+        boolEncoding: EncodingStrategy.Bools = .literal,
+        dateEncoding: EncodingStrategy.Dates = .iso8601,
+        keyEncoding: EncodingStrategy.Keys = .useDefaultKeys,
         contentType: String = "application/x-www-form-urlencoded; charset=utf-8"
     ) {
         self.keyEncoding = keyEncoding

@@ -2,10 +2,10 @@ import Foundation
 
 /// Writes a ``ParameterValue`` tree as compact JSON with sorted keys.
 struct JSONWriter {
-    let dateEncoding: DateEncodingStrategy
+    let dateEncoding: EncodingStrategy.Dates
     private(set) var bytes: [UInt8] = []
 
-    init(dateEncoding: DateEncodingStrategy) {
+    init(dateEncoding: EncodingStrategy.Dates) {
         self.dateEncoding = dateEncoding
         bytes.reserveCapacity(256)
     }

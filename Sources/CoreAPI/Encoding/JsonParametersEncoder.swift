@@ -3,22 +3,22 @@ public import Foundation
 /// Encodes parameters as a JSON body with `Content-Type: application/json` (unless already set).
 ///
 /// The method is encoded into the same tree of values as every other CoreAPI encoder uses, so
-/// key and date strategies (including ``CustomDateEncoding``) behave alike, then written as compact JSON:
+/// key and date strategies (including ``EncodingStrategy/CustomDate``) behave alike, then written as compact JSON:
 /// keys sorted by their UTF-8 bytes, so equal input gives equal bytes; `/` and non-ASCII text unescaped;
 /// `Data` as Base64; absent optionals left out and explicit `nil` as `null`. A `GET` or `HEAD` request cannot carry a body:
 /// parameters that encode to an empty object are left out, and any other parameters are a typed error.
 public struct JsonParametersEncoder: ParametersEncoding {
     /// How dates are written.
-    public var dateEncoding: DateEncodingStrategy
+    public var dateEncoding: EncodingStrategy.Dates
     /// How keys are converted.
-    public var keyEncoding: KeyEncodingStrategy
+    public var keyEncoding: EncodingStrategy.Keys
     /// The `Content-Type` set when the request has none.
     public var contentType: String
 
     /// Creates an encoder.
     public init(
-        dateEncoding: DateEncodingStrategy = .iso8601,
-        keyEncoding: KeyEncodingStrategy = .useDefaultKeys,
+        dateEncoding: EncodingStrategy.Dates = .iso8601,
+        keyEncoding: EncodingStrategy.Keys = .useDefaultKeys,
         contentType: String = "application/json"
     ) {
         self.dateEncoding = dateEncoding

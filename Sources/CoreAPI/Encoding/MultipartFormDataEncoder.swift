@@ -21,7 +21,7 @@ public import Foundation
 /// builds the body in memory.
 public struct MultipartFormDataEncoder: ParametersEncoding {
     /// How keys are converted.
-    public var keyEncoding: KeyEncodingStrategy
+    public var keyEncoding: EncodingStrategy.Keys
     /// How arrays, booleans and dates of text fields are written (escaping does not apply).
     public var format: QueryString
     /// Bodies larger than this many bytes are streamed from a temporary file; 10 MiB by default.
@@ -40,10 +40,10 @@ public struct MultipartFormDataEncoder: ParametersEncoding {
 
     /// Creates an encoder.
     public init(
-        arrayEncoding: ArrayEncodingStrategy = .repeatedKey,
-        boolEncoding: BoolEncodingStrategy = .literal,
-        dateEncoding: DateEncodingStrategy = .iso8601,
-        keyEncoding: KeyEncodingStrategy = .useDefaultKeys,
+        arrayEncoding: EncodingStrategy.Arrays = .repeatedKey,
+        boolEncoding: EncodingStrategy.Bools = .literal,
+        dateEncoding: EncodingStrategy.Dates = .iso8601,
+        keyEncoding: EncodingStrategy.Keys = .useDefaultKeys,
         streamingThreshold: Int64 = 10 * 1024 * 1024,
         temporaryDirectory: URL = FileManager.default.temporaryDirectory,
         chunkSize: Int = 1024 * 1024

@@ -1,16 +1,16 @@
 /// Encodes an `Encodable` value into a ``ParameterValue`` tree.
 ///
-/// Keys are converted with a ``KeyEncodingStrategy``; `Date`, `Data`, `URL`, `Decimal` and ``Attachment``
+/// Keys are converted with a ``EncodingStrategy/Keys``; `Date`, `Data`, `URL`, `Decimal` and ``Attachment``
 /// are kept as leaves; non-finite floating-point values are rejected. Dates inside a value that conforms
-/// to ``CustomDateEncoding`` are formatted at once with that type's strategy (as numbers for
-/// ``DateEncodingStrategy/secondsSince1970`` and ``DateEncodingStrategy/millisecondsSince1970``, as text
+/// to ``EncodingStrategy/CustomDate`` are formatted at once with that type's strategy (as numbers for
+/// ``EncodingStrategy/Dates/secondsSince1970`` and ``EncodingStrategy/Dates/millisecondsSince1970``, as text
 /// otherwise), so the serializer's own date strategy does not apply to them.
 struct ParameterTreeEncoder: Sendable {
     /// How keys are converted.
-    var keyEncoding: KeyEncodingStrategy
+    var keyEncoding: EncodingStrategy.Keys
 
     /// Creates an encoder.
-    init(keyEncoding: KeyEncodingStrategy = .useDefaultKeys) {
+    init(keyEncoding: EncodingStrategy.Keys = .useDefaultKeys) {
         self.keyEncoding = keyEncoding
     }
 

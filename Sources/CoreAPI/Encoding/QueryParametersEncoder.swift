@@ -4,7 +4,7 @@ import Foundation
 /// `application/x-www-form-urlencoded` body for other methods (the destination can be fixed instead).
 ///
 /// Keys are sorted at every level; nested objects become `key[sub]`; arrays follow
-/// ``ArrayEncodingStrategy``; `nil` values are dropped; every byte but the unreserved ones is
+/// ``EncodingStrategy/Arrays``; `nil` values are dropped; every byte but the unreserved ones is
 /// percent-encoded (see ``QueryString``). Parameters already in the URL are kept, new ones follow.
 /// Parameters that encode nothing leave the request unchanged: no query, no body.
 public struct QueryParametersEncoder: ParametersEncoding {
@@ -21,17 +21,17 @@ public struct QueryParametersEncoder: ParametersEncoding {
     /// Where the encoded parameters go.
     public var destination: Destination
     /// How keys are converted.
-    public var keyEncoding: KeyEncodingStrategy
+    public var keyEncoding: EncodingStrategy.Keys
     /// How the tree is written.
     public var format: QueryString
 
     /// Creates an encoder.
     public init(
         destination: Destination = .methodDependent,
-        arrayEncoding: ArrayEncodingStrategy = .brackets,
-        boolEncoding: BoolEncodingStrategy = .literal,
-        dateEncoding: DateEncodingStrategy = .iso8601,
-        keyEncoding: KeyEncodingStrategy = .useDefaultKeys
+        arrayEncoding: EncodingStrategy.Arrays = .brackets,
+        boolEncoding: EncodingStrategy.Bools = .literal,
+        dateEncoding: EncodingStrategy.Dates = .iso8601,
+        keyEncoding: EncodingStrategy.Keys = .useDefaultKeys
     ) {
         self.destination = destination
         self.keyEncoding = keyEncoding

@@ -26,19 +26,19 @@ public struct QueryString: Sendable {
     }
 
     /// How arrays are written.
-    public var arrayEncoding: ArrayEncodingStrategy
+    public var arrayEncoding: EncodingStrategy.Arrays
     /// How booleans are written.
-    public var boolEncoding: BoolEncodingStrategy
+    public var boolEncoding: EncodingStrategy.Bools
     /// How dates are written.
-    public var dateEncoding: DateEncodingStrategy
+    public var dateEncoding: EncodingStrategy.Dates
     /// How keys and values are escaped.
     public var escaping: Escaping
 
     /// Creates a serializer.
     public init(
-        arrayEncoding: ArrayEncodingStrategy = .brackets,
-        boolEncoding: BoolEncodingStrategy = .literal,
-        dateEncoding: DateEncodingStrategy = .iso8601,
+        arrayEncoding: EncodingStrategy.Arrays = .brackets,
+        boolEncoding: EncodingStrategy.Bools = .literal,
+        dateEncoding: EncodingStrategy.Dates = .iso8601,
         escaping: Escaping = .rfc3986
     ) {
         self.arrayEncoding = arrayEncoding

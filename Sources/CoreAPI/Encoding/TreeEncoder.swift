@@ -3,16 +3,16 @@ import Foundation
 /// The `Encoder` behind ``ParameterTreeEncoder``: encodes one value into a ``TreeNode``.
 final class TreeEncoder: Encoder {
     let codingPath: [any CodingKey]
-    let keyEncoding: KeyEncodingStrategy
-    /// The date strategy of the closest enclosing ``CustomDateEncoding`` value.
-    var dateOverride: DateEncodingStrategy?
+    let keyEncoding: EncodingStrategy.Keys
+    /// The date strategy of the closest enclosing ``EncodingStrategy/CustomDate`` value.
+    var dateOverride: EncodingStrategy.Dates?
     let storage: TreeNode
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(
         codingPath: [any CodingKey],
-        keyEncoding: KeyEncodingStrategy,
-        dateOverride: DateEncodingStrategy?,
+        keyEncoding: EncodingStrategy.Keys,
+        dateOverride: EncodingStrategy.Dates?,
         storage: TreeNode = TreeNode()
     ) {
         self.codingPath = codingPath

@@ -3,8 +3,8 @@
 struct TypeFacts {
     /// Whether the type is an integer type.
     var isInteger: Bool
-    /// The type as a ``CustomDateEncoding`` type, when it is one.
-    var customDates: (any CustomDateEncoding.Type)?
+    /// The type as a ``EncodingStrategy/CustomDate`` type, when it is one.
+    var customDates: (any EncodingStrategy.CustomDate.Type)?
 
     /// Facts found so far, by type; emptied should it ever hold more than 1024.
     private static let known = LockedValue<[ObjectIdentifier: TypeFacts]>([:])
@@ -17,7 +17,7 @@ struct TypeFacts {
         }
         let facts = TypeFacts(
             isInteger: type is any BinaryInteger.Type,
-            customDates: type as? any CustomDateEncoding.Type
+            customDates: type as? any EncodingStrategy.CustomDate.Type
         )
         known.withLock { table in
             if table.count >= 1024 { table.removeAll() }

@@ -22,7 +22,7 @@ extension ApiSession {
         queue: DispatchQueue? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<M.Output, any Error>) -> Void
-    ) -> RequestHandle {
+    ) -> ApiSession.RequestHandle {
         let call = Call()
         let settings = options.map(method.options.merging) ?? method.options
         let id = calls.open(call, method: method, key: settings.callKey, group: nil)
@@ -34,7 +34,7 @@ extension ApiSession {
             }
         }
         call.attachTask(task.cancel)
-        return RequestHandle(cancel: call.cancel)
+        return ApiSession.RequestHandle(cancel: call.cancel)
     }
 
     /// Runs `body` and calls `completion` with its result, on `queue` when one is given.
@@ -53,6 +53,22 @@ extension ApiSession {
             queue.async { completion(result) }
         } else {
             completion(result)
+        }
+    }
+}
+
+extension ApiSession {
+    /// A handle to one request started with ``ApiSession/perform(_:options:queue:progress:completion:)``.
+    public final class RequestHandle: Sendable {
+        private let cancelCall: @Sendable () -> Void
+
+        init(cancel: @escaping @Sendable () -> Void) {
+            self.cancelCall = cancel
+        }
+
+        /// Cancels the request; its completion receives ``ApiError/cancelled`` unless it already finished.
+        public func cancel() {
+            cancelCall()
         }
     }
 }

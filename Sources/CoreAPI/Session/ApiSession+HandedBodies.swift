@@ -15,12 +15,12 @@ extension ApiSession {
     /// response the handler refuses (a status the method does not accept) fails as ``perform(_:options:progress:)``
     /// would fail: with the method's own status error, else the status error with its body.
     /// - Parameters:
-    ///   - limits: With ``StreamLimits/unlimited``, no deadline ends the exchange.
+    ///   - limits: With ``StreamedResponse/Limits/unlimited``, no deadline ends the exchange.
     ///   - extraHeaders: Fields set on the request after the method's own (a range, a last event ID).
     func exchange<M: ApiMethod>(
         _ method: M,
-        handingBodyTo handler: ResponseBodyHandler,
-        limits: StreamLimits,
+        handingBodyTo handler: TransportOptions.BodyHandler,
+        limits: StreamedResponse.Limits,
         extraHeaders: [(name: String, value: String)],
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> ResponseHead {

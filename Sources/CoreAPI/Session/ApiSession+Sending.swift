@@ -8,7 +8,7 @@ extension ApiSession {
     func transportOptions(
         for settings: CallOptions,
         progress: (@Sendable (TransferProgress) -> Void)?,
-        bodyHandler: ResponseBodyHandler? = nil
+        bodyHandler: TransportOptions.BodyHandler? = nil
     ) -> TransportOptions {
         let seconds = settings.deadlineSeconds ?? policy.deadline
         return TransportOptions(

@@ -10,7 +10,7 @@
 ///   keys match). Logs hide their values, and cache keys leave them out.
 ///
 /// A session's ``TransportPolicy/secrets`` is read by every part of the session: configured once there,
-/// a name is secret everywhere. ``Redaction`` and ``HTTPCacheMiddleware`` add theirs to it.
+/// a name is secret everywhere. ``Secrets/Redaction`` and ``HTTPCacheMiddleware`` add theirs to it.
 ///
 /// ```swift
 /// let secrets = Secrets(headerNames: ["X-Api-Key"], parameterKeys: ["pin"])

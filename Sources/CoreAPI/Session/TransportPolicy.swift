@@ -24,12 +24,12 @@ public struct TransportPolicy: Sendable, Hashable {
     /// The longest a call may take in the network, in seconds, however busy the transfer is.
     public var deadline: TimeInterval
     /// Which header fields and parameters are secret, for the whole session: redirects strip the
-    /// header fields when they leave the origin, ``LoggingMiddleware`` and ``CurlCommand`` hide them,
+    /// header fields when they leave the origin, ``LoggingMiddleware`` and ``ApiRequest/curlCommand(redaction:maximumBodyLength:)`` hide them,
     /// and ``HTTPCacheMiddleware`` keeps them out of its store and keys.
     public var secrets: Secrets
     /// Header names treated like `Authorization` (``Secrets/configuredHeaderNames`` of ``secrets``):
     /// removed when a redirect leaves the original origin, hidden by ``LoggingMiddleware`` and
-    /// ``CurlCommand`` of the session, never stored by ``HTTPCacheMiddleware``. Stored lower-cased
+    /// ``ApiRequest/curlCommand(redaction:maximumBodyLength:)`` of the session, never stored by ``HTTPCacheMiddleware``. Stored lower-cased
     /// whichever way they are set, so `policy.secretHeaderNames.insert("X-Api-Key")` works as well as
     /// the initialiser.
     public var secretHeaderNames: Set<String> {

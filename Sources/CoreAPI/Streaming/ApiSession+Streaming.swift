@@ -28,15 +28,15 @@ extension ApiSession {
     /// `bufferLimit` bytes behind gets the pieces buffered, then ``ApiError/streamBufferFull(limit:)``.
     /// - Parameters:
     ///   - method: The call to make.
-    ///   - limits: ``StreamLimits/method`` to hold the whole stream to the method's size limit and
-    ///     deadline; ``StreamLimits/unlimited`` for a stream that may run without end.
+    ///   - limits: ``StreamedResponse/Limits/method`` to hold the whole stream to the method's size limit and
+    ///     deadline; ``StreamedResponse/Limits/unlimited`` for a stream that may run without end.
     ///   - bufferLimit: The most bytes that wait for the reader;
-    ///     ``ResponseBodyStream/defaultBufferLimit`` (16 MiB) unless given.
+    ///     ``StreamedResponse/Body/defaultBufferLimit`` (16 MiB) unless given.
     /// - Throws: ``ApiError`` when the call fails before its body starts.
     public func stream<M: ApiMethod>(
         _ method: M,
-        limits: StreamLimits = .method,
-        bufferLimit: Int = ResponseBodyStream.defaultBufferLimit
+        limits: StreamedResponse.Limits = .method,
+        bufferLimit: Int = StreamedResponse.Body.defaultBufferLimit
     ) async throws -> StreamedResponse {
         try await stream(method, limits: limits, extraHeaders: [], bufferLimit: bufferLimit)
     }
@@ -44,9 +44,9 @@ extension ApiSession {
     /// ``stream(_:limits:bufferLimit:)`` with `extraHeaders` set on the request.
     func stream<M: ApiMethod>(
         _ method: M,
-        limits: StreamLimits,
+        limits: StreamedResponse.Limits,
         extraHeaders: [(name: String, value: String)],
-        bufferLimit: Int = ResponseBodyStream.defaultBufferLimit
+        bufferLimit: Int = StreamedResponse.Body.defaultBufferLimit
     ) async throws -> StreamedResponse {
         let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let buffer = StreamBuffer(limit: bufferLimit)
@@ -55,7 +55,7 @@ extension ApiSession {
         let limit = limits == .method ? settings.maximumResponseSize ?? policy.maximumResponseSize : .max
         let received = LockedValue<Int64>(0)
         let acceptable = settings.acceptableStatusCodes
-        var bounded = ResponseBodyHandler(
+        var bounded = TransportOptions.BodyHandler(
             accepts: { response in
                 guard acceptable.contains(response.statusCode) else { return false }
                 if HeadChecks(response).declaresMore(than: limit) {
@@ -103,7 +103,7 @@ extension ApiSession {
         } onCancel: {
             task.cancel()
         }
-        let body = ResponseBodyStream(pieces, buffer: buffer, end: { task.cancel() })
+        let body = StreamedResponse.Body(pieces, buffer: buffer, end: { task.cancel() })
         return StreamedResponse(head: response, body: body)
     }
 
@@ -111,14 +111,14 @@ extension ApiSession {
     /// `reconnection` says when the connection ends.
     ///
     /// ```swift
-    /// for try await event in session.events(WatchOrders(), reconnection: EventReconnection()) {
+    /// for try await event in session.events(WatchOrders(), reconnection: ServerSentEvents.Reconnection()) {
     ///     print(event.event, event.data)
     /// }
     /// ```
     ///
-    /// No deadline or size limit applies (see ``StreamLimits/unlimited``); the idle timeout does. Each
+    /// No deadline or size limit applies (see ``StreamedResponse/Limits/unlimited``); the idle timeout does. Each
     /// reconnection sends `Last-Event-ID` with the last event ID when there is one, after the wait
-    /// `reconnection` gives (see ``EventReconnection``: a backoff, which the stream's `retry` starts from,
+    /// `reconnection` gives (see ``ServerSentEvents/Reconnection``: a backoff, which the stream's `retry` starts from,
     /// held to its cap). A `204` ends the events for good; a status the method does not accept, or a
     /// response whose `Content-Type` is not `text/event-stream`
     /// (``ApiError/unacceptableContentType(_:)``), throws, whatever `reconnection` says. Leaving the loop
@@ -127,8 +127,11 @@ extension ApiSession {
     ///   - method: The call that opens the stream; give it `Accept: text/event-stream`.
     ///   - reconnection: When and how often to reconnect; `nil` (the default) ends the events when the
     ///     connection ends.
-    public func events<M: ApiMethod>(_ method: M, reconnection: EventReconnection? = nil) -> ServerSentEvents {
-        let (events, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
+    public func events<M: ApiMethod>(
+        _ method: M,
+        reconnection: ServerSentEvents.Reconnection? = nil
+    ) -> ServerSentEvents {
+        let (events, continuation) = AsyncThrowingStream<ServerSentEvents.Event, any Error>.makeStream()
         let task = Task { [self] in
             var lastEventID: String?
             var retry: Int?
@@ -174,7 +177,7 @@ extension ApiSession {
                     random: Double.random(in: 0...1)
                 )
                 do {
-                    try await Backoff.sleep(delay)
+                    try await RetryPolicy.Backoff.sleep(delay)
                 } catch {
                     continuation.finish(throwing: ApiError.cancelled)
                     return

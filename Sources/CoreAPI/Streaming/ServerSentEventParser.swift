@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 
 /// Turns the bytes of a `text/event-stream` body into events, piece by piece, by the HTML standard's
 /// rules: a leading byte-order mark is skipped; lines end at LF, CR or CRLF; a line starting with `:` is
 /// a comment; `field: value` loses one space after the colon; `data` lines are joined with line feeds;
 /// an `id` holding NUL is ignored; `retry` is taken only when it is all digits; a blank line dispatches
 /// the event, unless it has no data; an event not ended by a blank line when the body ends is dropped.
-public struct ServerSentEventParser: Sendable {
+package struct ServerSentEventParser: Sendable {
     private var lines = LineSplitter()
     private var data: [UInt8] = []
     private var hasData = false
@@ -18,18 +18,18 @@ public struct ServerSentEventParser: Sendable {
     private var idBuffer: String?
     /// The last event ID as of the last blank line, which persists from event to event; `nil` when none
     /// (or an empty one). A reconnection sends it as `Last-Event-ID`.
-    public private(set) var lastEventID: String?
+    package private(set) var lastEventID: String?
     /// The reconnection time the stream asked for last, in milliseconds.
-    public private(set) var retry: Int?
+    package private(set) var retry: Int?
 
     /// Creates a parser; `lastEventID` is the ID a reconnection started from, if any.
-    public init(lastEventID: String? = nil) {
+    package init(lastEventID: String? = nil) {
         self.lastEventID = lastEventID
         self.idBuffer = lastEventID
     }
 
     /// Takes the next piece of the body; returns the events it completes, in order.
-    public mutating func append(_ piece: Data) -> [ServerSentEvent] {
+    package mutating func append(_ piece: Data) -> [ServerSentEvents.Event] {
         var piece = piece
         if isAtStart {
             // A byte-order mark may arrive split over pieces: its bytes are held until it is told apart.
@@ -48,7 +48,7 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Processes one line; returns the event a blank line dispatches.
-    private mutating func take(_ line: [UInt8]) -> ServerSentEvent? {
+    private mutating func take(_ line: [UInt8]) -> ServerSentEvents.Event? {
         if line.isEmpty {
             lastEventID = idBuffer
             defer {
@@ -57,7 +57,7 @@ public struct ServerSentEventParser: Sendable {
                 eventType = ""
             }
             guard hasData else { return nil }
-            return ServerSentEvent(
+            return ServerSentEvents.Event(
                 event: eventType.isEmpty ? "message" : eventType,
                 data: String(decoding: data, as: UTF8.self),
                 id: lastEventID,

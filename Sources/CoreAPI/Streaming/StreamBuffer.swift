@@ -1,9 +1,9 @@
 /// The bytes of a streamed body that have arrived and wait for their reader, counted against a limit:
-/// what keeps a ``ResponseBodyStream`` bounded when its reader is slower than the network.
+/// what keeps a ``StreamedResponse/Body`` bounded when its reader is slower than the network.
 ///
 /// The session counts each piece in as it hands it to the stream, and out as the reader takes it. A
 /// transport holds the network off by waiting for room before it hands the next piece on
-/// (``ResponseBodyHandler/waitForRoom(for:)``, which an AsyncHTTPClient transport awaits before it asks
+/// (``TransportOptions/BodyHandler/waitForRoom(for:)``, which an AsyncHTTPClient transport awaits before it asks
 /// its body sequence for more); URLSession's delegate path suspends its task while the buffer is full
 /// where the platform can (Apple), and ends the stream with ``ApiError/streamBufferFull(limit:)`` where
 /// it cannot (Linux).

@@ -12,7 +12,7 @@ public import Foundation
 /// - Any other body counts against ``TransportOptions/maximumResponseSize`` on decoded bytes as they
 ///   arrive — or at once, when an identity body declares a larger `Content-Length`.
 /// - A response to `HEAD`, and a `204` or `304`, has no body to decode.
-/// - When the options carry a ``ResponseBodyHandler`` that accepts the head, the body goes to it instead;
+/// - When the options carry a ``TransportOptions/BodyHandler`` that accepts the head, the body goes to it instead;
 ///   how an engine waits for its reader is the engine's (it depends on what the engine can pause).
 /// - Download progress is counted here; the engine reports ``progress`` when it likes.
 ///
@@ -22,9 +22,9 @@ public struct ResponseCollector: Sendable {
     public enum Disposition: Sendable {
         /// Read the body and ``append(_:)-(UnsafeRawBufferPointer)`` its decoded bytes.
         case collect
-        /// Hand the decoded bytes to the handler (``ResponseBodyHandler/receive``), telling the collector
+        /// Hand the decoded bytes to the handler (``TransportOptions/BodyHandler/receive``), telling the collector
         /// of each piece with ``streamed(_:)``.
-        case stream(ResponseBodyHandler)
+        case stream(TransportOptions.BodyHandler)
         /// An informational head: wait for the next one.
         case skip
     }
@@ -39,7 +39,7 @@ public struct ResponseCollector: Sendable {
 
     private let method: HTTPMethod
     private let limit: Int64
-    private let bodyHandler: ResponseBodyHandler?
+    private let bodyHandler: TransportOptions.BodyHandler?
     private let decodedCodings: Set<String>
     private var head: ResponseHead?
     private var checks: HeadChecks?
@@ -69,7 +69,7 @@ public struct ResponseCollector: Sendable {
     /// - Returns: Whether to collect the body, hand it to a handler, or skip an informational head.
     /// - Throws: ``ApiError/TransportFailure/Kind/badResponse`` for a head whose body cannot be read
     ///   safely, ``ApiError/responseTooLarge(limit:)`` for a body declared larger than the limit, or what
-    ///   the handler's ``ResponseBodyHandler/accepts`` threw.
+    ///   the handler's ``TransportOptions/BodyHandler/accepts`` threw.
     public mutating func receive(_ head: ResponseHead, expectedLength: Int64? = nil) throws(ApiError) -> Disposition {
         if head.status.kind == .informational, head.status.code != 101 {
             return .skip

@@ -51,7 +51,7 @@ extension SessionDelegate {
         progress?(collector.progress)
     }
 
-    /// Hands a piece of a body to the exchange's ``ResponseBodyHandler``, outside the lock.
+    /// Hands a piece of a body to the exchange's ``TransportOptions/BodyHandler``, outside the lock.
     ///
     /// A stream's reader that falls its buffer's limit behind holds the task: Apple's URLSession
     /// suspends it until the reader has taken half the buffer; FoundationNetworking cannot pause a task

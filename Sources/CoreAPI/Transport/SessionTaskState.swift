@@ -27,7 +27,7 @@ extension SessionDelegate {
         /// The response's rules and what was kept of its body, from its head on (see
         /// ``ResponseCollector``).
         var collector: ResponseCollector?
-        /// Whether the body goes to the options' ``ResponseBodyHandler`` rather than into the collector.
+        /// Whether the body goes to the options' ``TransportOptions/BodyHandler`` rather than into the collector.
         var streams = false
         /// Whether the task is suspended until its stream's reader has made room (Apple only): idle
         /// time does not count meanwhile.

@@ -15,7 +15,7 @@
 /// - feeds each response to a ``ResponseCollector`` — the head, then the decoded body — and does what it
 ///   says. The collector holds the rules every engine shares: the head checks, the size limit on
 ///   decoded bytes, the first 64 KiB kept of a redirect's body, no body for `HEAD`, `204` and `304`,
-///   handing the body to the options' ``ResponseBodyHandler``, and progress;
+///   handing the body to the options' ``TransportOptions/BodyHandler``, and progress;
 /// - keeps time as its ``timing`` says: the idle timeout and the deadline of the ``TransportOptions``
 ///   are enforced through an ``ExchangeControl`` (``ExchangeControl/for(_:)`` gives it the process's one
 ///   timer when the session leaves the time to the transport);
@@ -52,7 +52,7 @@ public protocol Transport: Sendable {
     func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse
 
     /// Performs a WebSocket opening handshake and returns the connection, or the response that refused
-    /// it. Optional: by default it throws ``WebSocketError/unavailable(reason:)``.
+    /// it. Optional: by default it throws ``WebSocket/Failure/unavailable(reason:)``.
     ///
     /// The session has built `request` — a `GET` to a `ws` or `wss` URL with the session's and the
     /// method's header fields, as the middlewares left it — and runs this once per attempt of the
@@ -60,19 +60,19 @@ public protocol Transport: Sendable {
     /// checks the server's answer as RFC 6455 requires, and honours the calling task's cancellation.
     /// - Parameters:
     ///   - request: The opening handshake's request.
-    ///   - options: The connection's limits; the engine enforces ``WebSocketOptions/maximumMessageSize``.
+    ///   - options: The connection's limits; the engine enforces ``WebSocket/Options/maximumMessageSize``.
     /// - Returns: The open connection, or the HTTP response of a refusal.
     /// - Throws: ``ApiError`` when no response came (a transport failure, a timeout, cancellation), or
-    ///   a ``WebSocketError``.
-    func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade
+    ///   a ``WebSocket/Failure``.
+    func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade
 }
 
 extension Transport {
     /// ``ExchangeTiming/keptByTransport``: the session runs each exchange in a task of its own.
     public var timing: ExchangeTiming { .keptByTransport }
 
-    /// Throws ``WebSocketError/unavailable(reason:)``: this transport opens no WebSockets.
-    public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
-        throw WebSocketError.unavailable(reason: "\(type(of: self)) does not open WebSocket connections")
+    /// Throws ``WebSocket/Failure/unavailable(reason:)``: this transport opens no WebSockets.
+    public func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {
+        throw WebSocket.Failure.unavailable(reason: "\(type(of: self)) does not open WebSocket connections")
     }
 }

@@ -16,7 +16,7 @@ public struct TransportOptions: Sendable {
     /// arrives, in order; keep it short and never block in it.
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// Where the body goes when the session reads it as it arrives; `nil` to collect every body.
-    public var bodyHandler: ResponseBodyHandler?
+    public var bodyHandler: TransportOptions.BodyHandler?
     /// The session's hold on this exchange: the clock the transport touches and the signal that ends
     /// it, as the transport's ``Transport/timing`` says; `nil` when the transport keeps time itself
     /// (then ``ExchangeControl/for(_:)`` makes one on the same timer).
@@ -34,7 +34,7 @@ public struct TransportOptions: Sendable {
         deadline: DispatchTime = .distantFuture,
         maximumResponseSize: Int64 = .max,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        bodyHandler: ResponseBodyHandler? = nil
+        bodyHandler: TransportOptions.BodyHandler? = nil
     ) {
         self.idleTimeout = idleTimeout
         self.deadline = deadline

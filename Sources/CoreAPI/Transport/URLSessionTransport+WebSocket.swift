@@ -5,10 +5,10 @@
     /// WebSockets over FoundationNetworking: none. Its `URLSessionWebSocketTask` fails every connection
     /// on Linux, where libcurl is built without WebSocket support, before anything reaches the server.
     extension URLSessionTransport {
-        /// Throws ``WebSocketError/unavailable(reason:)`` at once, without trying: FoundationNetworking
+        /// Throws ``WebSocket/Failure/unavailable(reason:)`` at once, without trying: FoundationNetworking
         /// cannot open WebSockets on Linux.
-        public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
-            throw WebSocketError.unavailable(
+        public func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {
+            throw WebSocket.Failure.unavailable(
                 reason: "URLSession cannot open WebSockets on Linux (its libcurl has no WebSocket support); "
                     + "use AsyncHTTPClientTransport from the CoreAPIAsyncHTTPClient product, "
                     + "built with the package trait AsyncHTTPClient"
@@ -29,7 +29,7 @@
         ///   - options: The connection's limits; URLSession enforces the message size.
         /// - Returns: The connection, or the refusal.
         /// - Throws: ``ApiError`` when no response came, or the call was cancelled.
-        public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+        public func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {
             guard let urlSession else { throw ApiError.invalidRequest(.sessionInvalidated) }
             let task = urlSession.webSocketTask(with: URLRequest(request))
             task.maximumMessageSize = options.maximumMessageSize

@@ -10,20 +10,20 @@
 /// at once). URLSession joins fragments, answers pings and enforces the size limit itself.
 ///
 /// A close code that may not be sent (1005, 1006, 1015) goes out as
-/// ``WebSocketCloseCode/normalClosure``. Codes the server sends arrive as they are.
+/// ``WebSocket/CloseCode/normalClosure``. Codes the server sends arrive as they are.
 ///
 /// The closing handshake is URLSession's: ``close(_:)`` waits until the task has ended — URLSession ends
-/// it once the server's close frame has come — for ``WebSocketOptions/closeTimeout`` at most, then
+/// it once the server's close frame has come — for ``WebSocket/Options/closeTimeout`` at most, then
 /// cancels it; the closure is the task's `closeCode` and `closeReason`, which hold the server's frame.
-struct URLSessionWebSocketConnection: WebSocketConnection {
+struct URLSessionWebSocketConnection: WebSocket.Connection {
     let task: URLSessionWebSocketTask
     let maximumMessageSize: Int
     /// How long ``close(_:)`` waits for the task to end.
     let closeTimeout: Duration
 
-    func send(_ message: WebSocketMessage) async throws {
+    func send(_ message: WebSocket.Message) async throws {
         guard message.size <= maximumMessageSize else {
-            throw WebSocketError.messageTooLarge(limit: maximumMessageSize)
+            throw WebSocket.Failure.messageTooLarge(limit: maximumMessageSize)
         }
         do {
             switch message {
@@ -31,11 +31,11 @@ struct URLSessionWebSocketConnection: WebSocketConnection {
             case .binary(let data): try await task.send(.data(data))
             }
         } catch {
-            throw closure.map(WebSocketError.closed) ?? WebSocketError.connectionLost
+            throw closure.map(WebSocket.Failure.closed) ?? WebSocket.Failure.connectionLost
         }
     }
 
-    func receive() async throws -> WebSocketEvent {
+    func receive() async throws -> WebSocket.Event {
         let task = self.task
         do {
             let message = try await withTaskCancellationHandler {
@@ -46,16 +46,16 @@ struct URLSessionWebSocketConnection: WebSocketConnection {
             switch message {
             case .string(let text): return .message(.text(text))
             case .data(let data): return .message(.binary(data))
-            @unknown default: throw WebSocketError.protocolError(reason: "a message of an unknown kind")
+            @unknown default: throw WebSocket.Failure.protocolError(reason: "a message of an unknown kind")
             }
-        } catch let error as WebSocketError {
+        } catch let error as WebSocket.Failure {
             throw error
         } catch {
             if let closure { return .closed(closure) }
             if (error as NSError).domain == NSPOSIXErrorDomain, (error as NSError).code == Int(EMSGSIZE) {
-                throw WebSocketError.messageTooLarge(limit: maximumMessageSize)
+                throw WebSocket.Failure.messageTooLarge(limit: maximumMessageSize)
             }
-            throw WebSocketError.connectionLost
+            throw WebSocket.Failure.connectionLost
         }
     }
 
@@ -66,13 +66,13 @@ struct URLSessionWebSocketConnection: WebSocketConnection {
                 if error == nil {
                     continuation.resume()
                 } else {
-                    continuation.resume(throwing: WebSocketError.connectionLost)
+                    continuation.resume(throwing: WebSocket.Failure.connectionLost)
                 }
             }
         }
     }
 
-    func close(_ closure: WebSocketClosure) async {
+    func close(_ closure: WebSocket.Closure) async {
         let sendable = closure.code.isSendable ? closure.code : .normalClosure
         let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(sendable.rawValue)) ?? .normalClosure
         task.cancel(with: code, reason: closure.reason.isEmpty ? nil : Data(closure.reason.utf8))
@@ -89,11 +89,11 @@ struct URLSessionWebSocketConnection: WebSocketConnection {
     }
 
     /// How the server closed the connection, once it did.
-    private var closure: WebSocketClosure? {
+    private var closure: WebSocket.Closure? {
         let code = task.closeCode.rawValue
         guard code != URLSessionWebSocketTask.CloseCode.invalid.rawValue else { return nil }
-        return WebSocketClosure(
-            code: WebSocketCloseCode(rawValue: UInt16(clamping: code)),
+        return WebSocket.Closure(
+            code: WebSocket.CloseCode(rawValue: UInt16(clamping: code)),
             reason: String(decoding: task.closeReason ?? Data(), as: UTF8.self)
         )
     }

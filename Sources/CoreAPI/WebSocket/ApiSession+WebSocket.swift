@@ -17,11 +17,11 @@ extension ApiSession {
     /// - Parameter method: The endpoint and the connection's options.
     /// - Returns: The open connection.
     /// - Throws: ``ApiError`` as for any request — ``ApiError/invalidRequest(_:)`` before anything is
-    ///   sent, a transport failure, ``ApiError/timeout`` (``WebSocketOptions/handshakeTimeout``), a status
-    ///   error when the server refuses — or ``WebSocketError/unavailable(reason:)`` when the transport
+    ///   sent, a transport failure, ``ApiError/timeout`` (``WebSocket/Options/handshakeTimeout``), a status
+    ///   error when the server refuses — or ``WebSocket/Failure/unavailable(reason:)`` when the transport
     ///   opens no WebSockets (``URLSessionTransport`` on Linux: use `AsyncHTTPClientTransport`, from the
     ///   `CoreAPIAsyncHTTPClient` product and the package trait `AsyncHTTPClient`, there).
-    public func webSocket<M: WebSocketMethod>(_ method: M) async throws -> WebSocket {
+    public func webSocket<M: WebSocket.Method>(_ method: M) async throws -> WebSocket {
         let options = method.webSocketOptions
         let opening = try makeWebSocketRequest(for: method)
         let connection = try await openWebSocket(method, request: opening, options: options)
@@ -42,7 +42,7 @@ extension ApiSession {
     }
 
     /// The opening handshake's request: the method's request with `ws` or `wss` for `http` or `https`.
-    func makeWebSocketRequest<M: WebSocketMethod>(for method: M) throws -> ApiRequest {
+    func makeWebSocketRequest<M: WebSocket.Method>(for method: M) throws -> ApiRequest {
         guard isValid else { throw ApiError.invalidRequest(.sessionInvalidated) }
         var request = try makeRequest(for: method)
         let url = request.url
@@ -52,10 +52,10 @@ extension ApiSession {
         switch components.scheme?.lowercased() {
         case "http", "ws": components.scheme = "ws"
         case "https", "wss": components.scheme = "wss"
-        default: throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+        default: throw ApiError.invalidRequest(.invalidURL(Secrets.Redaction().redact(url)))
         }
         guard let upgraded = components.url else {
-            throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+            throw ApiError.invalidRequest(.invalidURL(Secrets.Redaction().redact(url)))
         }
         request.url = upgraded
         return request
@@ -63,14 +63,14 @@ extension ApiSession {
 
     /// Runs one opening handshake through the middlewares; the connection when the server switched
     /// protocols.
-    private func openWebSocket<M: WebSocketMethod>(
+    private func openWebSocket<M: WebSocket.Method>(
         _ method: M,
         request: ApiRequest,
-        options: WebSocketOptions
-    ) async throws -> any WebSocketConnection {
+        options: WebSocket.Options
+    ) async throws -> any WebSocket.Connection {
         // The connections the attempts opened, and whether the handshake was given up (timeout, cancel):
         // a connection that arrives after that is closed at once instead of being left open.
-        let opened = LockedValue<(connections: [any WebSocketConnection], abandoned: Bool)>(([], false))
+        let opened = LockedValue<(connections: [any WebSocket.Connection], abandoned: Bool)>(([], false))
         let transport = self.transport
         let settings = method.options
         let chain = MiddlewareChain(middlewares: middlewares + settings.middlewares) { request in
@@ -81,7 +81,7 @@ extension ApiSession {
                     return !state.abandoned
                 }
                 guard kept else {
-                    await connection.close(WebSocketClosure(code: .goingAway))
+                    await connection.close(WebSocket.Closure(code: .goingAway))
                     throw ApiError.cancelled
                 }
                 return try RawResponse(url: request.url, statusCode: 101)
@@ -103,13 +103,13 @@ extension ApiSession {
                 return state.connections
             }
             await Self.close(connections)
-            throw error is WebSocketError ? error : ApiError(error)
+            throw error is WebSocket.Failure ? error : ApiError(error)
         }
         var connections = opened.withLock { $0.connections }
         guard response.statusCode == 101, let connection = connections.popLast() else {
             await Self.close(connections)
             _ = try process(.success(response), for: method, settings: settings)
-            throw WebSocketError.handshakeFailed(
+            throw WebSocket.Failure.handshakeFailed(
                 reason: response.statusCode == 101
                     ? "a middleware answered the opening handshake" : "status \(response.statusCode) instead of 101"
             )
@@ -118,9 +118,9 @@ extension ApiSession {
         return connection
     }
 
-    private static func close(_ connections: [any WebSocketConnection]) async {
+    private static func close(_ connections: [any WebSocket.Connection]) async {
         for connection in connections {
-            await connection.close(WebSocketClosure(code: .goingAway))
+            await connection.close(WebSocket.Closure(code: .goingAway))
         }
     }
 }

@@ -3,11 +3,11 @@ public import Foundation
 /// An open WebSocket connection of an ``ApiSession`` (``ApiSession/webSocket(_:)``): send messages,
 /// read ``events`` in order, close with a code and a reason.
 ///
-/// Whatever the engine, it adds the same behaviour: a ping every ``WebSocketOptions/pingInterval``
-/// with a ``WebSocketOptions/pingTimeout``; messages over ``WebSocketOptions/maximumMessageSize``
+/// Whatever the engine, it adds the same behaviour: a ping every ``WebSocket/Options/pingInterval``
+/// with a ``WebSocket/Options/pingTimeout``; messages over ``WebSocket/Options/maximumMessageSize``
 /// refused; cancelling the task that reads ``events`` closes the connection
-/// (``WebSocketCloseCode/goingAway``); and, with ``WebSocketOptions/reconnection``, a lost connection
-/// opened again through the whole opening handshake, reported as ``WebSocketEvent/reconnected(attempt:)``.
+/// (``WebSocket/CloseCode/goingAway``); and, with ``WebSocket/Options/reconnection``, a lost connection
+/// opened again through the whole opening handshake, reported as ``WebSocket/Event/reconnected(attempt:)``.
 /// Dropping the last reference closes the connection too.
 ///
 /// ```swift
@@ -23,39 +23,39 @@ public final class WebSocket: Sendable {
     /// The URL connected to, without its query (which may carry a token).
     public let url: URL
     /// The connection's limits, keep-alive and reconnection.
-    public let options: WebSocketOptions
-    /// The encoder of ``send(json:encoder:)``: the method's ``WebSocketMethod/messageEncoder``.
+    public let options: WebSocket.Options
+    /// The encoder of ``send(json:encoder:)``: the method's ``WebSocket/Method/messageEncoder``.
     public let messageEncoder: JSONEncoder
-    /// The decoder of ``decode(_:from:)``: the method's ``WebSocketMethod/messageDecoder``.
+    /// The decoder of ``decode(_:from:)``: the method's ``WebSocket/Method/messageDecoder``.
     public let messageDecoder: JSONDecoder
 
     private struct State {
-        var connection: (any WebSocketConnection)?
+        var connection: (any WebSocket.Connection)?
         /// Counts the connections, so a keep-alive loop stops when its connection was replaced.
         var generation = 0
         /// How the client closed the connection, once it did.
-        var closedByClient: WebSocketClosure?
+        var closedByClient: WebSocket.Closure?
         /// A failure found beside the reader (a ping timeout), reported by the reader.
-        var pendingFailure: WebSocketError?
+        var pendingFailure: WebSocket.Failure?
         /// Reconnection attempts since the last message arrived: a server that accepts and drops again
         /// at once goes on counting, with growing delays, towards the policy's limit.
         var attemptsInARow = 0
         /// How the connection ended for good, once it did.
-        var closure: WebSocketClosure?
+        var closure: WebSocket.Closure?
         var finished = false
         var keepAlive: Task<Void, Never>?
     }
 
     private let state = LockedValue(State())
     /// Opens a new connection, through the whole opening handshake.
-    private let open: @Sendable () async throws -> any WebSocketConnection
+    private let open: @Sendable () async throws -> any WebSocket.Connection
 
     init(
         url: URL,
-        options: WebSocketOptions,
+        options: WebSocket.Options,
         coders: (encoder: JSONEncoder, decoder: JSONDecoder),
-        connection: any WebSocketConnection,
-        open: @escaping @Sendable () async throws -> any WebSocketConnection
+        connection: any WebSocket.Connection,
+        open: @escaping @Sendable () async throws -> any WebSocket.Connection
     ) {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
@@ -71,31 +71,31 @@ public final class WebSocket: Sendable {
         let (connection, keepAlive) = state.withLock { ($0.finished ? nil : $0.connection, $0.keepAlive) }
         keepAlive?.cancel()
         if let connection {
-            Task { await connection.close(WebSocketClosure(code: .goingAway)) }
+            Task { await connection.close(WebSocket.Closure(code: .goingAway)) }
         }
     }
 
     /// The events of the connection in order: messages, reconnections, and last the closure. One reader
     /// at a time; cancelling its task closes the connection.
-    public var events: WebSocketEvents { WebSocketEvents(socket: self) }
+    public var events: WebSocket.Events { WebSocket.Events(socket: self) }
 
     /// How the connection ended, once the reader has seen it end: the code and reason of the close frame
     /// the server sent — its answer to the client's close frame too (RFC 6455 §7.1.5) — or
-    /// ``WebSocketCloseCode/abnormalClosure`` when none came.
-    public var closure: WebSocketClosure? { state.withLock { $0.closure } }
+    /// ``WebSocket/CloseCode/abnormalClosure`` when none came.
+    public var closure: WebSocket.Closure? { state.withLock { $0.closure } }
 
     /// Sends one message.
-    /// - Throws: ``WebSocketError/messageTooLarge(limit:)`` for a message over
-    ///   ``WebSocketOptions/maximumMessageSize`` (nothing is sent); ``WebSocketError/closed(_:)`` once
-    ///   the connection is closed; the engine's ``WebSocketError`` otherwise. While a lost connection is
+    /// - Throws: ``WebSocket/Failure/messageTooLarge(limit:)`` for a message over
+    ///   ``WebSocket/Options/maximumMessageSize`` (nothing is sent); ``WebSocket/Failure/closed(_:)`` once
+    ///   the connection is closed; the engine's ``WebSocket/Failure`` otherwise. While a lost connection is
     ///   being opened again, a send fails and is not queued.
-    public func send(_ message: WebSocketMessage) async throws {
+    public func send(_ message: WebSocket.Message) async throws {
         guard message.size <= options.maximumMessageSize else {
-            throw WebSocketError.messageTooLarge(limit: options.maximumMessageSize)
+            throw WebSocket.Failure.messageTooLarge(limit: options.maximumMessageSize)
         }
-        let connection = try state.withLock { state -> any WebSocketConnection in
-            if let closure = state.closure ?? state.closedByClient { throw WebSocketError.closed(closure) }
-            guard let connection = state.connection else { throw WebSocketError.connectionLost }
+        let connection = try state.withLock { state -> any WebSocket.Connection in
+            if let closure = state.closure ?? state.closedByClient { throw WebSocket.Failure.closed(closure) }
+            guard let connection = state.connection else { throw WebSocket.Failure.connectionLost }
             return connection
         }
         try await connection.send(message)
@@ -115,21 +115,21 @@ public final class WebSocket: Sendable {
     ///   - type: The type to decode.
     ///   - message: The message.
     /// - Throws: ``ApiError/mapping(_:)`` naming the type, with the decoding error as its cause.
-    public func decode<Value: Decodable>(_ type: Value.Type, from message: WebSocketMessage) throws -> Value {
+    public func decode<Value: Decodable>(_ type: Value.Type, from message: WebSocket.Message) throws -> Value {
         try message.decode(type, decoder: messageDecoder)
     }
 
     /// Closes the connection with `code` and `reason` and returns once the closing handshake is over:
-    /// the server has answered with its close frame, or ``WebSocketOptions/closeTimeout`` has passed and
-    /// the connection was cut. The reader then gets ``WebSocketEvent/closed(_:)`` with the code and
-    /// reason of the server's close frame (RFC 6455 §7.1.5), or ``WebSocketCloseCode/abnormalClosure``
+    /// the server has answered with its close frame, or ``WebSocket/Options/closeTimeout`` has passed and
+    /// the connection was cut. The reader then gets ``WebSocket/Event/closed(_:)`` with the code and
+    /// reason of the server's close frame (RFC 6455 §7.1.5), or ``WebSocket/CloseCode/abnormalClosure``
     /// when none came. Does nothing when it is closed already.
     /// - Parameters:
-    ///   - code: The close code; ``WebSocketCloseCode/normalClosure`` by default.
+    ///   - code: The close code; ``WebSocket/CloseCode/normalClosure`` by default.
     ///   - reason: The reason, at most 123 bytes of UTF-8; empty by default.
-    public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
-        let closure = WebSocketClosure(code: code, reason: reason)
-        let connection = state.withLock { state -> (any WebSocketConnection)? in
+    public func close(_ code: WebSocket.CloseCode = .normalClosure, reason: String = "") async {
+        let closure = WebSocket.Closure(code: code, reason: reason)
+        let connection = state.withLock { state -> (any WebSocket.Connection)? in
             guard state.closedByClient == nil, state.closure == nil else { return nil }
             state.closedByClient = closure
             state.keepAlive?.cancel()
@@ -139,10 +139,10 @@ public final class WebSocket: Sendable {
     }
 
     /// The next event for ``events``; `nil` once the closure was delivered or a failure thrown.
-    func nextEvent() async throws -> WebSocketEvent? {
+    func nextEvent() async throws -> WebSocket.Event? {
         while true {
             guard let connection = state.withLock({ $0.finished ? nil : $0.connection }) else { return nil }
-            let event: WebSocketEvent
+            let event: WebSocket.Event
             do {
                 event = try await withTaskCancellationHandler {
                     try await connection.receive()
@@ -152,7 +152,7 @@ public final class WebSocket: Sendable {
                 try Task.checkCancellation()
             } catch {
                 if Task.isCancelled {
-                    finish(WebSocketClosure(code: .goingAway))
+                    finish(WebSocket.Closure(code: .goingAway))
                     throw ApiError.cancelled
                 }
                 if let byClient = state.withLock({ $0.closedByClient }) {
@@ -162,20 +162,20 @@ public final class WebSocket: Sendable {
                     return .closed(closure)
                 }
                 let failure =
-                    state.withLock { $0.pendingFailure.take() } ?? (error as? WebSocketError) ?? .connectionLost
+                    state.withLock { $0.pendingFailure.take() } ?? (error as? WebSocket.Failure) ?? .connectionLost
                 if failure == .connectionLost || failure == .pingTimeout,
                     let reconnected = try await reconnect(after: failure)
                 {
                     return reconnected
                 }
-                finish(await closingHandshake(connection, WebSocketClosure(code: .goingAway)))
+                finish(await closingHandshake(connection, WebSocket.Closure(code: .goingAway)))
                 throw failure
             }
             switch event {
             case .message(let message):
                 guard message.size <= options.maximumMessageSize else {
-                    finish(await closingHandshake(connection, WebSocketClosure(code: .messageTooBig)))
-                    throw WebSocketError.messageTooLarge(limit: options.maximumMessageSize)
+                    finish(await closingHandshake(connection, WebSocket.Closure(code: .messageTooBig)))
+                    throw WebSocket.Failure.messageTooLarge(limit: options.maximumMessageSize)
                 }
                 state.withLock { $0.attemptsInARow = 0 }
                 return event
@@ -199,16 +199,18 @@ public final class WebSocket: Sendable {
 
     /// Completes the closing handshake of `connection` (RFC 6455 §7.1.5): sends a close frame with
     /// `closure` unless the client sent one already, waits for the server's, and returns its code and
-    /// reason, or ``WebSocketCloseCode/abnormalClosure`` when the connection ended without one. The
-    /// engine cuts the connection after ``WebSocketOptions/closeTimeout``; the wait here is bounded too,
+    /// reason, or ``WebSocket/CloseCode/abnormalClosure`` when the connection ended without one. The
+    /// engine cuts the connection after ``WebSocket/Options/closeTimeout``; the wait here is bounded too,
     /// for an engine that does not.
     private func closingHandshake(
-        _ connection: any WebSocketConnection,
-        _ closure: WebSocketClosure
-    ) async -> WebSocketClosure {
+        _ connection: any WebSocket.Connection,
+        _ closure: WebSocket.Closure
+    ) async -> WebSocket.Closure {
         do {
-            return try await WebSocketTimeout.run(limit: options.closeTimeout * 2, error: WebSocketError.connectionLost)
-            {
+            return try await WebSocketTimeout.run(
+                limit: options.closeTimeout * 2,
+                error: WebSocket.Failure.connectionLost
+            ) {
                 await connection.close(closure)
                 // Messages that arrive after the client's close frame are not delivered any more.
                 while true {
@@ -216,14 +218,14 @@ public final class WebSocket: Sendable {
                 }
             }
         } catch {
-            return WebSocketClosure(code: .abnormalClosure)
+            return WebSocket.Closure(code: .abnormalClosure)
         }
     }
 
-    /// Opens the connection again when ``WebSocketOptions/reconnection`` allows; `nil` when it is off.
+    /// Opens the connection again when ``WebSocket/Options/reconnection`` allows; `nil` when it is off.
     /// - Throws: The last attempt's error when every attempt failed; ``ApiError/cancelled`` when the
     ///   reader was cancelled while waiting.
-    private func reconnect(after failure: WebSocketError) async throws -> WebSocketEvent? {
+    private func reconnect(after failure: WebSocket.Failure) async throws -> WebSocket.Event? {
         guard let policy = options.reconnection, policy.maximumAttempts > 0 else { return nil }
         state.withLock { $0.connection = nil }
         var lastError: any Error = failure
@@ -234,7 +236,7 @@ public final class WebSocket: Sendable {
             do {
                 try await Task.sleep(for: policy.delay(beforeAttempt: attempt))
             } catch {
-                finish(WebSocketClosure(code: .goingAway))
+                finish(WebSocket.Closure(code: .goingAway))
                 throw ApiError.cancelled
             }
             if let byClient = state.withLock({ $0.closedByClient }) {
@@ -255,12 +257,12 @@ public final class WebSocket: Sendable {
                 lastError = error
             }
         }
-        finish(WebSocketClosure(code: .abnormalClosure))
+        finish(WebSocket.Closure(code: .abnormalClosure))
         throw lastError
     }
 
     /// Makes `connection` the current one and starts its keep-alive.
-    private func install(_ connection: any WebSocketConnection) {
+    private func install(_ connection: any WebSocket.Connection) {
         let generation = state.withLock { state -> Int in
             state.keepAlive?.cancel()
             state.connection = connection
@@ -275,12 +277,12 @@ public final class WebSocket: Sendable {
                 guard !Task.isCancelled, let self else { return }
                 guard self.state.withLock({ $0.generation == generation && !$0.finished }) else { return }
                 do {
-                    try await WebSocketTimeout.run(limit: timeout, error: WebSocketError.pingTimeout) {
+                    try await WebSocketTimeout.run(limit: timeout, error: WebSocket.Failure.pingTimeout) {
                         try await connection.ping()
                     }
-                } catch WebSocketError.pingTimeout {
+                } catch WebSocket.Failure.pingTimeout {
                     self.state.withLock { $0.pendingFailure = .pingTimeout }
-                    await connection.close(WebSocketClosure(code: .goingAway, reason: "ping timeout"))
+                    await connection.close(WebSocket.Closure(code: .goingAway, reason: "ping timeout"))
                     return
                 } catch {
                     return  // the connection closed; the reader reports it
@@ -291,11 +293,81 @@ public final class WebSocket: Sendable {
     }
 
     /// Ends the events with `closure`.
-    private func finish(_ closure: WebSocketClosure) {
+    private func finish(_ closure: WebSocket.Closure) {
         state.withLock { state in
             state.finished = true
             state.closure = state.closure ?? closure
             state.keepAlive?.cancel()
         }
+    }
+}
+
+extension WebSocket {
+    /// How a WebSocket connection ended: the close code and reason of the close frame, or
+    /// ``WebSocket/CloseCode/abnormalClosure`` when the connection ended without one.
+    public struct Closure: Sendable, Hashable {
+        /// The close code.
+        public var code: WebSocket.CloseCode
+        /// The reason the closing side gave; empty when it gave none.
+        public var reason: String
+
+        /// A closure.
+        public init(code: WebSocket.CloseCode, reason: String = "") {
+            self.code = code
+            self.reason = reason
+        }
+    }
+}
+
+extension WebSocket {
+    /// What a ``WebSocket``'s ``WebSocket/events`` deliver, in order.
+    public enum Event: Sendable, Hashable {
+        /// A message from the server.
+        case message(WebSocket.Message)
+        /// The connection was lost and opened again (``WebSocket/Options/reconnection``); messages the
+        /// server sent in between were not received, and messages sent while it was down failed.
+        /// `attempt` counts the attempts since the last message arrived, from 1.
+        case reconnected(attempt: Int)
+        /// The connection closed with this code and reason; the last event.
+        case closed(WebSocket.Closure)
+    }
+}
+
+extension WebSocket {
+    /// The events of a ``WebSocket``, in order, as an `AsyncSequence`: messages, reconnections, and last
+    /// ``WebSocket/Event/closed(_:)``. It throws ``WebSocket/Failure`` for a failure the connection does not
+    /// survive, and ``ApiError/cancelled`` when the reading task is cancelled (which closes the connection).
+    public struct Events: AsyncSequence, Sendable {
+        /// The element type.
+        public typealias Element = WebSocket.Event
+
+        let socket: WebSocket
+
+        /// The iterator.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let socket: WebSocket
+
+            /// The next event, or `nil` after the last.
+            public mutating func next() async throws -> WebSocket.Event? {
+                try await socket.nextEvent()
+            }
+        }
+
+        /// An iterator over the events.
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(socket: socket)
+        }
+    }
+}
+
+extension WebSocket {
+    /// How a server answered a WebSocket opening handshake: with a connection, or with an HTTP response
+    /// that refused it.
+    public enum Upgrade: Sendable {
+        /// The server switched protocols; the connection is open.
+        case upgraded(any WebSocket.Connection)
+        /// The server answered with another status, such as `401`; the response as it came, which the
+        /// middlewares and then the session judge as for any request.
+        case refused(RawResponse)
     }
 }

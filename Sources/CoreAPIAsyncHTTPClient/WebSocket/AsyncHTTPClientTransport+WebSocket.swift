@@ -24,20 +24,20 @@
         ///   - options: The connection's limits; a larger message closes it with 1009.
         /// - Returns: The connection, or the refusal.
         /// - Throws: `ApiError` when no answer came: a transport failure (`cannotConnect`, `tls`,
-        ///   `dns`), `ApiError.cancelled`; `WebSocketError.handshakeFailed(reason:)` for a `101` that
+        ///   `dns`), `ApiError.cancelled`; `WebSocket.Failure.handshakeFailed(reason:)` for a `101` that
         ///   does not accept the key.
-        public func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+        public func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {
             let url = request.url
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
                 let host = components.host, !host.isEmpty
             else {
-                throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+                throw ApiError.invalidRequest(.invalidURL(Secrets.Redaction().redact(url)))
             }
             let secure: Bool
             switch components.scheme?.lowercased() {
             case "ws": secure = false
             case "wss": secure = true
-            default: throw ApiError.invalidRequest(.invalidURL(Redaction().redact(url)))
+            default: throw ApiError.invalidRequest(.invalidURL(Secrets.Redaction().redact(url)))
             }
             let port = components.port ?? (secure ? 443 : 80)
             var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
@@ -89,9 +89,9 @@
                 } catch {
                     closeChannel()
                     if Task.isCancelled { throw ApiError.cancelled }
-                    if let error = error as? WebSocketError { throw error }
+                    if let error = error as? WebSocket.Failure { throw error }
                     if let error = error as? NIOHTTPClientUpgradeError {
-                        throw WebSocketError.handshakeFailed(reason: "\(error)")
+                        throw WebSocket.Failure.handshakeFailed(reason: "\(error)")
                     }
                     throw Self.apiError(forConnectionError: error)
                 }

@@ -4,17 +4,17 @@
     import NIOWebSocket
 
     /// A WebSocket connection on a SwiftNIO channel that `AsyncHTTPClientTransport` upgraded.
-    struct NIOWebSocketConnection: WebSocketConnection {
+    struct NIOWebSocketConnection: WebSocket.Connection {
         let channel: any Channel
         let handler: WebSocketFrameHandler
         let maximumMessageSize: Int
 
-        func send(_ message: WebSocketMessage) async throws {
+        func send(_ message: WebSocket.Message) async throws {
             guard message.size <= maximumMessageSize else {
-                throw WebSocketError.messageTooLarge(limit: maximumMessageSize)
+                throw WebSocket.Failure.messageTooLarge(limit: maximumMessageSize)
             }
             if let closure = handler.closedForSending {
-                throw WebSocketError.closed(closure)
+                throw WebSocket.Failure.closed(closure)
             }
             let data = ByteBuffer(bytes: message.data)
             let frame: WebSocketFrame
@@ -25,11 +25,11 @@
             do {
                 try await channel.writeAndFlush(frame)
             } catch {
-                throw WebSocketError.connectionLost
+                throw WebSocket.Failure.connectionLost
             }
         }
 
-        func receive() async throws -> WebSocketEvent {
+        func receive() async throws -> WebSocket.Event {
             let channel = self.channel
             let item = await withTaskCancellationHandler {
                 await handler.next {
@@ -39,7 +39,7 @@
                 }
             } onCancel: { [handler] in
                 // The close frame goes out at once, as ``close(_:)`` sends it, so the server learns why.
-                if handler.markClosing(WebSocketClosure(code: .goingAway)) {
+                if handler.markClosing(WebSocket.Closure(code: .goingAway)) {
                     channel.writeAndFlush(WebSocketFrameHandler.closeFrame(.goingAway, reason: ""), promise: nil)
                     WebSocketFrameHandler.cut(channel, after: handler.closeTimeout)
                 }
@@ -62,11 +62,11 @@
             let channel = self.channel
             // A failed write closes the channel, which ends the wait.
             guard await handler.awaitPong(afterSending: { channel.writeAndFlush(frame, promise: nil) }) else {
-                throw WebSocketError.connectionLost
+                throw WebSocket.Failure.connectionLost
             }
         }
 
-        func close(_ closure: WebSocketClosure) async {
+        func close(_ closure: WebSocket.Closure) async {
             if handler.markClosing(closure) {
                 let code = closure.code.isSendable ? closure.code : .normalClosure
                 try? await channel.writeAndFlush(WebSocketFrameHandler.closeFrame(code, reason: closure.reason))

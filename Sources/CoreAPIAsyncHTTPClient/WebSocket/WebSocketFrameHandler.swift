@@ -27,23 +27,23 @@
 
         /// What the reader gets next.
         enum Item: Sendable {
-            case message(WebSocketMessage)
-            case closed(WebSocketClosure)
-            case failed(WebSocketError)
+            case message(WebSocket.Message)
+            case closed(WebSocket.Closure)
+            case failed(WebSocket.Failure)
         }
 
         private struct State {
-            var messages: [WebSocketMessage] = []
+            var messages: [WebSocket.Message] = []
             var reader: CheckedContinuation<Item, Never>?
             var pongWaiters: [CheckedContinuation<Bool, Never>] = []
             /// Those waiting for the end of the channel.
             var endWaiters: [CheckedContinuation<Void, Never>] = []
             /// The close frame the client sent, once it did.
-            var sentClose: WebSocketClosure?
+            var sentClose: WebSocket.Closure?
             /// The close frame the server sent, once it did: the reader's end.
-            var receivedClose: WebSocketClosure?
+            var receivedClose: WebSocket.Closure?
             /// A failure found here, not yet given to the reader (after the messages before it).
-            var pendingFailure: WebSocketError?
+            var pendingFailure: WebSocket.Failure?
             /// Whether a failure was found: messages are not delivered since.
             var hasFailed = false
             /// Whether the channel is closed.
@@ -127,13 +127,14 @@
         /// client's, and ends the connection.
         private func receivedClose(_ data: ByteBuffer, context: ChannelHandlerContext) {
             var payload = data
-            let code = payload.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:)) ?? .noStatusReceived
+            let code =
+                payload.readInteger(as: UInt16.self).map(WebSocket.CloseCode.init(rawValue:)) ?? .noStatusReceived
             let reason = Self.validUTF8(payload.readableBytesView)
             guard data.readableBytes != 1, code == .noStatusReceived || code.isSendable, let reason else {
                 fail(.protocolError(reason: "a malformed close frame"), code: .protocolError, context)
                 return
             }
-            let closure = WebSocketClosure(code: code, reason: reason)
+            let closure = WebSocket.Closure(code: code, reason: reason)
             let answers = markClosing(closure)
             // First the reader's end: closing the channel below ends it as lost otherwise.
             let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
@@ -189,12 +190,12 @@
         /// reader, and the end of the channel — at once, or once the server has answered with its close
         /// frame (``closeTimeout`` at most) when `awaitsAnswer`.
         private func fail(
-            _ failure: WebSocketError,
-            code: WebSocketCloseCode,
+            _ failure: WebSocket.Failure,
+            code: WebSocket.CloseCode,
             _ context: ChannelHandlerContext,
             awaitsAnswer: Bool = false
         ) {
-            if markClosing(WebSocketClosure(code: code)) {
+            if markClosing(WebSocket.Closure(code: code)) {
                 context.writeAndFlush(Self.wrapOutboundOut(Self.closeFrame(code, reason: "")), promise: nil)
             }
             let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
@@ -220,7 +221,7 @@
         }
 
         /// A masked close frame.
-        static func closeFrame(_ code: WebSocketCloseCode, reason: String) -> WebSocketFrame {
+        static func closeFrame(_ code: WebSocket.CloseCode, reason: String) -> WebSocketFrame {
             var data = ByteBuffer()
             data.writeInteger(code.rawValue)
             data.writeString(String(decoding: reason.utf8.prefix(123), as: UTF8.self))
@@ -279,7 +280,7 @@
         }
 
         /// Records the client's close frame; `false` when one was sent or the connection ended.
-        func markClosing(_ closure: WebSocketClosure) -> Bool {
+        func markClosing(_ closure: WebSocket.Closure) -> Bool {
             state.withLock { state in
                 guard state.sentClose == nil, state.receivedClose == nil, !state.isInactive else { return false }
                 state.sentClose = closure
@@ -288,11 +289,11 @@
         }
 
         /// Why a message can no longer be sent: the close frame the client sent (or answered the
-        /// server's with), or ``WebSocketCloseCode/abnormalClosure`` once the connection ended without
+        /// server's with), or ``WebSocket/CloseCode/abnormalClosure`` once the connection ended without
         /// one; `nil` while it is open.
-        var closedForSending: WebSocketClosure? {
+        var closedForSending: WebSocket.Closure? {
             state.withLock { state in
-                state.sentClose ?? (state.isOver ? WebSocketClosure(code: .abnormalClosure) : nil)
+                state.sentClose ?? (state.isOver ? WebSocket.Closure(code: .abnormalClosure) : nil)
             }
         }
 
@@ -304,7 +305,7 @@
 
         /// Queues `message` for the reader, or hands it over; pauses reading at the high-water mark.
         /// Once the connection failed or the server closed it, messages are dropped.
-        private func deliver(_ message: WebSocketMessage, context: ChannelHandlerContext) {
+        private func deliver(_ message: WebSocket.Message, context: ChannelHandlerContext) {
             let (reader, pause) = state.withLock { state -> (CheckedContinuation<Item, Never>?, Bool) in
                 guard !state.isOver else { return (nil, false) }
                 if let reader = state.reader.take() { return (reader, false) }

@@ -14,7 +14,7 @@ public import CoreAPI
 ///     let episode: String
 ///     var hostProviderKey: String { "api" }
 ///     var path: String { "/graphql" }
-///     var query: GraphQLQuery { "query Hero($episode: String!) { hero(episode: $episode) { name } }" }
+///     var query: GraphQL.Query { "query Hero($episode: String!) { hero(episode: $episode) { name } }" }
 ///     var variables: [String: String] { ["episode": episode] }
 /// }
 ///
@@ -23,32 +23,34 @@ public import CoreAPI
 ///
 /// The body holds exactly the query, the ``variables`` (left out when there are none) and the
 /// ``operationName`` (left out when `nil`); the method's own stored properties are not sent. A response
-/// with an `errors` array or without `data` throws a ``GraphQLFailure`` that carries every message with
+/// with an `errors` array or without `data` throws a ``GraphQL/Failure`` that carries every message with
 /// its path, and the partial data when the server resolved some.
 public protocol GraphQLMethod: ApiMethod
-where Response == GraphQLResponse<ResultData>, Output == ResultData {
+where Response == GraphQL.Response<ResultData>, Output == ResultData {
     /// The type of the response's `data`.
     associatedtype ResultData: Decodable & Sendable
-    /// The type of the variables; ``GraphQLNoVariables`` unless the method declares ``variables``.
-    associatedtype Variables: Encodable & Sendable = GraphQLNoVariables
+    /// The type of the variables; ``GraphQL/NoVariables`` unless the method declares ``variables``.
+    associatedtype Variables: Encodable & Sendable = GraphQL.NoVariables
 
     /// The document to run.
-    var query: GraphQLQuery { get }
+    var query: GraphQL.Query { get }
     /// The operation's variables.
     var variables: Variables { get }
     /// The operation to run when the document has several; `nil` (the default) when it has one.
     var operationName: String? { get }
 }
 
-/// The variables of an operation that has none; never sent.
-public struct GraphQLNoVariables: Encodable, Sendable, Hashable {
-    /// No variables.
-    public init() {}
+extension GraphQL {
+    /// The variables of an operation that has none; never sent.
+    public struct NoVariables: Encodable, Sendable, Hashable {
+        /// No variables.
+        public init() {}
+    }
 }
 
-extension GraphQLMethod where Variables == GraphQLNoVariables {
+extension GraphQLMethod where Variables == GraphQL.NoVariables {
     /// None.
-    public var variables: GraphQLNoVariables { GraphQLNoVariables() }
+    public var variables: GraphQL.NoVariables { GraphQL.NoVariables() }
 }
 
 extension GraphQLMethod {
@@ -64,17 +66,17 @@ extension GraphQLMethod {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: GraphQLBodyKey.self)
         try container.encode(try query.read(), forKey: .query)
-        if !(variables is GraphQLNoVariables) {
+        if !(variables is GraphQL.NoVariables) {
             try container.encode(variables, forKey: .variables)
         }
         try container.encodeIfPresent(operationName, forKey: .operationName)
     }
 
     /// The data of a response without errors.
-    /// - Throws: ``GraphQLFailure`` when the response has errors or no data.
-    public func finalize(_ response: GraphQLResponse<ResultData>) async throws -> ResultData {
+    /// - Throws: ``GraphQL/Failure`` when the response has errors or no data.
+    public func finalize(_ response: GraphQL.Response<ResultData>) async throws -> ResultData {
         guard response.errors.isEmpty, let data = response.data else {
-            throw GraphQLFailure(errors: response.errors, partialData: response.data, statusCode: response.statusCode)
+            throw GraphQL.Failure(errors: response.errors, partialData: response.data, statusCode: response.statusCode)
         }
         return data
     }

@@ -9,14 +9,14 @@
     /// handshake, a refused handshake, a ping timeout, cancellation and reconnection.
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct WebSocketLoopbackTests {
-        struct Endpoint: WebSocketMethod {
+        struct Endpoint: WebSocket.Method {
             @Excluded var route: String
             var name: String
-            var options = WebSocketOptions(pingInterval: nil)
+            var options = WebSocket.Options(pingInterval: nil)
             var extra: [String: String] = [:]
             var hostProviderKey: String { "ws" }
             var path: String { route }
-            var webSocketOptions: WebSocketOptions { options }
+            var webSocketOptions: WebSocket.Options { options }
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: AnyKey.self)
@@ -54,7 +54,7 @@
             )
         }
 
-        private func nextMessage(_ events: inout WebSocketEvents.AsyncIterator) async throws -> WebSocketMessage? {
+        private func nextMessage(_ events: inout WebSocket.Events.AsyncIterator) async throws -> WebSocket.Message? {
             guard case .message(let message) = try await events.next() else { return nil }
             return message
         }
@@ -70,7 +70,7 @@
             try await socket.send(json: Note(text: "typed"))
             #expect(try await nextMessage(&events)?.decode(Note.self) == Note(text: "typed"))
             await socket.close(.normalClosure, reason: "done")
-            #expect(try await events.next() == .closed(WebSocketClosure(code: .normalClosure, reason: "done")))
+            #expect(try await events.next() == .closed(WebSocket.Closure(code: .normalClosure, reason: "done")))
         }
 
         /// A thousand messages each way arrive whole and in order; prints the echo round trip and the
@@ -106,7 +106,7 @@
 
         @Test func theSizeLimitHoldsBothWays() async throws {
             let limit = 1 << 20
-            let options = WebSocketOptions(maximumMessageSize: limit, pingInterval: nil)
+            let options = WebSocket.Options(maximumMessageSize: limit, pingInterval: nil)
             let name = uniqueName("big")
             let fits = try await session().webSocket(
                 Endpoint(route: "/big", name: name, options: options, extra: ["size": "\(limit)"])
@@ -115,7 +115,7 @@
             #expect(try await nextMessage(&events)?.size == limit)
             try await fits.send(.binary(Data(count: limit)))
             #expect(try await nextMessage(&events)?.size == limit)
-            await #expect(throws: WebSocketError.messageTooLarge(limit: limit)) {
+            await #expect(throws: WebSocket.Failure.messageTooLarge(limit: limit)) {
                 try await fits.send(.binary(Data(count: limit + 1)))
             }
             await fits.close()
@@ -124,12 +124,12 @@
             let over = try await session().webSocket(
                 Endpoint(route: "/big", name: tooBig, options: options, extra: ["size": "\(limit + 1)"])
             )
-            await #expect(throws: WebSocketError.messageTooLarge(limit: limit)) {
+            await #expect(throws: WebSocket.Failure.messageTooLarge(limit: limit)) {
                 for try await _ in over.events {}
             }
             try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: tooBig).count) == 1 }
             #expect(try fixture.closures(name: tooBig).first?.code == .messageTooBig)
-            #expect(over.closure == WebSocketClosure(code: .messageTooBig))
+            #expect(over.closure == WebSocket.Closure(code: .messageTooBig))
         }
 
         /// A message over the limit closes the connection with 1009, and the closing handshake completes:
@@ -137,7 +137,7 @@
         /// frame and in fragments each within the limit, and one far larger, which is dropped unread.
         @Test(arguments: [(5000, 1), (2000, 5), (8_000_000, 1), (8_000_000, 100)])
         func aMessageOverTheLimitEndsWithTheServersAnswer(size: Int, fragments: Int) async throws {
-            let options = WebSocketOptions(maximumMessageSize: 1000, pingInterval: nil)
+            let options = WebSocket.Options(maximumMessageSize: 1000, pingInterval: nil)
             let name = uniqueName("over")
             let socket = try await session().webSocket(
                 Endpoint(
@@ -148,13 +148,13 @@
                 )
             )
             var events = socket.events.makeAsyncIterator()
-            await #expect(throws: WebSocketError.messageTooLarge(limit: 1000)) {
+            await #expect(throws: WebSocket.Failure.messageTooLarge(limit: 1000)) {
                 _ = try await events.next()
             }
-            #expect(socket.closure == WebSocketClosure(code: .messageTooBig))
+            #expect(socket.closure == WebSocket.Closure(code: .messageTooBig))
             #expect(try await events.next() == nil)
             try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
-            #expect(try fixture.closures(name: name) == [WebSocketClosure(code: .messageTooBig)])
+            #expect(try fixture.closures(name: name) == [WebSocket.Closure(code: .messageTooBig)])
         }
 
         /// The client's close waits for the server's close frame, which here comes 1.5 s later, after
@@ -168,18 +168,18 @@
             try await socket.send(.text("pause"))
             #expect(try await nextMessage(&events) == .text("paused"))
             await socket.close(.normalClosure, reason: "done")
-            let answer = WebSocketClosure(code: WebSocketCloseCode(rawValue: 4002), reason: "late answer")
+            let answer = WebSocket.Closure(code: WebSocket.CloseCode(rawValue: 4002), reason: "late answer")
             #expect(try await events.next() == .closed(answer))
             #expect(socket.closure == answer)
             #expect(try await events.next() == nil)
             try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
-            #expect(try fixture.closures(name: name) == [WebSocketClosure(code: .normalClosure, reason: "done")])
+            #expect(try fixture.closures(name: name) == [WebSocket.Closure(code: .normalClosure, reason: "done")])
         }
 
         /// A server that never answers the client's close frame is cut off after
-        /// ``WebSocketOptions/closeTimeout``; without a close frame received, the closure is 1006.
+        /// ``WebSocket/Options/closeTimeout``; without a close frame received, the closure is 1006.
         @Test func aCloseTheServerNeverAnswersIsCutAtTheCloseTimeout() async throws {
-            let options = WebSocketOptions(pingInterval: nil, closeTimeout: .milliseconds(300))
+            let options = WebSocket.Options(pingInterval: nil, closeTimeout: .milliseconds(300))
             let socket = try await session().webSocket(
                 Endpoint(route: "/late-answer", name: uniqueName("never"), options: options, extra: ["delay": "30"])
             )
@@ -188,18 +188,18 @@
             #expect(try await nextMessage(&events) == .text("paused"))
             let start = ContinuousClock.now
             await socket.close(.normalClosure, reason: "done")
-            #expect(try await events.next() == .closed(WebSocketClosure(code: .abnormalClosure)))
-            #expect(socket.closure == WebSocketClosure(code: .abnormalClosure))
+            #expect(try await events.next() == .closed(WebSocket.Closure(code: .abnormalClosure)))
+            #expect(socket.closure == WebSocket.Closure(code: .abnormalClosure))
             #expect(ContinuousClock.now - start < .seconds(20))
         }
 
         @Test func theServersCloseCodeAndReasonArrive() async throws {
             let socket = try await session().webSocket(Endpoint(route: "/close", name: uniqueName("close")))
-            var events: [WebSocketEvent] = []
+            var events: [WebSocket.Event] = []
             for try await event in socket.events {
                 events.append(event)
             }
-            let closure = WebSocketClosure(code: WebSocketCloseCode(rawValue: 4001), reason: "room closed")
+            let closure = WebSocket.Closure(code: WebSocket.CloseCode(rawValue: 4001), reason: "room closed")
             #expect(events == [.message(.text("bye")), .closed(closure)])
             #expect(socket.closure == closure)
         }
@@ -233,7 +233,7 @@
         }
 
         @Test func aServerThatStopsReadingTimesOut() async throws {
-            let options = WebSocketOptions(
+            let options = WebSocket.Options(
                 pingInterval: .milliseconds(100),
                 pingTimeout: .milliseconds(300),
                 closeTimeout: .milliseconds(500)
@@ -244,7 +244,7 @@
             let start = ContinuousClock.now
             var events = socket.events.makeAsyncIterator()
             #expect(try await nextMessage(&events) == .text("ready"))
-            await #expect(throws: WebSocketError.pingTimeout) {
+            await #expect(throws: WebSocket.Failure.pingTimeout) {
                 while try await events.next() != nil {}
             }
             #expect(ContinuousClock.now - start < .seconds(10))
@@ -267,9 +267,9 @@
 
         @Test func aDroppedConnectionIsOpenedAgain() async throws {
             let tokens = TokenCounter()
-            let options = WebSocketOptions(
+            let options = WebSocket.Options(
                 pingInterval: nil,
-                reconnection: WebSocketReconnection(initialDelay: .milliseconds(20))
+                reconnection: WebSocket.Reconnection(initialDelay: .milliseconds(20))
             )
             let socket = try await session([HeadersMiddleware.bearer { tokens.next() }])
                 .webSocket(Endpoint(route: "/drop-once", name: uniqueName("drop"), options: options))

@@ -103,7 +103,7 @@ extension SerialLoopback {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("backoff")
             var options = destination("backoff.bin")
-            options.resumeBackoff = Backoff(initialDelay: .seconds(1), jitter: .none)
+            options.resumeBackoff = RetryPolicy.Backoff(initialDelay: .seconds(1), jitter: .none)
             let file = try await session.download(
                 GetDownload(size: 3 << 20, name: name, drop: 1 << 20),
                 options: options
@@ -121,7 +121,7 @@ extension SerialLoopback {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("coded")
             var options = destination("coded.bin")
-            options.resumeBackoff = Backoff(initialDelay: .milliseconds(10))
+            options.resumeBackoff = RetryPolicy.Backoff(initialDelay: .milliseconds(10))
             // The 4 MiB body codes to about 16 KB; the connection drops after half of them.
             let file = try await session.download(
                 GetDownload(size: 4 << 20, name: name, drop: 8_000, gzip: 1),
@@ -143,7 +143,7 @@ extension SerialLoopback {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("shifted")
             var options = destination("shifted.bin")
-            options.resumeBackoff = Backoff(initialDelay: .milliseconds(10))
+            options.resumeBackoff = RetryPolicy.Backoff(initialDelay: .milliseconds(10))
             let file = try await session.download(
                 GetDownload(size: 3 << 20, name: name, drop: 1 << 20, shift: 1000),
                 options: options
@@ -167,7 +167,7 @@ extension SerialLoopback {
             let session = transport.makeSession(hostProvider: server.hosts)
             let name = uniqueName("validator")
             var options = destination("validator.bin")
-            options.resumeBackoff = Backoff(initialDelay: .milliseconds(10))
+            options.resumeBackoff = RetryPolicy.Backoff(initialDelay: .milliseconds(10))
             var method = GetDownload(size: 3 << 20, name: name, drop: 1 << 20)
             switch validator {
             case .weakTag: method.weak = 1

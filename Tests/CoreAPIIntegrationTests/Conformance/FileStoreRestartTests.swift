@@ -22,7 +22,7 @@ extension SerialLoopback {
             )
             #expect(printed == [1])
             try server.bumpCached(name: name)
-            let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: directory))
+            let cache = HTTPCacheMiddleware(store: try HTTPCacheMiddleware.FileStore(directory: directory))
             let session = transport.makeSession(hostProvider: server.hosts, middlewares: [cache])
             #expect(try await session.perform(GetCached(name: name, maxAge: 600)).version == 1)
             #expect(try server.cacheStats(name: name).gets == 1)

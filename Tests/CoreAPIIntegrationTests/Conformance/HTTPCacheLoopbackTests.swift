@@ -9,7 +9,7 @@ extension SerialLoopback {
     @Suite(.timeLimit(.minutes(1)))
     struct HTTPCacheLoopbackTests {
         let server: FixtureServer
-        let store = MemoryResponseStore()
+        let store = HTTPCacheMiddleware.MemoryStore()
 
         init() throws {
             server = try FixtureServer.shared()
@@ -130,7 +130,7 @@ extension SerialLoopback {
         func theTokenIsNowhereInTheStoresFiles(transport: TestTransport) async throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: directory))
+            let cache = HTTPCacheMiddleware(store: try HTTPCacheMiddleware.FileStore(directory: directory))
             let session = transport.makeSession(hostProvider: server.hosts, middlewares: [cache])
             let name = uniqueName("token")
             let token = "SECRET-TOKEN-\(UUID().uuidString.prefix(8))-ada"

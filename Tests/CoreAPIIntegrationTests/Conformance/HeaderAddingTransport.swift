@@ -18,7 +18,7 @@
             return try await base.send(request, options: options)
         }
 
-        func openWebSocket(_ request: ApiRequest, options: WebSocketOptions) async throws -> WebSocketUpgrade {
+        func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {
             var request = request
             request.headers.set("HeaderAddingTransport", for: Self.fieldName)
             return try await base.openWebSocket(request, options: options)

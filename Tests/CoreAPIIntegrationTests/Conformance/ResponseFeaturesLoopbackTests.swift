@@ -26,7 +26,7 @@ private struct GetHero: GraphQLMethod {
     let episode: String
     var hostProviderKey: String { "fixture" }
     var path: String { "/graphql" }
-    var query: GraphQLQuery { "query Hero($episode: String!) { hero(episode: $episode) { name } }" }
+    var query: GraphQL.Query { "query Hero($episode: String!) { hero(episode: $episode) { name } }" }
     var variables: [String: String] { ["episode": episode] }
     var operationName: String? { "Hero" }
 }
@@ -35,14 +35,14 @@ private struct GetFriends: GraphQLMethod {
     typealias ResultData = HeroData
     var hostProviderKey: String { "fixture" }
     var path: String { "/graphql" }
-    var query: GraphQLQuery { "{ hero { name friends { name } } }" }
+    var query: GraphQL.Query { "{ hero { name friends { name } } }" }
 }
 
 private struct BrokenQuery: GraphQLMethod {
     typealias ResultData = HeroData
     var hostProviderKey: String { "fixture" }
     var path: String { "/graphql" }
-    var query: GraphQLQuery { "{ syntax error" }
+    var query: GraphQL.Query { "{ syntax error" }
 }
 
 private struct UserWithMetadata: ApiMethod {
@@ -80,12 +80,12 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.underTest)
         func graphQLErrorsAreTypedWithTheirPaths(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let failure = await #expect(throws: GraphQLFailure<HeroData>.self) {
+            let failure = await #expect(throws: GraphQL.Failure<HeroData>.self) {
                 try await session.perform(GetHero(episode: "PHANTOM"))
             }
             #expect(failure?.errors.map(\.message) == ["no hero for episode PHANTOM"])
             #expect(failure?.errors.first?.path == [.key("hero")])
-            #expect(failure?.errors.first?.locations == [GraphQLError.Location(line: 1, column: 41)])
+            #expect(failure?.errors.first?.locations == [GraphQL.Error.Location(line: 1, column: 41)])
             #expect(failure?.partialData == HeroData(hero: nil))
             #expect(failure?.statusCode == 200)
         }
@@ -93,7 +93,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.underTest)
         func partialDataComesWithTheErrors(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let failure = await #expect(throws: GraphQLFailure<HeroData>.self) {
+            let failure = await #expect(throws: GraphQL.Failure<HeroData>.self) {
                 try await session.perform(GetFriends())
             }
             #expect(failure?.partialData?.hero?.friends == [HeroData.Friend(name: "Luke Skywalker"), nil])
@@ -104,7 +104,7 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.underTest)
         func anErrorStatusWithGraphQLErrorsIsAGraphQLFailure(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
-            let failure = await #expect(throws: GraphQLFailure<HeroData>.self) {
+            let failure = await #expect(throws: GraphQL.Failure<HeroData>.self) {
                 try await session.perform(BrokenQuery())
             }
             #expect(failure?.statusCode == 400)

@@ -19,7 +19,7 @@ extension SerialLoopback {
         /// that the bytes are the fixture's (byte i is i % 251) in order; returns how many arrived and
         /// the error the body ended with, if any.
         private static func read(
-            _ body: ResponseBodyStream,
+            _ body: StreamedResponse.Body,
             pause: Duration,
             perPiece: Duration
         ) async throws -> (count: Int, isInOrder: Bool, error: ApiError?) {

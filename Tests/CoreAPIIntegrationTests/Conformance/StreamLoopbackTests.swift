@@ -20,7 +20,7 @@ extension SerialLoopback {
         func eventsArriveAsTheServerWritesThem(transport: TestTransport) async throws {
             let session = transport.makeSession(hostProvider: server.hosts)
             let start = ContinuousClock.now
-            var arrivals: [(ServerSentEvent, Duration)] = []
+            var arrivals: [(ServerSentEvents.Event, Duration)] = []
             for try await event in session.events(WatchTicks(name: uniqueName("timed"), count: 5, ms: 200)) {
                 arrivals.append((event, ContinuousClock.now - start))
             }
@@ -41,7 +41,7 @@ extension SerialLoopback {
             let name = uniqueName("reconnect")
             let events = session.events(
                 WatchTicks(name: name, count: 3, total: 7, ms: 10),
-                reconnection: EventReconnection(delay: .milliseconds(50))
+                reconnection: ServerSentEvents.Reconnection(delay: .milliseconds(50))
             )
             var ids: [String?] = []
             for try await event in events {
@@ -59,9 +59,9 @@ extension SerialLoopback {
             let name = uniqueName("html")
             let events = session.events(
                 WatchTicks(name: name, count: 3, ms: 10, type: "text/html; charset=utf-8"),
-                reconnection: EventReconnection(delay: .milliseconds(10))
+                reconnection: ServerSentEvents.Reconnection(delay: .milliseconds(10))
             )
-            var received: [ServerSentEvent] = []
+            var received: [ServerSentEvents.Event] = []
             await #expect {
                 for try await event in events {
                     received.append(event)
@@ -84,8 +84,8 @@ extension SerialLoopback {
             let name = uniqueName("retry-cap")
             let events = session.events(
                 WatchTicks(name: name, count: 3, total: 7, ms: 10, retry: 30_000),
-                reconnection: EventReconnection(
-                    backoff: Backoff(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100))
+                reconnection: ServerSentEvents.Reconnection(
+                    backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100))
                 )
             )
             let start = ContinuousClock.now
@@ -105,7 +105,7 @@ extension SerialLoopback {
             let name = uniqueName("leave")
             let events = session.events(
                 WatchTicks(name: name, count: 100, ms: 20),
-                reconnection: EventReconnection(delay: .milliseconds(10))
+                reconnection: ServerSentEvents.Reconnection(delay: .milliseconds(10))
             )
             for try await event in events where event.id == "3" {
                 break

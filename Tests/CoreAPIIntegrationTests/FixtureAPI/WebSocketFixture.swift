@@ -69,12 +69,12 @@ final class WebSocketFixture: Sendable {
     var hosts: DictionaryHostProvider { ["ws": "http://127.0.0.1:\(port)"] }
 
     /// The close codes and reasons the server saw on the connections of `name`, in order.
-    func closures(name: String) throws -> [WebSocketClosure] {
+    func closures(name: String) throws -> [WebSocket.Closure] {
         let data = try Data(contentsOf: URL(string: "http://127.0.0.1:\(port)/stats?name=\(name)")!)
         let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
         return list.map {
-            WebSocketClosure(
-                code: WebSocketCloseCode(rawValue: UInt16($0["code"] as? Int ?? 0)),
+            WebSocket.Closure(
+                code: WebSocket.CloseCode(rawValue: UInt16($0["code"] as? Int ?? 0)),
                 reason: $0["reason"] as? String ?? ""
             )
         }

@@ -2,7 +2,7 @@ import CoreAPI
 import Foundation
 import Testing
 
-/// Performs one cached call through a ``FileResponseStore`` and prints the version it got. It runs only in
+/// Performs one cached call through a ``HTTPCacheMiddleware/FileStore`` and prints the version it got. It runs only in
 /// the child process that ``FileStoreRestartTests`` starts: the store's files outlive the process.
 @Suite struct FileStoreRestartProbe {
     static let directoryVariable = "COREAPI_STORE_PROBE_DIRECTORY"
@@ -15,7 +15,7 @@ import Testing
         let directory = URL(fileURLWithPath: try #require(environment[Self.directoryVariable]))
         let name = try #require(environment[Self.nameVariable])
         let baseURL = try #require(environment[Self.urlVariable])
-        let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: directory))
+        let cache = HTTPCacheMiddleware(store: try HTTPCacheMiddleware.FileStore(directory: directory))
         let session = try StressChild.transport().makeSession(
             hostProvider: DictionaryHostProvider(["fixture": baseURL]),
             middlewares: [cache]

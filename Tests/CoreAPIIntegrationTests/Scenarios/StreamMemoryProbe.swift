@@ -19,7 +19,8 @@ import Testing
     func readSlowlyAndPrintPeakMemory() async throws {
         let environment = ProcessInfo.processInfo.environment
         let baseURL = try #require(environment[Self.urlVariable])
-        let bufferLimit = environment[Self.bufferVariable].flatMap { Int($0) } ?? ResponseBodyStream.defaultBufferLimit
+        let bufferLimit =
+            environment[Self.bufferVariable].flatMap { Int($0) } ?? StreamedResponse.Body.defaultBufferLimit
         let session = try StressChild.transport().makeSession(
             hostProvider: DictionaryHostProvider(["fixture": baseURL])
         )

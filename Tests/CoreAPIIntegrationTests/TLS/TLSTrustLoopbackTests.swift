@@ -62,13 +62,13 @@ extension ApiError {
             certificates = try TestCertificates.shared()
         }
 
-        private func authority(_ name: String) throws -> TLSCertificate {
-            try TLSCertificate(pem: String(decoding: try certificates.contents("\(name).pem"), as: UTF8.self))
+        private func authority(_ name: String) throws -> TLSTrust.Certificate {
+            try TLSTrust.Certificate(pem: String(decoding: try certificates.contents("\(name).pem"), as: UTF8.self))
         }
 
-        private var identity: TLSClientIdentity {
+        private var identity: TLSTrust.ClientIdentity {
             get throws {
-                TLSClientIdentity(
+                TLSTrust.ClientIdentity(
                     pkcs12: try certificates.contents("client.p12"),
                     passphrase: TestCertificates.passphrase
                 )
@@ -207,7 +207,7 @@ extension ApiError {
             ) {
                 try AsyncHTTPClientTransport(trust: TLSTrust(server: .publicKeys([try authority("ca")])))
             }
-            let wrongPassphrase = TLSClientIdentity(
+            let wrongPassphrase = TLSTrust.ClientIdentity(
                 pkcs12: try certificates.contents("client.p12"),
                 passphrase: "wrong"
             )
@@ -216,7 +216,7 @@ extension ApiError {
             }
             #expect(throws: TLSTrustError.invalidCertificate("certificate 1 is not a DER X.509 certificate")) {
                 try AsyncHTTPClientTransport(
-                    trust: TLSTrust(server: .certificates([TLSCertificate(der: Data([1, 2]))]))
+                    trust: TLSTrust(server: .certificates([TLSTrust.Certificate(der: Data([1, 2]))]))
                 )
             }
         }

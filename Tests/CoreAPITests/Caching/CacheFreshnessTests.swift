@@ -13,9 +13,9 @@ struct CacheFreshnessTests {
         sent: TimeInterval = 0,
         received: TimeInterval = 0
     )
-        -> StoredResponse
+        -> HTTPCacheMiddleware.StoredResponse
     {
-        StoredResponse(
+        HTTPCacheMiddleware.StoredResponse(
             url: URL(string: "https://api.test/x")!,
             statusCode: status,
             headers: headers,
@@ -39,7 +39,7 @@ struct CacheFreshnessTests {
         ("no heuristic for a 302", stored(["Date": date(0), "Last-Modified": date(-1000)], status: 302), 0.0),
         ("nothing is nothing", stored([:]), 0.0),
     ])
-    func lifetimes(label: String, response: StoredResponse, seconds: TimeInterval) {
+    func lifetimes(label: String, response: HTTPCacheMiddleware.StoredResponse, seconds: TimeInterval) {
         #expect(CacheFreshness.lifetime(of: response) == seconds, "\(label)")
     }
 

@@ -39,13 +39,13 @@ private struct GetOther: ApiMethod {
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPCacheModesTests {
     let transport = StubTransport()
-    let store = MemoryResponseStore()
+    let store = HTTPCacheMiddleware.MemoryStore()
 
     /// Answers `/doc` with `headers` and a body counting the requests, so a served copy shows.
     func serve(_ headers: Headers, path: String = "/doc") {
         let count = Counter()
         transport.on(.get, path) { _ in
-            StubResponse(headers: headers, body: Data("v\(count.next())".utf8))
+            StubTransport.Response(headers: headers, body: Data("v\(count.next())".utf8))
         }
     }
 
@@ -86,7 +86,7 @@ struct HTTPCacheModesTests {
         serve(["Cache-Control": "max-age=60", "Vary": "X-Api-Key"])
         let configured = transport.makeSession(
             hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
-            middlewares: [HTTPCacheMiddleware(store: MemoryResponseStore(), digestKey: nil)],
+            middlewares: [HTTPCacheMiddleware(store: HTTPCacheMiddleware.MemoryStore(), digestKey: nil)],
             policy: TransportPolicy(secretHeaderNames: ["X-Api-Key"])
         )
         #expect(try await text(configured) == "v1")
@@ -96,15 +96,15 @@ struct HTTPCacheModesTests {
     /// The same app key makes the same digests in another store instance, as across a restart.
     @Test func anAppKeyFindsEntriesAgainInAnotherInstance() async throws {
         serve(["Cache-Control": "max-age=60"])
-        let key = try #require(CacheDigestKey([UInt8](repeating: 7, count: 32)))
-        #expect(CacheDigestKey([UInt8](repeating: 7, count: 31)) == nil)
-        #expect("\(key)" == "CacheDigestKey(<redacted>)")
+        let key = try #require(HTTPCacheMiddleware.DigestKey([UInt8](repeating: 7, count: 32)))
+        #expect(HTTPCacheMiddleware.DigestKey([UInt8](repeating: 7, count: 31)) == nil)
+        #expect("\(key)" == "HTTPCacheMiddleware.DigestKey(<redacted>)")
         let first = session(HTTPCacheMiddleware(store: store, digestKey: key))
         #expect(try await text(first, ["Authorization": "Bearer ada"]) == "v1")
         let second = session(HTTPCacheMiddleware(store: store, digestKey: key))
         #expect(try await text(second, ["Authorization": "Bearer ada"]) == "v1")
         let otherKey = session(
-            HTTPCacheMiddleware(store: store, digestKey: CacheDigestKey(Array(repeating: 8, count: 32)))
+            HTTPCacheMiddleware(store: store, digestKey: HTTPCacheMiddleware.DigestKey(Array(repeating: 8, count: 32)))
         )
         #expect(try await text(otherKey, ["Authorization": "Bearer ada"]) == "v2")
     }
@@ -158,7 +158,7 @@ struct HTTPCacheModesTests {
         let cache = HTTPCacheMiddleware(store: store, mode: .shared)
         let session = session(cache)
         for name in ["Location", "Content-Location"] {
-            transport.on(.post, "/doc", reply: StubResponse(statusCode: 201, headers: [name: location]))
+            transport.on(.post, "/doc", reply: StubTransport.Response(statusCode: 201, headers: [name: location]))
             _ = try await session.perform(GetDoc())
             _ = try await session.perform(GetOther())
             let before = transport.requests.count
@@ -182,7 +182,7 @@ struct HTTPCacheModesTests {
     /// A URL keeps up to eight variants; a ninth drops the one used least recently.
     @Test func varyKeepsEightVariantsLeastRecentlyUsedOut() async throws {
         transport.on(.get, "/doc") { request in
-            StubResponse(
+            StubTransport.Response(
                 headers: ["Cache-Control": "max-age=60", "Vary": "Accept-Language"],
                 body: Data((request.headers["Accept-Language"] ?? "").utf8)
             )
@@ -195,7 +195,7 @@ struct HTTPCacheModesTests {
         #expect(try await text(session, ["Accept-Language": "l0"]) == "l0")  // l1 is now the oldest used
         #expect(transport.requests.count == 8)
         #expect(try await text(session, ["Accept-Language": "l8"]) == "l8")
-        #expect(store.count == StoredResponse.maximumVariantsPerKey)
+        #expect(store.count == HTTPCacheMiddleware.StoredResponse.maximumVariantsPerKey)
         for language in ["l0", "l2", "l7", "l8"] {
             #expect(try await text(session, ["Accept-Language": language]) == language)
         }

@@ -31,7 +31,7 @@ struct HTTPCacheSecretsTests {
         // The server answers with the user the token names, privately, varying on the token.
         transport.on("/me") { request in
             let user = request.headers["Authorization"]?.split(separator: "-").last.map(String.init) ?? "nobody"
-            return StubResponse(
+            return StubTransport.Response(
                 headers: ["Cache-Control": "private, max-age=60", "Vary": "Authorization, Cookie"],
                 body: Data("user \(user)".utf8)
             )
@@ -57,7 +57,7 @@ struct HTTPCacheSecretsTests {
     @Test func theTokenAndCookieTheResponseVariesOnAreNowhereInTheFiles() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: directory))
+        let cache = HTTPCacheMiddleware(store: try HTTPCacheMiddleware.FileStore(directory: directory))
         let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])
         let me = GetMe(token: "SECRET-TOKEN-ada", cookie: "COOKIE-VALUE-ada")
         #expect(try await session.perform(me) == Data("user ada".utf8))
@@ -81,9 +81,9 @@ struct HTTPCacheSecretsTests {
     func oneUsersResponseNeverAnswersAnother(cacheControl: String) async throws {
         transport.on("/me") { request in
             let user = request.headers["Authorization"]?.split(separator: "-").last.map(String.init) ?? "nobody"
-            return StubResponse(headers: ["Cache-Control": cacheControl], body: Data("user \(user)".utf8))
+            return StubTransport.Response(headers: ["Cache-Control": cacheControl], body: Data("user \(user)".utf8))
         }
-        let cache = HTTPCacheMiddleware(store: MemoryResponseStore())
+        let cache = HTTPCacheMiddleware(store: HTTPCacheMiddleware.MemoryStore())
         let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])
         #expect(try await session.perform(GetMe(token: "T-ada")) == Data("user ada".utf8))
         #expect(try await session.perform(GetMe(token: "T-bob")) == Data("user bob".utf8))
@@ -96,7 +96,7 @@ struct HTTPCacheSecretsTests {
     @Test func classifiedUsersKeepTheirOwnEntries() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cache = HTTPCacheMiddleware(store: try FileResponseStore(directory: directory)) { request in
+        let cache = HTTPCacheMiddleware(store: try HTTPCacheMiddleware.FileStore(directory: directory)) { request in
             request.headers["Authorization"].map { String($0.suffix(3)) }
         }
         let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])

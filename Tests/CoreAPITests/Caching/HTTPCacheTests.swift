@@ -26,7 +26,7 @@ private struct GetItem: ApiMethod {
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPCacheTests {
     let transport = StubTransport()
-    let store = MemoryResponseStore()
+    let store = HTTPCacheMiddleware.MemoryStore()
 
     /// The key and the stored entry leave out secret query parameters, `Set-Cookie` and secret fields,
     /// the cache's and the session's; the key names the user by a digest, and another user's token
@@ -34,7 +34,7 @@ struct HTTPCacheTests {
     @Test func noSecretReachesTheStore() async throws {
         transport.on(
             "/item",
-            reply: StubResponse(
+            reply: StubTransport.Response(
                 headers: [
                     "Cache-Control": "max-age=60", "Set-Cookie": "session=abc", "X-Api-Key": "k",
                     "X-Session": "s", "ETag": "\"1\"",
@@ -71,13 +71,19 @@ struct HTTPCacheTests {
     @Test func cachedThenFreshThenFailure() async throws {
         let cache = HTTPCacheMiddleware(store: store)
         let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])
-        transport.on("/item", reply: StubResponse(headers: ["Cache-Control": "max-age=60"], body: Data("v1".utf8)))
+        transport.on(
+            "/item",
+            reply: StubTransport.Response(headers: ["Cache-Control": "max-age=60"], body: Data("v1".utf8))
+        )
         var first: [String] = []
         for try await event in session.cachedThenFresh(GetItem(), cache: cache) {
             first.append(Self.describe(event))
         }
         #expect(first == ["fresh v1"])
-        transport.on("/item", reply: StubResponse(headers: ["Cache-Control": "max-age=60"], body: Data("v2".utf8)))
+        transport.on(
+            "/item",
+            reply: StubTransport.Response(headers: ["Cache-Control": "max-age=60"], body: Data("v2".utf8))
+        )
         var second: [String] = []
         for try await event in session.cachedThenFresh(GetItem(), cache: cache) {
             second.append(Self.describe(event))
@@ -103,7 +109,7 @@ struct HTTPCacheTests {
                 return count
             }
             let user = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? "nobody"
-            return StubResponse(
+            return StubTransport.Response(
                 headers: ["Cache-Control": "private, max-age=60"],
                 body: Data("\(user) v\(version)".utf8)
             )
@@ -138,30 +144,33 @@ struct HTTPCacheTests {
         }
     }
 
-    private static func describe(_ event: CacheThenNetworkEvent<Item>) -> String {
+    private static func describe(_ event: HTTPCacheMiddleware.CacheThenNetworkEvent<Item>) -> String {
         switch event {
         case .cached(let item, let age): age < .seconds(5) ? "cached \(item.text)" : "cached too old"
         case .fresh(let item): "fresh \(item.text)"
-        case .failed(let error): "failed \(FailureCategory(error))"
+        case .failed(let error): "failed \(ObserverMiddleware.FailureCategory(error))"
         }
     }
 }
 
 /// A memory store that records what is stored, by key.
-final class RecordingStore: ResponseStore {
-    private let memory = MemoryResponseStore()
-    private let recorded = Mutex<[(String, StoredResponse)]>([])
+final class RecordingStore: HTTPCacheMiddleware.Store {
+    private let memory = HTTPCacheMiddleware.MemoryStore()
+    private let recorded = Mutex<[(String, HTTPCacheMiddleware.StoredResponse)]>([])
 
     /// Every response stored, with its key, in order.
-    var stored: [(key: String, response: StoredResponse)] {
+    var stored: [(key: String, response: HTTPCacheMiddleware.StoredResponse)] {
         recorded.withLock { $0.map { (key: $0.0, response: $0.1) } }
     }
 
-    func response(for key: String, matching matches: @Sendable (StoredResponse) -> Bool) async -> StoredResponse? {
+    func response(
+        for key: String,
+        matching matches: @Sendable (HTTPCacheMiddleware.StoredResponse) -> Bool
+    ) async -> HTTPCacheMiddleware.StoredResponse? {
         await memory.response(for: key, matching: matches)
     }
 
-    func store(_ response: StoredResponse, for key: String) async {
+    func store(_ response: HTTPCacheMiddleware.StoredResponse, for key: String) async {
         recorded.withLock { $0.append((key, response)) }
         await memory.store(response, for: key)
     }

@@ -2,7 +2,7 @@ import CoreAPI
 import Foundation
 import Testing
 
-/// What every ``ResponseStore`` does, for the memory and the file store alike, then what each does on
+/// What every ``HTTPCacheMiddleware/Store`` does, for the memory and the file store alike, then what each does on
 /// its own: least-recently-used eviction, and files that are truncated, aged or past the byte limit.
 @Suite(.timeLimit(.minutes(1)))
 struct ResponseStoreTests {
@@ -10,10 +10,10 @@ struct ResponseStoreTests {
         case memory, file
     }
 
-    static func makeStore(_ kind: Kind) throws -> any ResponseStore {
+    static func makeStore(_ kind: Kind) throws -> any HTTPCacheMiddleware.Store {
         switch kind {
-        case .memory: MemoryResponseStore()
-        case .file: try FileResponseStore(directory: temporaryDirectory())
+        case .memory: HTTPCacheMiddleware.MemoryStore()
+        case .file: try HTTPCacheMiddleware.FileStore(directory: temporaryDirectory())
         }
     }
 
@@ -21,8 +21,12 @@ struct ResponseStoreTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("coreapi-store-\(UUID().uuidString)")
     }
 
-    static func response(_ text: String, classification: String? = nil, at time: Date = Date()) -> StoredResponse {
-        StoredResponse(
+    static func response(
+        _ text: String,
+        classification: String? = nil,
+        at time: Date = Date()
+    ) -> HTTPCacheMiddleware.StoredResponse {
+        HTTPCacheMiddleware.StoredResponse(
             url: URL(string: "https://api.test/items")!,
             statusCode: 200,
             headers: ["Content-Type": "text/plain", "ETag": "\"\(text.count)\""],
@@ -66,7 +70,7 @@ struct ResponseStoreTests {
     /// Past its byte limit, the memory store drops the entry used least recently.
     @Test func theMemoryStoreDropsTheLeastRecentlyUsed() async throws {
         let one = Self.response(String(repeating: "x", count: 400))
-        let store = MemoryResponseStore(byteLimit: one.size * 3)
+        let store = HTTPCacheMiddleware.MemoryStore(byteLimit: one.size * 3)
         for key in ["a", "b", "c"] {
             await store.store(one, for: key)
         }
@@ -82,7 +86,7 @@ struct ResponseStoreTests {
     /// A truncated file is a miss and is removed; so is one past the age limit.
     @Test func unreadableAndAgedFilesAreMisses() async throws {
         let directory = Self.temporaryDirectory()
-        let store = try FileResponseStore(directory: directory, ageLimit: .seconds(60))
+        let store = try HTTPCacheMiddleware.FileStore(directory: directory, ageLimit: .seconds(60))
         await store.store(Self.response("whole body"), for: "k")
         let file = try #require(
             FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?.allObjects
@@ -100,7 +104,7 @@ struct ResponseStoreTests {
     /// Past the byte limit, the oldest files go first, down to nine tenths of the limit; what is on disk
     /// stays under the limit.
     @Test func theFileStoreKeepsToItsByteLimit() async throws {
-        let store = try FileResponseStore(directory: Self.temporaryDirectory(), byteLimit: 64 * 1024)
+        let store = try HTTPCacheMiddleware.FileStore(directory: Self.temporaryDirectory(), byteLimit: 64 * 1024)
         #expect(store.evictionTarget == 58_983)
         let body = String(repeating: "y", count: 10_000)
         var evictions = 0
@@ -123,7 +127,10 @@ struct ResponseStoreTests {
     /// wrote, never a mix.
     @Test func concurrentWritersNeverLeaveHalfAnEntry() async throws {
         let directory = Self.temporaryDirectory()
-        let stores = [try FileResponseStore(directory: directory), try FileResponseStore(directory: directory)]
+        let stores = [
+            try HTTPCacheMiddleware.FileStore(directory: directory),
+            try HTTPCacheMiddleware.FileStore(directory: directory),
+        ]
         let bodies = (0..<8).map { String(repeating: Character(UnicodeScalar(65 + $0)!), count: 50_000) }
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
@@ -143,9 +150,13 @@ struct ResponseStoreTests {
         }
     }
 
-    static func variant(_ language: String, body: String? = nil, at seconds: TimeInterval = 0) -> StoredResponse {
+    static func variant(
+        _ language: String,
+        body: String? = nil,
+        at seconds: TimeInterval = 0
+    ) -> HTTPCacheMiddleware.StoredResponse {
         let time = Date(timeIntervalSinceNow: -100 + seconds)
-        return StoredResponse(
+        return HTTPCacheMiddleware.StoredResponse(
             url: URL(string: "https://api.test/items")!,
             statusCode: 200,
             headers: ["Vary": "Accept-Language"],
@@ -163,7 +174,7 @@ struct ResponseStoreTests {
         let store = try Self.makeStore(kind)
         // The file store orders use by modification times, which a file system may round to ticks.
         let tick: Duration = kind == .file ? .milliseconds(20) : .zero
-        func language(_ name: String) -> @Sendable (StoredResponse) -> Bool {
+        func language(_ name: String) -> @Sendable (HTTPCacheMiddleware.StoredResponse) -> Bool {
             { $0.varyValues["accept-language"] == "sha256:" + name }
         }
         for index in 0..<8 {
@@ -190,7 +201,7 @@ struct ResponseStoreTests {
     /// key: a file is served only for the key it holds, at the place of that key.
     @Test func anEntryFileHoldingAnotherKeyIsAMiss() async throws {
         let directory = Self.temporaryDirectory()
-        let store = try FileResponseStore(directory: directory)
+        let store = try HTTPCacheMiddleware.FileStore(directory: directory)
         let ada = "GET https://api.test/me user:ada"
         let bob = "GET https://api.test/me user:bob"
         await store.store(Self.response("for ada"), for: ada)

@@ -50,8 +50,8 @@ struct BatchTests {
 
     private static func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
 
-    @Test(arguments: [BatchMode.sequential, .concurrent(limit: 3), .concurrent(limit: 50)])
-    func outputsComeInInputOrderWithinTheLimit(mode: BatchMode) async throws {
+    @Test(arguments: [Batch.Mode.sequential, .concurrent(limit: 3), .concurrent(limit: 50)])
+    func outputsComeInInputOrderWithinTheLimit(mode: Batch.Mode) async throws {
         let outputs = try await session.performAll((0..<20).map { GetItem(id: $0) }, mode: mode)
         #expect(outputs.map(Self.text) == (0..<20).map(String.init))
         let limit = mode == .sequential ? 1 : (mode == .concurrent(limit: 3) ? 3 : 20)
@@ -77,7 +77,7 @@ struct BatchTests {
         let summary = results.map { result in
             switch result {
             case .success(let data): Self.text(data)
-            case .failure(let error): (error as? ApiError).map { "\(FailureCategory($0))" } ?? "?"
+            case .failure(let error): (error as? ApiError).map { "\(ObserverMiddleware.FailureCategory($0))" } ?? "?"
             }
         }
         #expect(summary == ["0", "1", "status", "3", "4", "network", "6", "7"])
@@ -87,8 +87,8 @@ struct BatchTests {
     /// A 404 is that item's result; a lost connection stops the rest, which end as cancelled.
     @Test func cancelRestExceptListedCategories() async throws {
         let batch = BatchTests(missing: [1], broken: [3])
-        var progress: [BatchProgress] = []
-        let recorded = LockedValue<[BatchProgress]>([])
+        var progress: [Batch.Progress] = []
+        let recorded = LockedValue<[Batch.Progress]>([])
         let results = await batch.session.performEach(
             (0..<8).map { GetItem(id: $0) },
             mode: .sequential,
@@ -98,13 +98,13 @@ struct BatchTests {
         let categories = results.map { result -> String in
             switch result {
             case .success: "ok"
-            case .failure(let error): "\(FailureCategory(error))"
+            case .failure(let error): "\(ObserverMiddleware.FailureCategory(error))"
             }
         }
         #expect(categories == ["ok", "status", "ok", "network", "cancelled", "cancelled", "cancelled", "cancelled"])
         #expect(batch.started.withLock { $0 } == [0, 1, 2, 3])
         #expect(progress.map(\.completed) == Array(1...8))
-        #expect(progress.last == BatchProgress(total: 8, succeeded: 2, failed: 6))
+        #expect(progress.last == Batch.Progress(total: 8, succeeded: 2, failed: 6))
     }
 
     @Test func resultsArriveAsTheyCompleteWithTheirIndex() async throws {

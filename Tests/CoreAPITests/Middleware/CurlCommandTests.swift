@@ -170,14 +170,14 @@ private let vectors: [CurlVector] = [
 @Suite struct CurlCommandTests {
     @Test(arguments: vectors)
     func rendersTheExactCommand(vector: CurlVector) {
-        #expect(CurlCommand(vector.request).description == vector.expected)
+        #expect(vector.request.curlCommand() == vector.expected)
     }
 
     @Test func configuredSecretHeaderIsRedacted() {
         var request = ApiRequest(url: URL(string: "https://api.test/x")!)
         request.headers.set("KEY-SECRET", for: "X-Api-Key")
         request.headers.set("Bearer SECRET-TOKEN", for: "Proxy-Authorization")
-        let command = CurlCommand(request, redaction: Redaction(secretHeaderNames: ["x-api-key"]))
+        let command = CurlCommand(request, redaction: Secrets.Redaction(secretHeaderNames: ["x-api-key"]))
         #expect(
             command.description
                 == "curl -X GET 'https://api.test/x' -H 'Proxy-Authorization: <redacted>' -H 'X-Api-Key: <redacted>'"

@@ -67,8 +67,8 @@ private struct Binary: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case blob = "X-Blob" }
 }
 
-private struct MillisecondDates: Encodable, Sendable, CustomDateEncoding {
-    static var dateEncoding: DateEncodingStrategy { .millisecondsSince1970 }
+private struct MillisecondDates: Encodable, Sendable, EncodingStrategy.CustomDate {
+    static var dateEncoding: EncodingStrategy.Dates { .millisecondsSince1970 }
     var since = Date(timeIntervalSince1970: 1.5)
     enum CodingKeys: String, CodingKey { case since = "X-Since" }
 }

@@ -13,7 +13,7 @@ final class LogCapture: Sendable {
 
     func middleware(
         _ level: LoggingMiddleware.Level,
-        redaction: Redaction = Redaction(),
+        redaction: Secrets.Redaction = Secrets.Redaction(),
         maximumBodyLength: Int = 4096
     ) -> LoggingMiddleware {
         LoggingMiddleware(level: level, redaction: redaction, maximumBodyLength: maximumBodyLength) {

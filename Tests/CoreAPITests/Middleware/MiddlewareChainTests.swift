@@ -196,7 +196,7 @@ struct Ping: ApiMethod {
 
     @Test func cancelAllRequestsEndsACallWaitingInAMiddleware() async throws {
         let mock = MockMiddleware()
-        mock.on(Ping.self, reply: MockResponse.text("late").delayed(by: .seconds(30)))
+        mock.on(Ping.self, reply: MockMiddleware.Response.text("late").delayed(by: .seconds(30)))
         let session = server.makeSession(hosts: ["api": "https://api.test"], middlewares: [mock])
         let call = Task { try await session.perform(Ping()) }
         try await Task.sleep(for: .milliseconds(50))
@@ -219,7 +219,7 @@ struct Ping: ApiMethod {
 
     @Test func cancellingTheHandleEndsACallWaitingInAMiddleware() async throws {
         let mock = MockMiddleware()
-        mock.on(Ping.self, reply: MockResponse.text("late").delayed(by: .seconds(30)))
+        mock.on(Ping.self, reply: MockMiddleware.Response.text("late").delayed(by: .seconds(30)))
         let session = server.makeSession(hosts: ["api": "https://api.test"], middlewares: [mock])
         let result = await withCheckedContinuation { continuation in
             let handle = session.perform(Ping()) { continuation.resume(returning: $0) }

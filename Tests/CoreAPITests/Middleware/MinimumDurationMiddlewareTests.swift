@@ -80,10 +80,10 @@ struct MinimumDurationMiddlewareTests {
     }
 
     @Test(arguments: [
-        (StubResponse.status(500), "unacceptableStatus"), (.failure(.cannotConnectToHost), "transport"),
+        (StubTransport.Response.status(500), "unacceptableStatus"), (.failure(.cannotConnectToHost), "transport"),
         (.failure(.timedOut), "timeout"),
     ])
-    func fastFailureWaitsForTheMinimumToo(reply: StubResponse, category: String) async throws {
+    func fastFailureWaitsForTheMinimumToo(reply: StubTransport.Response, category: String) async throws {
         server.on("/x", reply: reply)
         let start = ContinuousClock.now
         let error = await #expect(throws: ApiError.self) { try await makeSession(0.4).perform(Call()) }
@@ -94,7 +94,7 @@ struct MinimumDurationMiddlewareTests {
 
     /// A call slower than the minimum returns as soon as the rest of the chain does, without a wait.
     @Test func slowCallReturnsAtOnce() async throws {
-        server.on("/x", reply: StubResponse.text("late").delayed(by: 1.5))
+        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: 1.5))
         let inside = Stopwatch()
         let data = try await makeSession(1, inner: [inside]).perform(Call())
         #expect(data == Data("late".utf8))
@@ -116,7 +116,7 @@ struct MinimumDurationMiddlewareTests {
     }
 
     @Test func cancelledCallIsNotHeldBack() async throws {
-        server.on("/x", reply: StubResponse.text("late").delayed(by: 60))
+        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: 60))
         let session = makeSession(30)
         let task = Task { try await session.perform(Call()) }
         try await waitUntil { server.requests.count == 1 }

@@ -175,13 +175,13 @@ private struct Fetch: ApiMethod {
         let mock = MockMiddleware()
         mock.on(
             GetProfile.self,
-            reply: MockResponse.json(#"{"id": 1, "name": "Slow"}"#).delayed(by: .milliseconds(200))
+            reply: MockMiddleware.Response.json(#"{"id": 1, "name": "Slow"}"#).delayed(by: .milliseconds(200))
         )
         let clock = ContinuousClock()
         let start = clock.now
         _ = try await session(mock).perform(GetProfile(id: 1))
         #expect(clock.now - start >= .milliseconds(200))
-        mock.on(GetProfile.self, reply: MockResponse.json("{}").delayed(by: .seconds(30)))
+        mock.on(GetProfile.self, reply: MockMiddleware.Response.json("{}").delayed(by: .seconds(30)))
         let session = session(mock)
         let call = Task { try await session.perform(GetProfile(id: 1)) }
         try await Task.sleep(for: .milliseconds(50))

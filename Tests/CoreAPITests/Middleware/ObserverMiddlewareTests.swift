@@ -23,24 +23,24 @@ private struct Call: ApiMethod {
     func encode(to encoder: any Encoder) throws {}
 }
 
-private final class FailureRecorder: ApiFailureDelegate {
+private final class FailureRecorder: ObserverMiddleware.FailureDelegate {
     private let failures = LockedFailures()
-    func apiSession(_ session: ApiSession, didFail failure: ApiFailure) { failures.append(failure) }
-    var recorded: [ApiFailure] { failures.values }
+    func apiSession(_ session: ApiSession, didFail failure: ObserverMiddleware.Failure) { failures.append(failure) }
+    var recorded: [ObserverMiddleware.Failure] { failures.values }
 }
 
 private final class LockedFailures: @unchecked Sendable {  // `storage` is only touched under `lock`
     private let lock = NSLock()
-    private var storage: [ApiFailure] = []
-    func append(_ failure: ApiFailure) { lock.withLock { storage.append(failure) } }
-    var values: [ApiFailure] { lock.withLock { storage } }
+    private var storage: [ObserverMiddleware.Failure] = []
+    func append(_ failure: ObserverMiddleware.Failure) { lock.withLock { storage.append(failure) } }
+    var values: [ObserverMiddleware.Failure] { lock.withLock { storage } }
 }
 
 private final class LockedMetrics: @unchecked Sendable {  // `storage` is only touched under `lock`
     private let lock = NSLock()
-    private var storage: [RequestMetrics] = []
-    func append(_ metrics: RequestMetrics) { lock.withLock { storage.append(metrics) } }
-    var values: [RequestMetrics] { lock.withLock { storage } }
+    private var storage: [ObserverMiddleware.Metrics] = []
+    func append(_ metrics: ObserverMiddleware.Metrics) { lock.withLock { storage.append(metrics) } }
+    var values: [ObserverMiddleware.Metrics] { lock.withLock { storage } }
 }
 
 @Suite struct ObserverMiddlewareTests {
@@ -155,17 +155,17 @@ private final class LockedMetrics: @unchecked Sendable {  // `storage` is only t
     }
 
     @Test(arguments: [
-        (ApiError.timeout, FailureCategory.timeout), (.cancelled, .cancelled),
+        (ApiError.timeout, ObserverMiddleware.FailureCategory.timeout), (.cancelled, .cancelled),
         (.transport(.init(kind: .offline)), .offline), (.transport(.init(kind: .dns)), .network),
         (.transport(.init(kind: .tls)), .network), (.responseTooLarge(limit: 1), .other),
         (.invalidRequest(.sessionInvalidated), .other),
     ])
-    func failuresAreCategorised(error: ApiError, category: FailureCategory) {
-        #expect(FailureCategory(error) == category)
+    func failuresAreCategorised(error: ApiError, category: ObserverMiddleware.FailureCategory) {
+        #expect(ObserverMiddleware.FailureCategory(error) == category)
     }
 
     @Test func errorsOtherThanApiErrorsAreCategorised() {
-        #expect(FailureCategory(CancellationError()) == .cancelled)
-        #expect(FailureCategory(URLError(.badURL)) == .other)
+        #expect(ObserverMiddleware.FailureCategory(CancellationError()) == .cancelled)
+        #expect(ObserverMiddleware.FailureCategory(URLError(.badURL)) == .other)
     }
 }

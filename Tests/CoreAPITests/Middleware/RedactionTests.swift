@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct RedactionTests {
-    let redaction = Redaction()
+    let redaction = Secrets.Redaction()
 
     @Test(arguments: [
         ("password", true), ("PASSWORD", true), ("Password", true), ("passwd", true), ("api_key", true),
@@ -17,19 +17,19 @@ import Testing
     }
 
     @Test func configuredParameterKeysAddToOrReplaceTheDefaults() {
-        let added = Redaction(secretParameterKeys: ["Code", "pin"])
+        let added = Secrets.Redaction(secretParameterKeys: ["Code", "pin"])
         #expect(added.isSecretParameter("code"))
         #expect(added.isSecretParameter("PIN"))
         #expect(added.isSecretParameter("password"))
-        #expect(added.secretParameterKeys == Redaction.defaultSecretParameterKeys.union(["code", "pin"]))
-        let only = Redaction(secretParameterKeys: ["pin"], includesDefaultParameterKeys: false)
+        #expect(added.secretParameterKeys == Secrets.Redaction.defaultSecretParameterKeys.union(["code", "pin"]))
+        let only = Secrets.Redaction(secretParameterKeys: ["pin"], includesDefaultParameterKeys: false)
         #expect(only.isSecretParameter("pin"))
         #expect(!only.isSecretParameter("password"))
         #expect(only.secretParameterKeys == ["pin"])
     }
 
     @Test func headerNamesAlwaysIncludeTheStandardSecretsAndIgnoreCase() {
-        let custom = Redaction(secretHeaderNames: ["X-Api-Key"])
+        let custom = Secrets.Redaction(secretHeaderNames: ["X-Api-Key"])
         #expect(
             custom.secretHeaderNames == ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]
         )
@@ -46,7 +46,7 @@ import Testing
             "Location": "https://u:URL-SECRET@api.test/next?token=SECRET-TOKEN&page=2", "Content-Location": "/a?b=c",
             "Referer": "https://a.test/from?password=PASSWORD-SECRET",
         ]
-        let redacted = Redaction(secretHeaderNames: ["x-api-key"]).redact(headers)
+        let redacted = Secrets.Redaction(secretHeaderNames: ["x-api-key"]).redact(headers)
         #expect(
             redacted
                 == [
@@ -98,7 +98,7 @@ import Testing
     @Test func secretNumbersAreHiddenElsewhereButBooleansAreNot() {
         let body = Data(#"{"pin":987654,"ref":"order 987654","token":true,"note":"true story"}"#.utf8)
         #expect(
-            Redaction(secretParameterKeys: ["pin"]).redact(body, contentType: "application/json")
+            Secrets.Redaction(secretParameterKeys: ["pin"]).redact(body, contentType: "application/json")
                 == #"{"note":"true story","pin":"<redacted>","ref":"order <redacted>","token":"<redacted>"}"#
         )
     }
@@ -146,7 +146,7 @@ import Testing
 
     @Test func oversizedJSONIsNotParsed() {
         var body = Data(#"{"password":"PASSWORD-SECRET","pad":""#.utf8)
-        body.append(Data(repeating: 0x61, count: Redaction.maximumRedactedBodySize))
+        body.append(Data(repeating: 0x61, count: Secrets.Redaction.maximumRedactedBodySize))
         body.append(Data(#""}"#.utf8))
         #expect(
             redaction.redact(body, contentType: "application/json")

@@ -20,7 +20,7 @@ private struct Call: ApiMethod {
 }
 
 /// A call whose method changes the policy: `never` opts out, `allowingPost` adds `POST`.
-private struct CustomCall: ApiMethod, RetryPolicyCustomizing {
+private struct CustomCall: ApiMethod, RetryPolicy.Customizing {
     typealias Response = Data
     var httpMethod: HTTPMethod = .post
     var optsOut = false
@@ -42,13 +42,13 @@ private struct CustomCall: ApiMethod, RetryPolicyCustomizing {
 
 /// Replies in order; the last one repeats.
 private final class Replies: Sendable {
-    private let replies: LockedValue<[StubResponse]>
+    private let replies: LockedValue<[StubTransport.Response]>
 
-    init(_ replies: [StubResponse]) {
+    init(_ replies: [StubTransport.Response]) {
         self.replies = LockedValue(replies)
     }
 
-    func next() -> StubResponse {
+    func next() -> StubTransport.Response {
         replies.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
     }
 }
@@ -113,7 +113,7 @@ struct RetryMiddlewareTests {
         return server.makeSession(hosts: ["api": "https://api.test"], middlewares: [retry] + inner)
     }
 
-    private func reply(_ replies: StubResponse...) {
+    private func reply(_ replies: StubTransport.Response...) {
         let replies = Replies(replies)
         server.on("/x") { _ in replies.next() }
     }
@@ -401,7 +401,7 @@ struct RetryMiddlewareTests {
     }
 
     @Test func callCancelledInFlightIsNotRetried() async throws {
-        reply(StubResponse.status(503).delayed(by: 0.5))
+        reply(StubTransport.Response.status(503).delayed(by: 0.5))
         let session = makeSession()
         let task = Task { try await session.perform(Call()) }
         try await waitUntil { server.requests.count == 1 }

@@ -49,7 +49,7 @@ private struct Call: ApiMethod {
 
 /// Records the cURL rendering of every request it sees.
 private struct CurlRecorder: Middleware {
-    let redaction: Redaction
+    let redaction: Secrets.Redaction
     let commands = LockedValue<[String]>([])
 
     func intercept(
@@ -57,7 +57,7 @@ private struct CurlRecorder: Middleware {
         context: MiddlewareContext,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        commands.withLock { $0.append(CurlCommand(request, redaction: redaction).description) }
+        commands.withLock { $0.append(request.curlCommand(redaction: redaction)) }
         return try await next(request)
     }
 }
@@ -97,7 +97,7 @@ private struct AddInvalidHeader: Middleware {
 @Suite(.timeLimit(.minutes(1)))
 struct SecretLeakTests {
     let server = StubTransport()
-    let redaction = Redaction(secretHeaderNames: ["X-Api-Key"])
+    let redaction = Secrets.Redaction(secretHeaderNames: ["X-Api-Key"])
 
     private func routeEverything() {
         server.on(
@@ -126,7 +126,7 @@ struct SecretLeakTests {
         )
         server.on(.get, "/broken-json", reply: .json(#"{"password":"PASSWORD-SECRET""#, statusCode: 500))
         server.on(.get, "/offline", reply: .failure(.notConnectedToInternet))
-        server.on(.get, "/slow", reply: StubResponse.text("late SECRET-TOKEN").delayed(by: 2))
+        server.on(.get, "/slow", reply: StubTransport.Response.text("late SECRET-TOKEN").delayed(by: 2))
         server.on(.post, "/upload", reply: .status(204))
         server.on(.get, "/credentials", reply: .text("ok"))
     }

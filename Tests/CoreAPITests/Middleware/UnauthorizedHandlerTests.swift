@@ -75,7 +75,7 @@ struct UnauthorizedHandlerTests {
         server.on(.get, "/account", reply: .json(#"{"error":"expired"}"#, statusCode: 401, headers: ["X-Trace": "t1"]))
         let calls = Calls()
         let error = await #expect(throws: ApiError.self) {
-            try await session([UnauthorizedHandler(handler: calls.handle)]).perform(Account())
+            try await session([UnauthorizedMiddleware(handler: calls.handle)]).perform(Account())
         }
         let expected = ApiError.StatusFailure(
             statusCode: 401,
@@ -93,7 +93,7 @@ struct UnauthorizedHandlerTests {
     func notCalledForOtherStatuses(status: Int) async throws {
         server.on(.get, "/account", reply: .status(status))
         let calls = Calls()
-        _ = try? await session([UnauthorizedHandler(handler: calls.handle)]).perform(Account())
+        _ = try? await session([UnauthorizedMiddleware(handler: calls.handle)]).perform(Account())
         #expect(calls.failures.current.isEmpty)
         #expect(server.requests.count == 1)
     }
@@ -101,7 +101,7 @@ struct UnauthorizedHandlerTests {
     @Test func calledEvenWhenTheMethodAccepts401AndTheCallSucceeds() async throws {
         server.on(.get, "/account", reply: .text("nope", statusCode: 401))
         let calls = Calls()
-        let data = try await session([UnauthorizedHandler(handler: calls.handle)])
+        let data = try await session([UnauthorizedMiddleware(handler: calls.handle)])
             .perform(Account(acceptableStatusCodes: [200, 401]))
         #expect(data == Data("nope".utf8))
         #expect(calls.failures.current.map(\.statusCode) == [401])
@@ -110,7 +110,7 @@ struct UnauthorizedHandlerTests {
     @Test func customPredicate() async throws {
         server.on(.get, "/account", reply: .status(419))
         let calls = Calls()
-        let handler = UnauthorizedHandler(
+        let handler = UnauthorizedMiddleware(
             isUnauthorized: { response, _ in response.statusCode == 419 },
             handler: calls.handle
         )
@@ -124,14 +124,14 @@ struct UnauthorizedHandlerTests {
         }
         let calls = Calls()
         let auth = TokenRefreshMiddleware(token: "old") { _ in "new" }
-        let data = try await session([UnauthorizedHandler(handler: calls.handle), auth]).perform(Account())
+        let data = try await session([UnauthorizedMiddleware(handler: calls.handle), auth]).perform(Account())
         #expect(data == Data("ok".utf8))
         #expect(calls.failures.current.isEmpty)
         #expect(server.requests.count == 2)
     }
 
     @Test func calledOncePerFinalRejectionAfterRefresh() async throws {
-        server.on(.get, "/account", reply: StubResponse.status(401).delayed(by: 0.05))
+        server.on(.get, "/account", reply: StubTransport.Response.status(401).delayed(by: 0.05))
         let calls = Calls()
         let refreshes = LockedValue(0)
         let auth = TokenRefreshMiddleware(token: "old", refreshLimit: nil) { _ in
@@ -139,7 +139,7 @@ struct UnauthorizedHandlerTests {
             try await Task.sleep(nanoseconds: 100_000_000)
             return "new"
         }
-        let session = session([UnauthorizedHandler(handler: calls.handle), auth, Gate(count: 10)])
+        let session = session([UnauthorizedMiddleware(handler: calls.handle), auth, Gate(count: 10)])
         let failures = await withTaskGroup(of: ApiError?.self) { group in
             for _ in 0..<10 {
                 group.addTask {
@@ -169,7 +169,7 @@ struct UnauthorizedHandlerTests {
             guard let session = holder.current else { throw ApiError.cancelled }
             return String(decoding: try await session.perform(RefreshToken()), as: UTF8.self)
         }
-        let session = session([UnauthorizedHandler(handler: calls.handle), auth])
+        let session = session([UnauthorizedMiddleware(handler: calls.handle), auth])
         holder.withLock { $0 = session }
         let error = await #expect(throws: ApiError.self) { try await session.perform(Account()) }
         let refreshRejection = ApiError.StatusFailure(
@@ -189,7 +189,7 @@ struct UnauthorizedHandlerTests {
         server.on(.get, "/account", reply: .failure(.notConnectedToInternet))
         let calls = Calls()
         await #expect(throws: ApiError.transport(.init(kind: .offline, code: -1009))) {
-            try await session([UnauthorizedHandler(handler: calls.handle)]).perform(Account())
+            try await session([UnauthorizedMiddleware(handler: calls.handle)]).perform(Account())
         }
         #expect(calls.failures.current.isEmpty)
     }

@@ -31,7 +31,7 @@ struct WithMetadataTests {
     @Test func theValueComesWithStatusHeadersAndURL() async throws {
         transport.on(
             "/items",
-            reply: StubResponse(
+            reply: StubTransport.Response(
                 statusCode: 203,
                 headers: ["ETag": #""v7""#, "Link": #"</items?page=2>; rel="next""#],
                 body: Data("[1,2]".utf8)

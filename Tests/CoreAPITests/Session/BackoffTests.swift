@@ -7,29 +7,37 @@ import Testing
 @Suite struct BackoffTests {
     @Test(arguments: [
         (
-            Backoff(initialDelay: .seconds(1), factor: 2, maximumDelay: .seconds(10), jitter: .none),
+            RetryPolicy.Backoff(initialDelay: .seconds(1), factor: 2, maximumDelay: .seconds(10), jitter: .none),
             [1.0, 2, 4, 8, 10, 10]
         ),
         (
-            Backoff(initialDelay: .milliseconds(500), factor: 3, maximumDelay: .seconds(30), jitter: .none),
+            RetryPolicy.Backoff(initialDelay: .milliseconds(500), factor: 3, maximumDelay: .seconds(30), jitter: .none),
             [0.5, 1.5, 4.5, 13.5, 30, 30]
         ),
-        (Backoff.constant(.milliseconds(250)), [0.25, 0.25, 0.25, 0.25, 0.25, 0.25]),
-        (Backoff(initialDelay: .zero, jitter: .none), [0, 0, 0, 0, 0, 0]),
+        (RetryPolicy.Backoff.constant(.milliseconds(250)), [0.25, 0.25, 0.25, 0.25, 0.25, 0.25]),
+        (RetryPolicy.Backoff(initialDelay: .zero, jitter: .none), [0, 0, 0, 0, 0, 0]),
     ])
-    func withoutJitterTheWaitsAreExact(backoff: Backoff, seconds: [Double]) {
+    func withoutJitterTheWaitsAreExact(backoff: RetryPolicy.Backoff, seconds: [Double]) {
         #expect((1...6).map { backoff.delay(beforeRetry: $0) } == seconds.map { Duration.milliseconds(Int($0 * 1000)) })
         #expect(backoff.delay(beforeRetry: 0) == backoff.delay(beforeRetry: 1))
     }
 
     @Test func jitterIsOnByDefault() {
-        #expect(Backoff().jitter == .equal)
-        #expect(Backoff() == Backoff(initialDelay: .milliseconds(500), factor: 2, maximumDelay: .seconds(30)))
+        #expect(RetryPolicy.Backoff().jitter == .equal)
+        #expect(
+            RetryPolicy.Backoff()
+                == RetryPolicy.Backoff(initialDelay: .milliseconds(500), factor: 2, maximumDelay: .seconds(30))
+        )
     }
 
-    @Test(arguments: [Backoff.Jitter.equal, .full])
-    func withJitterEveryWaitStaysWithinItsBounds(jitter: Backoff.Jitter) {
-        let backoff = Backoff(initialDelay: .seconds(1), factor: 2, maximumDelay: .seconds(10), jitter: jitter)
+    @Test(arguments: [RetryPolicy.Backoff.Jitter.equal, .full])
+    func withJitterEveryWaitStaysWithinItsBounds(jitter: RetryPolicy.Backoff.Jitter) {
+        let backoff = RetryPolicy.Backoff(
+            initialDelay: .seconds(1),
+            factor: 2,
+            maximumDelay: .seconds(10),
+            jitter: jitter
+        )
         let ceilings: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10)]
         var spread = Set<Duration>()
         for (retry, ceiling) in zip(1..., ceilings) {
@@ -48,9 +56,10 @@ import Testing
 
     @Test func oddSettingsGiveFiniteWaitsWithinTheCap() {
         let backoffs = [
-            Backoff(factor: .nan), Backoff(factor: .infinity), Backoff(factor: -2), Backoff(factor: 0),
-            Backoff(initialDelay: .seconds(-5)), Backoff(maximumDelay: .seconds(-1)),
-            Backoff(initialDelay: .seconds(Int64.max), maximumDelay: .seconds(Int64.max)),
+            RetryPolicy.Backoff(factor: .nan), RetryPolicy.Backoff(factor: .infinity), RetryPolicy.Backoff(factor: -2),
+            RetryPolicy.Backoff(factor: 0),
+            RetryPolicy.Backoff(initialDelay: .seconds(-5)), RetryPolicy.Backoff(maximumDelay: .seconds(-1)),
+            RetryPolicy.Backoff(initialDelay: .seconds(Int64.max), maximumDelay: .seconds(Int64.max)),
         ]
         for backoff in backoffs {
             for retry in [Int.min, 0, 1, 2, 1000, Int.max] {
@@ -64,7 +73,7 @@ import Testing
     }
 
     @Test func aServersWaitIsHeldToTheCap() {
-        let backoff = Backoff(maximumDelay: .seconds(30))
+        let backoff = RetryPolicy.Backoff(maximumDelay: .seconds(30))
         #expect(backoff.capping(.seconds(10)) == .seconds(10))
         #expect(backoff.capping(.seconds(3600)) == .seconds(30))
         #expect(backoff.capping(.seconds(-1)) == .zero)
@@ -75,7 +84,12 @@ import Testing
         var policy = RetryPolicy(initialDelay: 0.25, multiplier: 3, maxDelay: 20, jitter: .full)
         #expect(
             policy.backoff
-                == Backoff(initialDelay: .milliseconds(250), factor: 3, maximumDelay: .seconds(20), jitter: .full)
+                == RetryPolicy.Backoff(
+                    initialDelay: .milliseconds(250),
+                    factor: 3,
+                    maximumDelay: .seconds(20),
+                    jitter: .full
+                )
         )
         #expect(RetryPolicy(initialDelay: 0.4).initialDelay == 0.4 && policy.maxDelay == 20)
         policy.backoff.jitter = .none

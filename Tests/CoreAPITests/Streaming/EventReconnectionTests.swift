@@ -34,8 +34,8 @@ struct EventReconnectionTests {
         ] as [(Int, Int?, Int)]
     )
     func theWaitGrowsAndTheServersRetryIsCapped(failures: Int, serverRetry: Int?, milliseconds: Int) {
-        let reconnection = EventReconnection(
-            backoff: Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: .none)
+        let reconnection = ServerSentEvents.Reconnection(
+            backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: .none)
         )
         let delay = reconnection.delay(
             afterFailures: failures,
@@ -46,12 +46,12 @@ struct EventReconnectionTests {
     }
 
     @Test func theDefaultsLimitFailuresAndBackOff() {
-        let reconnection = EventReconnection()
+        let reconnection = ServerSentEvents.Reconnection()
         #expect(reconnection.maximumFailures == 10)
         #expect(reconnection.backoff.initialDelay == .seconds(3))
         #expect(reconnection.backoff.maximumDelay == .seconds(30))
         #expect(reconnection.backoff.jitter == .equal)
-        #expect(EventReconnection(delay: .seconds(60)).backoff.maximumDelay == .seconds(60))
+        #expect(ServerSentEvents.Reconnection(delay: .seconds(60)).backoff.maximumDelay == .seconds(60))
     }
 
     /// A server that is never reached is given up after the default ten failures in a row: eleven
@@ -60,8 +60,8 @@ struct EventReconnectionTests {
         let transport = StubTransport()
         transport.on("/events", reply: .failure(.networkConnectionLost))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
-        let reconnection = EventReconnection(backoff: .constant(.milliseconds(1)))
-        #expect(reconnection.maximumFailures == EventReconnection.defaultMaximumFailures)
+        let reconnection = ServerSentEvents.Reconnection(backoff: .constant(.milliseconds(1)))
+        #expect(reconnection.maximumFailures == ServerSentEvents.Reconnection.defaultMaximumFailures)
         await #expect {
             for try await _ in session.events(Watch(), reconnection: reconnection) {}
         } throws: { error in
@@ -76,7 +76,7 @@ struct EventReconnectionTests {
         let transport = StubTransport()
         transport.on(
             "/events",
-            reply: StubResponse(headers: ["Content-Type": "text/html"], body: Data("data: x\n\n".utf8))
+            reply: StubTransport.Response(headers: ["Content-Type": "text/html"], body: Data("data: x\n\n".utf8))
         )
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         await #expect(
@@ -84,7 +84,10 @@ struct EventReconnectionTests {
                 .init(contentType: "text/html", acceptable: ["text/event-stream"], statusCode: 200)
             )
         ) {
-            for try await _ in session.events(Watch(), reconnection: EventReconnection(delay: .milliseconds(1))) {}
+            for try await _ in session.events(
+                Watch(),
+                reconnection: ServerSentEvents.Reconnection(delay: .milliseconds(1))
+            ) {}
         }
         #expect(transport.requests.count == 1)
     }

@@ -84,7 +84,7 @@ struct StreamBufferTests {
             continuation.yield(Data(count: size))
         }
         continuation.finish()
-        let body = ResponseBodyStream(pieces, buffer: buffer, end: {})
+        let body = StreamedResponse.Body(pieces, buffer: buffer, end: {})
         #expect(try await body.collect(upTo: .max).count == 1000)
         #expect(body.bufferHighWaterMark == 1000)
         #expect(buffer.hasRoom(for: 1 << 20))

@@ -10,7 +10,7 @@ struct ResponseCollectorTests {
     private func collector(
         _ method: HTTPMethod = .get,
         limit: Int64 = 1_000,
-        handler: ResponseBodyHandler? = nil
+        handler: TransportOptions.BodyHandler? = nil
     ) -> ResponseCollector {
         ResponseCollector(
             method: method,
@@ -91,7 +91,10 @@ struct ResponseCollectorTests {
     /// A handler takes the body it accepts, never a redirect's; it is not held to the size limit.
     @Test(arguments: [(200, true), (404, false), (307, false)])
     func theHandlerGetsOnlyTheBodiesItAccepts(status: Int, streams: Bool) throws {
-        let handler = ResponseBodyHandler(accepts: { $0.statusCode == 200 || $0.statusCode == 307 }, receive: { _ in })
+        let handler = TransportOptions.BodyHandler(
+            accepts: { $0.statusCode == 200 || $0.statusCode == 307 },
+            receive: { _ in }
+        )
         var collector = collector(handler: handler)
         let fields: Headers = status == 307 ? ["Location": "/next"] : ["Content-Length": "500"]
         switch try collector.receive(head(HTTPStatus(status), fields)) {

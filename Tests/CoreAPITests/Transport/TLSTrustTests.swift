@@ -17,9 +17,9 @@ import Testing
 
     @Test func everyCertificateOfABundleIsReadInOrder() throws {
         let bundle = "subject=leaf\n" + Self.block(Self.first) + "junk between\n" + Self.block(Self.second)
-        let certificates = try TLSCertificate.all(inPEM: bundle)
+        let certificates = try TLSTrust.Certificate.all(inPEM: bundle)
         #expect(certificates.map(\.der) == [Self.first, Self.second])
-        #expect(try TLSCertificate(pem: bundle).der == Self.first)
+        #expect(try TLSTrust.Certificate(pem: bundle).der == Self.first)
     }
 
     @Test(arguments: [
@@ -29,12 +29,12 @@ import Testing
     ])
     func unreadablePEMIsATypedError(pem: String, reason: String) {
         #expect(throws: TLSTrustError.invalidCertificate(reason)) {
-            try TLSCertificate(pem: pem)
+            try TLSTrust.Certificate(pem: pem)
         }
     }
 
     @Test func theClientIdentityNeverShowsItsPassphraseOrArchive() {
-        let identity = TLSClientIdentity(pkcs12: Data("archive-bytes".utf8), passphrase: "hunter2")
+        let identity = TLSTrust.ClientIdentity(pkcs12: Data("archive-bytes".utf8), passphrase: "hunter2")
         var dumped = ""
         dump(TLSTrust(clientIdentity: identity), to: &dumped)
         let texts = [
@@ -45,15 +45,15 @@ import Testing
             #expect(!text.contains("hunter2"))
             #expect(!text.contains("archive-bytes"))
         }
-        #expect(identity.description == "TLSClientIdentity(pkcs12: 13 bytes, passphrase: <redacted>)")
+        #expect(identity.description == "TLSTrust.ClientIdentity(pkcs12: 13 bytes, passphrase: <redacted>)")
     }
 
     @Test func onlyTheSystemDefaultIsTheDefault() {
-        let certificate = TLSCertificate(der: Self.first)
+        let certificate = TLSTrust.Certificate(der: Self.first)
         #expect(TLSTrust.system.isSystemDefault)
         #expect(!TLSTrust(server: .certificates([certificate])).isSystemDefault)
         #expect(!TLSTrust(server: .publicKeys([certificate])).isSystemDefault)
-        #expect(!TLSTrust(clientIdentity: TLSClientIdentity(pkcs12: Data(), passphrase: "")).isSystemDefault)
+        #expect(!TLSTrust(clientIdentity: TLSTrust.ClientIdentity(pkcs12: Data(), passphrase: "")).isSystemDefault)
     }
 
     #if canImport(FoundationNetworking)
@@ -61,12 +61,12 @@ import Testing
         /// every trust option when it is made, never ignoring one.
         @Test(arguments: [
             (
-                TLSTrust(server: .certificates([TLSCertificate(der: first)])),
+                TLSTrust(server: .certificates([TLSTrust.Certificate(der: first)])),
                 "trusted certificates"
             ),
-            (TLSTrust(server: .publicKeys([TLSCertificate(der: first)])), "public-key pinning"),
+            (TLSTrust(server: .publicKeys([TLSTrust.Certificate(der: first)])), "public-key pinning"),
             (
-                TLSTrust(clientIdentity: TLSClientIdentity(pkcs12: Data(), passphrase: "x")),
+                TLSTrust(clientIdentity: TLSTrust.ClientIdentity(pkcs12: Data(), passphrase: "x")),
                 "a client certificate"
             ),
         ])

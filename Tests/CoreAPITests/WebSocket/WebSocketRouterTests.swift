@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// ``WebSocketRouter`` over the stub: messages reach the handler of their key, decoded; the rest go
+/// ``WebSocket/Router`` over the stub: messages reach the handler of their key, decoded; the rest go
 /// to the unrouted handler; the run ends with the closure.
 @Suite(.timeLimit(.minutes(1)))
 struct WebSocketRouterTests {
@@ -19,17 +19,17 @@ struct WebSocketRouterTests {
 
     @Test func routesByKeyToTypedHandlers() async throws {
         let transport = StubTransport()
-        let peer = StubWebSocketPeer()
+        let peer = StubTransport.WebSocketPeer()
         transport.onWebSocket("*") { _ in .accept(peer) }
         let session = transport.makeSession(hosts: ["chat": "http://chat.test"])
         let socket = try await session.webSocket(WebSocketTests.ChatSocket())
 
         let chats = Mutex<[Chat]>([])
         let presences = Mutex<[Presence]>([])
-        let unrouted = Mutex<[WebSocketMessage]>([])
+        let unrouted = Mutex<[WebSocket.Message]>([])
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        var router = WebSocketRouter(key: "event", payload: "data", decoder: decoder)
+        var router = WebSocket.Router(key: "event", payload: "data", decoder: decoder)
         router.on("chat", Chat.self) { chat in chats.withLock { $0.append(chat) } }
         router.on("presence", Presence.self) { presence in presences.withLock { $0.append(presence) } }
         router.onUnrouted { message in unrouted.withLock { $0.append(message) } }
@@ -43,7 +43,7 @@ struct WebSocketRouterTests {
         peer.close(.normalClosure, reason: "end")
         let closure = try await router.run(socket)
 
-        #expect(closure == WebSocketClosure(code: .normalClosure, reason: "end"))
+        #expect(closure == WebSocket.Closure(code: .normalClosure, reason: "end"))
         #expect(chats.withLock { $0 } == [Chat(text: "hi", fromUser: "ada"), Chat(text: "again", fromUser: "bob")])
         #expect(presences.withLock { $0 } == [Presence(online: ["ada", "bob"])])
         #expect(
@@ -54,9 +54,9 @@ struct WebSocketRouterTests {
     }
 
     @Test func anUndecodablePayloadEndsTheRunUnlessSkipped() async throws {
-        var router = WebSocketRouter()
+        var router = WebSocket.Router()
         router.on("chat", Chat.self) { _ in }
-        let bad = WebSocketMessage.text(#"{"type":"chat","data":{"text":1}}"#)
+        let bad = WebSocket.Message.text(#"{"type":"chat","data":{"text":1}}"#)
         await #expect {
             try await router.route(bad)
         } throws: { error in

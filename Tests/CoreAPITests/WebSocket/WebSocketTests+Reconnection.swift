@@ -9,7 +9,7 @@ extension WebSocketTests {
     /// A dropped connection is opened again through the whole handshake (the token middleware runs
     /// again), and the reader learns of it between the two connections' messages.
     @Test func aLostConnectionIsReopenedAndTheReaderIsTold() async throws {
-        let peers = [StubWebSocketPeer(), StubWebSocketPeer()]
+        let peers = [StubTransport.WebSocketPeer(), StubTransport.WebSocketPeer()]
         let handshakes = LockedToken("0")
         transport.onWebSocket("*") { _ in
             let index = Int(handshakes.value)!
@@ -23,9 +23,9 @@ extension WebSocketTests {
                 return tokens.value
             }
         ])
-        let options = WebSocketOptions(
+        let options = WebSocket.Options(
             pingInterval: nil,
-            reconnection: WebSocketReconnection(initialDelay: .milliseconds(5))
+            reconnection: WebSocket.Reconnection(initialDelay: .milliseconds(5))
         )
         let socket = try await session.webSocket(ChatSocket(options: options))
         peers[0].send(.text("before"))
@@ -43,25 +43,25 @@ extension WebSocketTests {
     /// The server's close code decides: "try again" codes reconnect, an application's own code ends.
     @Test(arguments: [(UInt16(1012), true), (1013, true), (1001, true), (4001, false), (1000, false), (1008, false)])
     func closeCodesThatReconnect(code: UInt16, reconnects: Bool) async throws {
-        let peers = [StubWebSocketPeer(), StubWebSocketPeer()]
+        let peers = [StubTransport.WebSocketPeer(), StubTransport.WebSocketPeer()]
         let handshakes = LockedToken("0")
         transport.onWebSocket("*") { _ in
             let index = Int(handshakes.value)!
             handshakes.value = String(index + 1)
             return .accept(peers[min(index, 1)])
         }
-        let options = WebSocketOptions(
+        let options = WebSocket.Options(
             pingInterval: nil,
-            reconnection: WebSocketReconnection(initialDelay: .milliseconds(1))
+            reconnection: WebSocket.Reconnection(initialDelay: .milliseconds(1))
         )
         let socket = try await session().webSocket(ChatSocket(options: options))
-        let closure = WebSocketClosure(code: WebSocketCloseCode(rawValue: code), reason: "bye")
+        let closure = WebSocket.Closure(code: WebSocket.CloseCode(rawValue: code), reason: "bye")
         peers[0].close(closure.code, reason: "bye")
         var events = socket.events.makeAsyncIterator()
         if reconnects {
             #expect(try await events.next() == .reconnected(attempt: 1))
             peers[1].close(.normalClosure)
-            #expect(try await events.next() == .closed(WebSocketClosure(code: .normalClosure)))
+            #expect(try await events.next() == .closed(WebSocket.Closure(code: .normalClosure)))
         } else {
             #expect(try await events.next() == .closed(closure))
         }
@@ -74,16 +74,16 @@ extension WebSocketTests {
         let handshakes = LockedToken("0")
         transport.onWebSocket("*") { _ in
             handshakes.value = String(Int(handshakes.value)! + 1)
-            let peer = StubWebSocketPeer()
+            let peer = StubTransport.WebSocketPeer()
             peer.drop()
             return .accept(peer)
         }
-        let policy = WebSocketReconnection(maximumAttempts: 3, initialDelay: .milliseconds(1))
+        let policy = WebSocket.Reconnection(maximumAttempts: 3, initialDelay: .milliseconds(1))
         let socket = try await session().webSocket(
-            ChatSocket(options: WebSocketOptions(pingInterval: nil, reconnection: policy))
+            ChatSocket(options: WebSocket.Options(pingInterval: nil, reconnection: policy))
         )
-        var events: [WebSocketEvent] = []
-        await #expect(throws: WebSocketError.connectionLost) {
+        var events: [WebSocket.Event] = []
+        await #expect(throws: WebSocket.Failure.connectionLost) {
             for try await event in socket.events {
                 events.append(event)
             }
@@ -97,20 +97,20 @@ extension WebSocketTests {
     /// A close while a lost connection is being opened again wins: the new connection is not kept and
     /// the reader gets the client's closure.
     @Test func aCloseDuringReconnectionEndsTheEvents() async throws {
-        let first = StubWebSocketPeer()
-        let second = StubWebSocketPeer()
+        let first = StubTransport.WebSocketPeer()
+        let second = StubTransport.WebSocketPeer()
         let handshakes = LockedToken("0")
         transport.onWebSocket("*") { _ in
             let index = Int(handshakes.value)!
             handshakes.value = String(index + 1)
             return .accept(index == 0 ? first : second)
         }
-        let policy = WebSocketReconnection(initialDelay: .milliseconds(200))
+        let policy = WebSocket.Reconnection(initialDelay: .milliseconds(200))
         let socket = try await session().webSocket(
-            ChatSocket(options: WebSocketOptions(pingInterval: nil, reconnection: policy))
+            ChatSocket(options: WebSocket.Options(pingInterval: nil, reconnection: policy))
         )
         let reader = Task {
-            var events: [WebSocketEvent] = []
+            var events: [WebSocket.Event] = []
             for try await event in socket.events {
                 events.append(event)
             }
@@ -119,7 +119,7 @@ extension WebSocketTests {
         first.drop()
         try await Task.sleep(for: .milliseconds(50))
         await socket.close(.normalClosure, reason: "leaving")
-        let closure = WebSocketClosure(code: .normalClosure, reason: "leaving")
+        let closure = WebSocket.Closure(code: .normalClosure, reason: "leaving")
         #expect(try await reader.value == [.closed(closure)])
         #expect(socket.closure == closure)
         #expect(handshakes.value == "1" || second.clientClosure == closure)

@@ -9,14 +9,14 @@ import Testing
 /// size limit, the ping timeout, cancellation and reconnection.
 @Suite(.timeLimit(.minutes(1)))
 struct WebSocketTests {
-    struct ChatSocket: WebSocketMethod {
+    struct ChatSocket: WebSocket.Method {
         @Excluded var room = "general"
         var after: Int? = nil
         var accessToken: String? = nil
-        var options = WebSocketOptions(pingInterval: nil)
+        var options = WebSocket.Options(pingInterval: nil)
         var hostProviderKey: String { "chat" }
         var path: String { "/rooms/\(room)/socket" }
-        var webSocketOptions: WebSocketOptions { options }
+        var webSocketOptions: WebSocket.Options { options }
         var headers: Headers { ["X-Room": room] }
 
         enum CodingKeys: String, CodingKey {
@@ -41,13 +41,13 @@ struct WebSocketTests {
     }
 
     /// Accepts every opening handshake with `peer`.
-    func accepting(_ peer: StubWebSocketPeer) -> StubWebSocketPeer {
+    func accepting(_ peer: StubTransport.WebSocketPeer) -> StubTransport.WebSocketPeer {
         transport.onWebSocket("*") { _ in .accept(peer) }
         return peer
     }
 
     @Test func textBinaryAndJSONGoBothWays() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         try await socket.send(.text("hello"))
         try await socket.send(.binary(Data([0, 1, 2, 255])))
@@ -70,10 +70,10 @@ struct WebSocketTests {
 
     /// A service sets its JSON strategies once, on the method: `send(json:)` and `decode(_:from:)` use them.
     @Test func theMethodsCodersShapeJSONMessages() async throws {
-        struct SnakeSocket: WebSocketMethod {
+        struct SnakeSocket: WebSocket.Method {
             var hostProviderKey: String { "chat" }
             var path: String { "/snake" }
-            var webSocketOptions: WebSocketOptions { WebSocketOptions(pingInterval: nil) }
+            var webSocketOptions: WebSocket.Options { WebSocket.Options(pingInterval: nil) }
             var messageEncoder: JSONEncoder {
                 let encoder = JSONEncoder()
                 encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -86,7 +86,7 @@ struct WebSocketTests {
                 return decoder
             }
         }
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(SnakeSocket())
         try await socket.send(json: Note(text: "hi", sentAt: 7))
         #expect(await peer.nextReceived() == .text(#"{"sent_at":7,"text":"hi"}"#))
@@ -96,13 +96,13 @@ struct WebSocketTests {
     }
 
     @Test func aThousandMessagesArriveInOrderBothWays() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         for index in 0..<1000 {
             peer.send(.text("server \(index)"))
             try await socket.send(.text("client \(index)"))
         }
-        var received: [WebSocketEvent] = []
+        var received: [WebSocket.Event] = []
         for try await event in socket.events {
             received.append(event)
             if received.count == 1000 { break }
@@ -114,7 +114,7 @@ struct WebSocketTests {
     /// The handshake is the method's request with `wss` for `https`: query parameters, the session's
     /// and the method's header fields, and what the middlewares add when it connects.
     @Test func theOpeningHandshakeCarriesHeadersMiddlewaresAndParameters() async throws {
-        _ = accepting(StubWebSocketPeer())
+        _ = accepting(StubTransport.WebSocketPeer())
         let token = LockedToken("first")
         let session = session([HeadersMiddleware.bearer { token.value }])
         _ = try await session.webSocket(ChatSocket(room: "ops", after: 41))
@@ -134,7 +134,7 @@ struct WebSocketTests {
     /// The handshake goes through logging like any request: its token and secret query parameter are
     /// redacted in every record.
     @Test func theHandshakeIsLoggedWithoutSecrets() async throws {
-        _ = accepting(StubWebSocketPeer())
+        _ = accepting(StubTransport.WebSocketPeer())
         let records = Mutex<[String]>([])
         let logging = LoggingMiddleware(level: .debug) { record in records.withLock { $0.append(record.message) } }
         let session = session([HeadersMiddleware.bearer { "s3cret-token" }, logging])
@@ -161,35 +161,35 @@ struct WebSocketTests {
             #expect(failure.statusCode == 401)
         }
         transport.onWebSocket("*") { _ in .refuse(.status(200)) }
-        await #expect(throws: WebSocketError.handshakeFailed(reason: "status 200 instead of 101")) {
+        await #expect(throws: WebSocket.Failure.handshakeFailed(reason: "status 200 instead of 101")) {
             _ = try await session().webSocket(ChatSocket())
         }
     }
 
     @Test func theServersCloseCodeAndReasonReachTheReader() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         peer.send(.text("last words"))
-        peer.close(WebSocketCloseCode(rawValue: 4001), reason: "room closed")
-        var events: [WebSocketEvent] = []
+        peer.close(WebSocket.CloseCode(rawValue: 4001), reason: "room closed")
+        var events: [WebSocket.Event] = []
         for try await event in socket.events {
             events.append(event)
         }
-        let closure = WebSocketClosure(code: WebSocketCloseCode(rawValue: 4001), reason: "room closed")
+        let closure = WebSocket.Closure(code: WebSocket.CloseCode(rawValue: 4001), reason: "room closed")
         #expect(events == [.message(.text("last words")), .closed(closure)])
         #expect(socket.closure == closure)
-        await #expect(throws: WebSocketError.closed(closure)) {
+        await #expect(throws: WebSocket.Failure.closed(closure)) {
             try await socket.send(.text("too late"))
         }
     }
 
     @Test func theClientClosesWithACodeAndAReason() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         await socket.close(.normalClosure, reason: "done")
-        let closure = WebSocketClosure(code: .normalClosure, reason: "done")
+        let closure = WebSocket.Closure(code: .normalClosure, reason: "done")
         #expect(peer.clientClosure == closure)
-        var events: [WebSocketEvent] = []
+        var events: [WebSocket.Event] = []
         for try await event in socket.events {
             events.append(event)
         }
@@ -200,11 +200,11 @@ struct WebSocketTests {
     /// over the limit is not sent at all.
     @Test func messagesAreHeldToTheSizeLimit() async throws {
         let limit = 1 << 20
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(
-            ChatSocket(options: WebSocketOptions(maximumMessageSize: limit, pingInterval: nil))
+            ChatSocket(options: WebSocket.Options(maximumMessageSize: limit, pingInterval: nil))
         )
-        await #expect(throws: WebSocketError.messageTooLarge(limit: limit)) {
+        await #expect(throws: WebSocket.Failure.messageTooLarge(limit: limit)) {
             try await socket.send(.binary(Data(count: limit + 1)))
         }
         #expect(peer.received.isEmpty)
@@ -215,29 +215,29 @@ struct WebSocketTests {
         peer.send(.binary(Data(count: limit + 1)))
         var events = socket.events.makeAsyncIterator()
         #expect(try await events.next() == .message(.binary(Data(count: limit))))
-        await #expect(throws: WebSocketError.messageTooLarge(limit: limit)) {
+        await #expect(throws: WebSocket.Failure.messageTooLarge(limit: limit)) {
             _ = try await events.next()
         }
         #expect(peer.clientClosure?.code == .messageTooBig)
         // The peer answers the client's close frame with the same code: the closure (RFC 6455 §7.1.5).
-        #expect(socket.closure == WebSocketClosure(code: .messageTooBig))
+        #expect(socket.closure == WebSocket.Closure(code: .messageTooBig))
         #expect(try await events.next() == nil)
     }
 
     @Test func aServerThatStopsAnsweringPingsTimesOut() async throws {
-        let peer = accepting(StubWebSocketPeer(answersPings: false))
-        let options = WebSocketOptions(pingInterval: .milliseconds(20), pingTimeout: .milliseconds(100))
+        let peer = accepting(StubTransport.WebSocketPeer(answersPings: false))
+        let options = WebSocket.Options(pingInterval: .milliseconds(20), pingTimeout: .milliseconds(100))
         let socket = try await session().webSocket(ChatSocket(options: options))
-        await #expect(throws: WebSocketError.pingTimeout) {
+        await #expect(throws: WebSocket.Failure.pingTimeout) {
             for try await _ in socket.events {}
         }
         #expect(peer.pings >= 1)
-        #expect(peer.clientClosure == WebSocketClosure(code: .goingAway, reason: "ping timeout"))
+        #expect(peer.clientClosure == WebSocket.Closure(code: .goingAway, reason: "ping timeout"))
     }
 
     @Test func answeredPingsKeepTheConnectionOpen() async throws {
-        let peer = accepting(StubWebSocketPeer())
-        let options = WebSocketOptions(pingInterval: .milliseconds(10), pingTimeout: .milliseconds(500))
+        let peer = accepting(StubTransport.WebSocketPeer())
+        let options = WebSocket.Options(pingInterval: .milliseconds(10), pingTimeout: .milliseconds(500))
         let socket = try await session().webSocket(ChatSocket(options: options))
         let start = ContinuousClock.now
         while peer.pings < 5, ContinuousClock.now - start < .seconds(10) {
@@ -249,7 +249,7 @@ struct WebSocketTests {
     }
 
     @Test func cancellingTheReaderClosesTheConnection() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         let reader = Task {
             for try await _ in socket.events {}
@@ -263,10 +263,10 @@ struct WebSocketTests {
     }
 
     @Test func withoutReconnectionALostConnectionFailsTheReader() async throws {
-        let peer = accepting(StubWebSocketPeer())
+        let peer = accepting(StubTransport.WebSocketPeer())
         let socket = try await session().webSocket(ChatSocket())
         peer.drop()
-        await #expect(throws: WebSocketError.connectionLost) {
+        await #expect(throws: WebSocket.Failure.connectionLost) {
             for try await _ in socket.events {}
         }
         #expect(socket.closure?.code == .abnormalClosure)
@@ -280,7 +280,7 @@ struct WebSocketTests {
             await #expect {
                 _ = try await session.webSocket(ChatSocket())
             } throws: { error in
-                guard case .unavailable(let reason) = error as? WebSocketError else { return false }
+                guard case .unavailable(let reason) = error as? WebSocket.Failure else { return false }
                 return reason.contains("Linux") && reason.contains("trait AsyncHTTPClient")
             }
         }

@@ -72,7 +72,7 @@ public struct HeadersMiddleware: Middleware {
     /// after its coding key (use `CodingKeys` to spell names such as `X-App-Version`).
     ///
     /// Strings, numbers, booleans (`true`/`false`) and URLs are written as text, dates as an HTTP date
-    /// (`Sun, 06 Nov 1994 08:49:37 GMT`) unless the value is ``CustomDateEncoding``. An array, nested
+    /// (`Sun, 06 Nov 1994 08:49:37 GMT`) unless the value is ``EncodingStrategy/CustomDate``. An array, nested
     /// object or data fails the call with ``ApiError/InvalidRequestReason/encoding(_:)``, as does a value
     /// that is not keyed; nothing is sent then.
     /// - Parameters:

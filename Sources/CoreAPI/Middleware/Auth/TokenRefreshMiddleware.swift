@@ -28,7 +28,7 @@ public import Foundation
 /// middleware also pass through untouched, so a refresh call through the same session cannot wait for
 /// itself; this relies on task-local values, so `refresh` must not hand that work to a detached task.
 ///
-/// Put an ``UnauthorizedHandler`` before this middleware in the chain (outer) so it sees only the final
+/// Put an ``UnauthorizedMiddleware`` before this middleware in the chain (outer) so it sees only the final
 /// rejections, after any refresh; put retrying middlewares before it too.
 ///
 /// ```swift
@@ -38,7 +38,7 @@ public import Foundation
 /// }
 /// let session = ApiSession(
 ///     hostProvider: hosts,
-///     middlewares: [UnauthorizedHandler { _, _ in await logOut() }, auth]
+///     middlewares: [UnauthorizedMiddleware { _, _ in await logOut() }, auth]
 /// )
 /// ```
 public final class TokenRefreshMiddleware: Middleware {

@@ -5,36 +5,23 @@
     public import Foundation
 #endif
 
-/// A `curl` command line that repeats a request, with secrets redacted, for logs and bug reports.
-///
-/// The command is one line: the method (`-X POST`, or `--head` for `HEAD`), the URL, the header fields
-/// sorted by name (ignoring case), then the body. Every argument is single-quoted for POSIX shells, a
-/// `'` inside written as `'\''`. Secrets are hidden by a ``Redaction``: secret header values, secret
-/// query and body parameters and URL user information print as `<redacted>`, and so does any other
-/// occurrence of those values.
-///
-/// The body is included as `--data-binary '…'` when it is text (JSON and form bodies redacted, see
-/// ``Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
-/// `@` uses `--data-raw` so curl does not read a file. Any other body — binary, multipart, unparseable
-/// JSON, too long, or not in memory (uploaded from a file or stream) — is `--data-binary @-` followed by
-/// a shell comment with its size and type, so the command runs but reads the body from standard input.
-///
-/// ```swift
-/// print(CurlCommand(request))
-/// // curl -X POST 'https://api.example.com/login' -H 'Content-Type: application/json' --data-binary '{"password":"<redacted>","user":"ada"}'
-/// ```
-public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
+/// The `curl` command line of a request: see ``ApiRequest/curlCommand(redaction:maximumBodyLength:)``.
+package struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
     /// The command line.
-    public let description: String
+    package let description: String
 
     /// Renders `request` as a command line.
     /// - Parameters:
     ///   - request: The request to repeat.
-    ///   - redaction: What to hide; ``Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
+    ///   - redaction: What to hide; ``Secrets/Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
     ///     with its defaults unless given.
     ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
     ///     64 KiB by default.
-    public init(_ request: ApiRequest, redaction: Redaction = Redaction(), maximumBodyLength: Int = 64 * 1024) {
+    package init(
+        _ request: ApiRequest,
+        redaction: Secrets.Redaction = Secrets.Redaction(),
+        maximumBodyLength: Int = 64 * 1024
+    ) {
         var secrets = redaction.headerSecrets(of: request)
         var arguments: [String] = []
         let method = request.method.rawValue
@@ -54,21 +41,21 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
                 contentType: request.headers["Content-Type"],
                 collecting: &secrets
             )
-        arguments.append(Self.quoted(Redaction.scrub(url, removing: secrets)))
+        arguments.append(Self.quoted(Secrets.Redaction.scrub(url, removing: secrets)))
         for field in headers {
             // curl drops a header given as `Name:`; `Name;` sends it with an empty value.
             let header = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            arguments += ["-H", Self.quoted(Redaction.scrub(header, removing: secrets))]
+            arguments += ["-H", Self.quoted(Secrets.Redaction.scrub(header, removing: secrets))]
         }
         switch body {
         case .empty:
             break
         case .text(let text) where text.utf8.count <= maximumBodyLength:
             arguments += [text.hasPrefix("@") ? "--data-raw" : "--data-binary"]
-            arguments.append(Self.quoted(Redaction.scrub(text, removing: secrets)))
+            arguments.append(Self.quoted(Secrets.Redaction.scrub(text, removing: secrets)))
         case .text(let text):
             let size = request.body.data?.count ?? text.utf8.count
-            let type = request.headers["Content-Type"].map { ", " + Redaction.essence(of: $0) } ?? ""
+            let type = request.headers["Content-Type"].map { ", " + Secrets.Redaction.essence(of: $0) } ?? ""
             arguments += ["--data-binary", "@-", "# \(size) bytes\(type), longer than \(maximumBodyLength) bytes"]
         case .opaque(let description):
             arguments += ["--data-binary", "@-", "# \(description)"]
@@ -89,7 +76,7 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
 
     /// What stands for a streamed body, which is never read to be shown: `streamed body`, with its
     /// declared length when it has one (a log shows it as `<streamed body, 11 bytes>`).
-    static func streamPlaceholder(_ stream: ApiRequest.Stream) -> Redaction.RenderedBody {
+    static func streamPlaceholder(_ stream: ApiRequest.Stream) -> Secrets.Redaction.RenderedBody {
         .opaque(stream.length.map { "streamed body, \($0) bytes" } ?? "streamed body")
     }
 
@@ -111,5 +98,38 @@ public struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
                 scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
             }
         return plain ? text : quoted(text)
+    }
+}
+
+extension ApiRequest {
+    /// A `curl` command line that repeats the request, with secrets redacted, for logs and bug reports.
+    ///
+    /// The command is one line: the method (`-X POST`, or `--head` for `HEAD`), the URL, the header fields
+    /// sorted by name (ignoring case), then the body. Every argument is single-quoted for POSIX shells, a
+    /// `'` inside written as `'\''`. Secrets are hidden by a ``Secrets/Redaction``: secret header values, secret
+    /// query and body parameters and URL user information print as `<redacted>`, and so does any other
+    /// occurrence of those values.
+    ///
+    /// The body is included as `--data-binary '…'` when it is text (JSON and form bodies redacted, see
+    /// ``Secrets/Redaction/redact(_:contentType:)``) of at most `maximumBodyLength` UTF-8 bytes; text starting with
+    /// `@` uses `--data-raw` so curl does not read a file. Any other body — binary, multipart, unparseable
+    /// JSON, too long, or not in memory (uploaded from a file or stream) — is `--data-binary @-` followed by
+    /// a shell comment with its size and type, so the command runs but reads the body from standard input.
+    ///
+    /// ```swift
+    /// print(request.curlCommand())
+    /// // curl -X POST 'https://api.example.com/login' -H 'Content-Type: application/json' --data-binary '{"password":"<redacted>","user":"ada"}'
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - redaction: What to hide; ``Secrets/Redaction/init(secretHeaderNames:secretParameterKeys:includesDefaultParameterKeys:)``
+    ///     with its defaults unless given.
+    ///   - maximumBodyLength: The longest text body, in UTF-8 bytes, that is written into the command;
+    ///     64 KiB by default.
+    public func curlCommand(
+        redaction: Secrets.Redaction = Secrets.Redaction(),
+        maximumBodyLength: Int = 64 * 1024
+    ) -> String {
+        CurlCommand(self, redaction: redaction, maximumBodyLength: maximumBodyLength).description
     }
 }

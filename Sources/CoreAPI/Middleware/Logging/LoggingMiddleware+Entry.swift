@@ -10,7 +10,7 @@ extension LoggingMiddleware {
     /// response).
     struct Entry {
         let request: ApiRequest
-        let redaction: Redaction
+        let redaction: Secrets.Redaction
         let methodName: String
         let attempt: Int
         let httpMethod: String
@@ -20,7 +20,7 @@ extension LoggingMiddleware {
 
         /// - Parameter redaction: The middleware's own; the session's ``TransportPolicy/secrets`` are
         ///   hidden too, so a name configured once is redacted everywhere.
-        init(request: ApiRequest, context: MiddlewareContext, redaction: Redaction) {
+        init(request: ApiRequest, context: MiddlewareContext, redaction: Secrets.Redaction) {
             let redaction = redaction.hiding(context.session.policy.secrets)
             self.request = request
             self.redaction = redaction
@@ -106,14 +106,14 @@ extension LoggingMiddleware {
         }
 
         /// The body's lines: its text scrubbed, then cut to `maximumBodyLength` UTF-8 bytes.
-        private func lines(of body: Redaction.RenderedBody, size: Int, maximumBodyLength: Int) -> [String] {
+        private func lines(of body: Secrets.Redaction.RenderedBody, size: Int, maximumBodyLength: Int) -> [String] {
             switch body {
             case .empty:
                 return []
             case .opaque(let description):
                 return ["<\(description)>"]
             case .text(let text):
-                let scrubbed = Redaction.scrub(text, removing: secrets)
+                let scrubbed = Secrets.Redaction.scrub(text, removing: secrets)
                 let shown = Self.prefix(of: scrubbed, utf8Length: maximumBodyLength)
                 let note = shown.utf8.count < scrubbed.utf8.count ? "… <truncated, \(size) bytes in total>" : ""
                 return (shown + note).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(
@@ -143,7 +143,7 @@ extension LoggingMiddleware {
                 if lines.count > 1 { lines.append("") }
                 lines += section.map { $0.isEmpty ? "" : "    " + $0 }
             }
-            let message = Redaction.scrub(lines.joined(separator: "\n"), removing: secrets)
+            let message = Secrets.Redaction.scrub(lines.joined(separator: "\n"), removing: secrets)
             return Record(level: level, event: event, methodName: methodName, attempt: attempt, message: message)
         }
     }

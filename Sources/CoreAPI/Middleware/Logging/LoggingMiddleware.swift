@@ -21,16 +21,16 @@
 ///   ```
 /// - ``Level/debug``: each record also lists the header fields, the body (at most
 ///   ``maximumBodyLength`` UTF-8 bytes of it, binary bodies as `<1024 bytes, image/png>`) and, for
-///   requests, the ``CurlCommand``, on indented lines.
+///   requests, the cURL command (``ApiRequest/curlCommand(redaction:maximumBodyLength:)``), on indented lines.
 ///
-/// Secrets are hidden by ``redaction`` (see ``Redaction``), and so are the header fields and parameters
+/// Secrets are hidden by ``redaction`` (see ``Secrets/Redaction``), and so are the header fields and parameters
 /// the session's ``TransportPolicy/secrets`` name: a name configured once is hidden in every record and
 /// in the cURL line as well as stripped on redirects and kept out of the HTTP cache. A method whose ``CallOptions/isLoggingEnabled``
 /// is `false` passes through without any record. Place the middleware after a retrying one to see every
 /// attempt, and before one to see the call once.
 ///
 /// ```swift
-/// let logging = LoggingMiddleware(level: .debug, redaction: Redaction(secretHeaderNames: ["X-Api-Key"])) {
+/// let logging = LoggingMiddleware(level: .debug, redaction: Secrets.Redaction(secretHeaderNames: ["X-Api-Key"])) {
 ///     logger.log(level: $0.level == .error ? .error : .info, "\($0.message)")
 /// }
 /// let session = ApiSession(hostProvider: hosts, middlewares: [logging])
@@ -100,7 +100,7 @@ public struct LoggingMiddleware: Middleware {
     /// How much is logged.
     public let level: Level
     /// What is hidden.
-    public let redaction: Redaction
+    public let redaction: Secrets.Redaction
     /// The most UTF-8 bytes of a body shown at ``Level/debug``; longer bodies are cut with a note of
     /// their full size.
     public let maximumBodyLength: Int
@@ -109,13 +109,13 @@ public struct LoggingMiddleware: Middleware {
     /// Creates a logging middleware.
     /// - Parameters:
     ///   - level: How much is logged; ``Level/info`` by default.
-    ///   - redaction: What is hidden; the default ``Redaction`` unless given.
+    ///   - redaction: What is hidden; the default ``Secrets/Redaction`` unless given.
     ///   - maximumBodyLength: The most UTF-8 bytes of a body shown at ``Level/debug``; 4 KiB by default.
     ///   - handler: Receives each record, on the task performing the request; by default the message is
     ///     printed to standard output.
     public init(
         level: Level = .info,
-        redaction: Redaction = Redaction(),
+        redaction: Secrets.Redaction = Secrets.Redaction(),
         maximumBodyLength: Int = 4 * 1024,
         handler: @escaping @Sendable (Record) -> Void = { print($0.message) }
     ) {

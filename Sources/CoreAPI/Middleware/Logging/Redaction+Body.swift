@@ -1,6 +1,6 @@
 public import Foundation
 
-extension Redaction {
+extension Secrets.Redaction {
     /// The largest JSON or form body that is parsed to be redacted: 1 MiB. A larger one is rendered
     /// only as its size and type.
     public static let maximumRedactedBodySize = 1 << 20

@@ -21,7 +21,7 @@
 /// ```
 public final class MockMiddleware: Middleware {
     /// Builds a reply from the request.
-    public typealias Handler = @Sendable (ApiRequest, MiddlewareContext) throws -> MockResponse
+    public typealias Handler = @Sendable (ApiRequest, MiddlewareContext) throws -> MockMiddleware.Response
 
     private struct Rule {
         let matches: @Sendable (ApiRequest, MiddlewareContext) -> Bool
@@ -55,7 +55,7 @@ public final class MockMiddleware: Middleware {
     }
 
     /// Answers every call of the method type `type` with `reply`.
-    public func on<M: ApiMethod>(_ type: M.Type, reply: MockResponse) {
+    public func on<M: ApiMethod>(_ type: M.Type, reply: MockMiddleware.Response) {
         on(type) { _, _ in reply }
     }
 
@@ -69,7 +69,7 @@ public final class MockMiddleware: Middleware {
     ///   - method: The HTTP method to match, or `nil` for any.
     ///   - pattern: A URL path; `*` matches any run of characters, `/` included.
     ///   - reply: The response.
-    public func on(_ method: HTTPMethod? = nil, _ pattern: String, reply: MockResponse) {
+    public func on(_ method: HTTPMethod? = nil, _ pattern: String, reply: MockMiddleware.Response) {
         on(method, pattern) { _, _ in reply }
     }
 
@@ -111,7 +111,7 @@ public final class MockMiddleware: Middleware {
         }
         state.withLock { $0.requests.append(request) }
         guard let rule else {
-            return try await MockResponse.status(404).makeResponse(for: request)
+            return try await MockMiddleware.Response.status(404).makeResponse(for: request)
         }
         return try await rule.handler(request, context).makeResponse(for: request)
     }

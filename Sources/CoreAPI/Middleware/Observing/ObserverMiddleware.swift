@@ -1,5 +1,5 @@
 #if canImport(FoundationNetworking)
-    import Foundation
+    public import Foundation
     import FoundationNetworking
 #else
     public import Foundation
@@ -7,7 +7,7 @@
 
 /// Reports every call's outcome for app-wide handling: failures to a delegate and to any number of
 /// `AsyncStream`s, metrics of successes to a closure, and each call's start, finish or failure as a
-/// ``CallEvent`` stream (see ``events()``).
+/// ``ObserverMiddleware/Event`` stream (see ``events()``).
 ///
 /// A failure is an error thrown by the rest of the chain (transport failures, timeouts,
 /// cancellations, a middleware's own errors) or a response whose status the method does not accept.
@@ -26,21 +26,21 @@
 /// ```
 public final class ObserverMiddleware: Middleware {
     private struct State {
-        weak var delegate: (any ApiFailureDelegate)?
-        var streams: [UUID: AsyncStream<ApiFailure>.Continuation] = [:]
-        var eventStreams: [UUID: AsyncStream<CallEvent>.Continuation] = [:]
+        weak var delegate: (any ObserverMiddleware.FailureDelegate)?
+        var streams: [UUID: AsyncStream<ObserverMiddleware.Failure>.Continuation] = [:]
+        var eventStreams: [UUID: AsyncStream<ObserverMiddleware.Event>.Continuation] = [:]
     }
 
     private let state = LockedValue(State())
-    private let onSuccess: (@Sendable (RequestMetrics) -> Void)?
+    private let onSuccess: (@Sendable (ObserverMiddleware.Metrics) -> Void)?
 
     /// Creates an observer.
     /// - Parameters:
     ///   - delegate: Told about every failure; held weakly.
     ///   - onSuccess: Called with the metrics of every call whose status the method accepts.
     public init(
-        delegate: (any ApiFailureDelegate)? = nil,
-        onSuccess: (@Sendable (RequestMetrics) -> Void)? = nil
+        delegate: (any ObserverMiddleware.FailureDelegate)? = nil,
+        onSuccess: (@Sendable (ObserverMiddleware.Metrics) -> Void)? = nil
     ) {
         self.onSuccess = onSuccess
         state.withLock { $0.delegate = delegate }
@@ -57,7 +57,7 @@ public final class ObserverMiddleware: Middleware {
     }
 
     /// The failure delegate, held weakly.
-    public var delegate: (any ApiFailureDelegate)? {
+    public var delegate: (any ObserverMiddleware.FailureDelegate)? {
         get { state.withLock { $0.delegate } }
         set { state.withLock { $0.delegate = newValue } }
     }
@@ -65,9 +65,11 @@ public final class ObserverMiddleware: Middleware {
     /// A new stream of the failures from now on; each call gives an independent stream, which ends
     /// when its consumer stops iterating or the observer is released. Failures are buffered (up to
     /// the newest 100) while the consumer is busy.
-    public func failures() -> AsyncStream<ApiFailure> {
+    public func failures() -> AsyncStream<ObserverMiddleware.Failure> {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<ApiFailure>.makeStream(bufferingPolicy: .bufferingNewest(100))
+        let (stream, continuation) = AsyncStream<ObserverMiddleware.Failure>.makeStream(
+            bufferingPolicy: .bufferingNewest(100)
+        )
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
         }
@@ -75,15 +77,17 @@ public final class ObserverMiddleware: Middleware {
         return stream
     }
 
-    /// A new stream of call events from now on: a ``CallEvent/started(_:)`` as each call (each attempt,
+    /// A new stream of call events from now on: a ``ObserverMiddleware/Event/started(_:)`` as each call (each attempt,
     /// when the observer sits after a retry middleware) reaches the observer, then its
-    /// ``CallEvent/finished(_:)`` or ``CallEvent/failed(_:)``. A stream made while a call is under way
+    /// ``ObserverMiddleware/Event/finished(_:)`` or ``ObserverMiddleware/Event/failed(_:)``. A stream made while a call is under way
     /// sees that call's end without its start, and events of concurrent calls interleave. Each call
     /// gives an independent stream, which ends when it is released or the observer is; events are
     /// buffered (up to the newest 100) while the consumer is busy, older ones dropped.
-    public func events() -> AsyncStream<CallEvent> {
+    public func events() -> AsyncStream<ObserverMiddleware.Event> {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<CallEvent>.makeStream(bufferingPolicy: .bufferingNewest(100))
+        let (stream, continuation) = AsyncStream<ObserverMiddleware.Event>.makeStream(
+            bufferingPolicy: .bufferingNewest(100)
+        )
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { _ = $0.eventStreams.removeValue(forKey: id) }
         }
@@ -101,7 +105,7 @@ public final class ObserverMiddleware: Middleware {
         let start = clock.now
         let eventStreams = state.withLock { Array($0.eventStreams.values) }
         if !eventStreams.isEmpty {
-            let started = CallEvent.started(
+            let started = ObserverMiddleware.Event.started(
                 .init(
                     methodName: context.methodName,
                     httpMethod: HTTPMethod(rawValue: request.method.rawValue),
@@ -119,7 +123,7 @@ public final class ObserverMiddleware: Middleware {
             let acceptable = context.options.acceptableStatusCodes
             if let error = ApiError(unacceptable: raw.head, body: raw.data, acceptable: acceptable) {
                 report(
-                    ApiFailure(
+                    ObserverMiddleware.Failure(
                         methodName: context.methodName,
                         httpMethod: HTTPMethod(rawValue: request.method.rawValue),
                         url: ApiError.StatusFailure.withoutQuery(request.url),
@@ -130,7 +134,7 @@ public final class ObserverMiddleware: Middleware {
                     session: context.session
                 )
             } else {
-                let metrics = RequestMetrics(
+                let metrics = ObserverMiddleware.Metrics(
                     methodName: context.methodName,
                     httpMethod: HTTPMethod(rawValue: request.method.rawValue),
                     url: ApiError.StatusFailure.withoutQuery(request.url),
@@ -147,7 +151,7 @@ public final class ObserverMiddleware: Middleware {
             return raw
         } catch {
             report(
-                ApiFailure(
+                ObserverMiddleware.Failure(
                     methodName: context.methodName,
                     httpMethod: HTTPMethod(rawValue: request.method.rawValue),
                     url: ApiError.StatusFailure.withoutQuery(request.url),
@@ -161,7 +165,7 @@ public final class ObserverMiddleware: Middleware {
         }
     }
 
-    private func report(_ failure: ApiFailure, session: ApiSession) {
+    private func report(_ failure: ObserverMiddleware.Failure, session: ApiSession) {
         let (delegate, streams, eventStreams) = state.withLock {
             ($0.delegate, Array($0.streams.values), Array($0.eventStreams.values))
         }
@@ -172,5 +176,84 @@ public final class ObserverMiddleware: Middleware {
         for stream in eventStreams {
             stream.yield(.failed(failure))
         }
+    }
+}
+
+extension ObserverMiddleware {
+    /// Told about every failure an ``ObserverMiddleware`` sees, for app-wide handling such as signing out
+    /// on `401` or showing an offline banner.
+    public protocol FailureDelegate: AnyObject, Sendable {
+        /// A call of `session` failed.
+        func apiSession(_ session: ApiSession, didFail failure: ObserverMiddleware.Failure)
+    }
+}
+
+extension ObserverMiddleware {
+    /// One failed call, as an ``ObserverMiddleware`` reports it. It holds no header values and no query,
+    /// so it is safe to log.
+    public struct Failure: Sendable {
+        /// The method's type name.
+        public var methodName: String
+        /// The HTTP method.
+        public var httpMethod: HTTPMethod
+        /// The URL without query, fragment or credentials.
+        public var url: URL?
+        /// The status code, when a response arrived.
+        public var statusCode: Int?
+        /// The error: an ``ApiError`` (for a status, ``ApiError/unacceptableStatus(_:)`` or
+        /// ``ApiError/unauthorized(_:)``), or a middleware's own error.
+        public var error: any Error
+        /// How long the call took.
+        public var duration: Duration
+
+        /// What kind of failure it is, for handling that does not need the details.
+        public var category: ObserverMiddleware.FailureCategory { ObserverMiddleware.FailureCategory(error) }
+    }
+}
+
+extension ObserverMiddleware {
+    /// A step in the life of a call, as an ``ObserverMiddleware`` sees it: it started, it finished with a
+    /// status the method accepts, or it failed.
+    ///
+    /// Like ``ObserverMiddleware/Failure``, events hold no header values and no query, so they are safe to log.
+    public enum Event: Sendable {
+        /// The call reached the observer, about to be sent.
+        case started(Start)
+        /// A response arrived with a status the method accepts.
+        case finished(ObserverMiddleware.Metrics)
+        /// The call failed; ``ObserverMiddleware/Failure/category`` says how.
+        case failed(ObserverMiddleware.Failure)
+
+        /// A call that reached the observer.
+        public struct Start: Sendable, Hashable {
+            /// The method's type name.
+            public var methodName: String
+            /// The HTTP method.
+            public var httpMethod: HTTPMethod
+            /// The URL without query, fragment or credentials.
+            public var url: URL?
+            /// Which attempt of the call this is: 1, then 2 and on when a retry runs the chain again.
+            public var attempt: Int
+        }
+    }
+}
+
+extension ObserverMiddleware {
+    /// The measurements of one successful call.
+    public struct Metrics: Sendable, Hashable {
+        /// The method's type name.
+        public var methodName: String
+        /// The HTTP method.
+        public var httpMethod: HTTPMethod
+        /// The URL without query, fragment or credentials.
+        public var url: URL?
+        /// The status code.
+        public var statusCode: Int
+        /// How long the call took, from this middleware to the end of the response body.
+        public var duration: Duration
+        /// The bytes of the request body held in memory (0 for bodies uploaded from a file).
+        public var requestBodyBytes: Int
+        /// The bytes of the response body, after content decoding.
+        public var responseBodyBytes: Int
     }
 }

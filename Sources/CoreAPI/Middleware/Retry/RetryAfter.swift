@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Reads the `Retry-After` header field (RFC 9110 §10.2.3): how long to wait before sending again.
 ///
@@ -18,9 +18,9 @@ public import Foundation
 /// RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: Date())  // 0: the date has passed
 /// RetryAfter.delay(from: "soon", now: Date())  // nil
 /// ```
-public enum RetryAfter {
+package enum RetryAfter {
     /// The field name, `Retry-After`.
-    public static let fieldName = "Retry-After"
+    package static let fieldName = "Retry-After"
 
     /// The delay a `Retry-After` value asks for.
     /// - Parameters:
@@ -30,7 +30,7 @@ public enum RetryAfter {
     ///   overflowing), or the time from `now` until the date, `0` for a date in the past;
     ///   `nil` for anything else, such as `-1`, `1.5`, `+5`, an empty value, an invalid date, or a date
     ///   when `now` is not finite.
-    public static func delay(from value: String, now: Date = Date()) -> TimeInterval? {
+    package static func delay(from value: String, now: Date = Date()) -> TimeInterval? {
         // A plain array rather than borrowed contiguous storage: safe for every string, and a
         // header value is short.
         parse(Array(value.utf8), now: now.timeIntervalSince1970)
@@ -41,7 +41,7 @@ public enum RetryAfter {
     ///   - headers: Response header fields.
     ///   - now: The current time, against which an HTTP-date is measured.
     /// - Returns: The delay in seconds, or `nil` when there is no such field or its value is not valid.
-    public static func delay(in headers: Headers, now: Date = Date()) -> TimeInterval? {
+    package static func delay(in headers: Headers, now: Date = Date()) -> TimeInterval? {
         guard let value = headers.values(for: fieldName).first else { return nil }
         return delay(from: value, now: now)
     }

@@ -8,14 +8,14 @@ public import Foundation
 ///
 /// Each attempt goes through the rest of the chain — the middlewares after this one and the network —
 /// so headers they add (tokens, request IDs) are set afresh every time. Between attempts the middleware
-/// waits with `Task.sleep`: cancelling the call (its task, its ``RequestHandle`` or
+/// waits with `Task.sleep`: cancelling the call (its task, its ``ApiSession/RequestHandle`` or
 /// ``ApiSession/cancelAllRequests()``) during a wait ends it at once with ``ApiError/cancelled``, and a
 /// cancelled call is never sent again. When the retries run out, the last outcome is returned as it is:
 /// the response (which status validation then turns into ``ApiError/unacceptableStatus(_:)`` for a `503`)
 /// or the error.
 ///
 /// Put it first in the session's middlewares to retry the whole chain, or after middlewares (such as
-/// logging) that should see each attempt. A method adopting ``RetryPolicyCustomizing`` changes the policy
+/// logging) that should see each attempt. A method adopting ``RetryPolicy/Customizing`` changes the policy
 /// for its own calls.
 ///
 /// ```swift
@@ -112,7 +112,7 @@ public struct RetryMiddleware: Middleware {
         context: MiddlewareContext,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        let policy = (context.method as? any RetryPolicyCustomizing)?.retryPolicy(basedOn: policy) ?? policy
+        let policy = (context.method as? any RetryPolicy.Customizing)?.retryPolicy(basedOn: policy) ?? policy
         let method = HTTPMethod(rawValue: request.method.rawValue)
         var attempt = 1
         while true {

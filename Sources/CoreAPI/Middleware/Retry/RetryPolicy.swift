@@ -17,8 +17,8 @@ public import Foundation
 /// middleware throws that is not an ``ApiError``.
 ///
 /// **Waiting.** Before retry `n` (1 for the second attempt) the middleware waits the ``backoff``
-/// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter`` (see ``Backoff``). When the response carries a
-/// valid `Retry-After` field (seconds or an HTTP-date, see ``RetryAfter``) and ``honorsRetryAfter`` is
+/// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter`` (see ``RetryPolicy/Backoff``). When the response carries a
+/// valid `Retry-After` field (seconds or an HTTP-date, RFC 9110 §10.2.3) and ``honorsRetryAfter`` is
 /// on, it waits exactly that long instead. A `Retry-After` longer than ``maxRetryAfter`` ends the retries
 /// and the response is returned as it is: the server said the request will not succeed before then, so
 /// waiting only the cap would send a request it announced it would refuse (for a `429`, possibly
@@ -32,33 +32,33 @@ public import Foundation
 /// let session = ApiSession(hostProvider: hosts, middlewares: [RetryMiddleware(policy: policy)])
 /// ```
 ///
-/// A method adopting ``RetryPolicyCustomizing`` can change the policy for its own calls.
+/// A method adopting ``RetryPolicy/Customizing`` can change the policy for its own calls.
 public struct RetryPolicy: Sendable, Equatable {
-    /// How the backoff is spread; the same as ``Backoff/Jitter``.
-    public typealias Jitter = Backoff.Jitter
+    /// How the backoff is spread; the same as ``RetryPolicy/Backoff/Jitter``.
+    public typealias Jitter = RetryPolicy.Backoff.Jitter
 
     /// The most attempts, the first one included; `1` (or less) means no retries. `3` by default.
     public var maxAttempts: Int
     /// The waits between attempts without `Retry-After`: half a second, doubling up to 30 seconds, with
-    /// ``Backoff/Jitter/equal`` jitter by default.
-    public var backoff: Backoff
+    /// ``RetryPolicy/Backoff/Jitter/equal`` jitter by default.
+    public var backoff: RetryPolicy.Backoff
     /// The backoff before the first retry, in seconds; `0.5` by default. The same as
-    /// ``Backoff/initialDelay`` of ``backoff``.
+    /// ``RetryPolicy/Backoff/initialDelay`` of ``backoff``.
     public var initialDelay: TimeInterval {
-        get { Backoff.seconds(of: backoff.initialDelay) }
-        set { backoff.initialDelay = Backoff.duration(seconds: newValue) }
+        get { RetryPolicy.Backoff.seconds(of: backoff.initialDelay) }
+        set { backoff.initialDelay = RetryPolicy.Backoff.duration(seconds: newValue) }
     }
-    /// The factor the backoff grows by with each retry; `2` by default. The same as ``Backoff/factor``.
+    /// The factor the backoff grows by with each retry; `2` by default. The same as ``RetryPolicy/Backoff/factor``.
     public var multiplier: Double {
         get { backoff.factor }
         set { backoff.factor = newValue }
     }
-    /// The largest backoff, in seconds; `30` by default. The same as ``Backoff/maximumDelay``.
+    /// The largest backoff, in seconds; `30` by default. The same as ``RetryPolicy/Backoff/maximumDelay``.
     public var maxDelay: TimeInterval {
-        get { Backoff.seconds(of: backoff.maximumDelay) }
-        set { backoff.maximumDelay = Backoff.duration(seconds: newValue) }
+        get { RetryPolicy.Backoff.seconds(of: backoff.maximumDelay) }
+        set { backoff.maximumDelay = RetryPolicy.Backoff.duration(seconds: newValue) }
     }
-    /// How the backoff is spread; ``Backoff/Jitter/equal`` by default. The same as ``Backoff/jitter``.
+    /// How the backoff is spread; ``RetryPolicy/Backoff/Jitter/equal`` by default. The same as ``RetryPolicy/Backoff/jitter``.
     public var jitter: Jitter {
         get { backoff.jitter }
         set { backoff.jitter = newValue }
@@ -103,10 +103,10 @@ public struct RetryPolicy: Sendable, Equatable {
     ) {
         self.init(
             maxAttempts: maxAttempts,
-            backoff: Backoff(
-                initialDelay: Backoff.duration(seconds: initialDelay),
+            backoff: RetryPolicy.Backoff(
+                initialDelay: RetryPolicy.Backoff.duration(seconds: initialDelay),
                 factor: multiplier,
-                maximumDelay: Backoff.duration(seconds: maxDelay),
+                maximumDelay: RetryPolicy.Backoff.duration(seconds: maxDelay),
                 jitter: jitter
             ),
             retryableMethods: retryableMethods,
@@ -122,11 +122,11 @@ public struct RetryPolicy: Sendable, Equatable {
     /// its property.
     ///
     /// ```swift
-    /// let policy = RetryPolicy(maxAttempts: 5, backoff: Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)))
+    /// let policy = RetryPolicy(maxAttempts: 5, backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)))
     /// ```
     public init(
         maxAttempts: Int = 3,
-        backoff: Backoff,
+        backoff: RetryPolicy.Backoff,
         retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
         retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
         retryableFailures: Set<ApiError.TransportFailure.Kind> = [.cannotConnect, .connectionLost, .dns],
@@ -209,24 +209,26 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 }
 
-/// A method that changes the ``RetryPolicy`` of a ``RetryMiddleware`` for its own calls.
-///
-/// ```swift
-/// struct CreateOrder: ApiMethod, RetryPolicyCustomizing {
-///     // Safe to repeat: the server deduplicates by the Idempotency-Key header.
-///     func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy {
-///         var policy = policy
-///         policy.retryableMethods.insert(.post)
-///         return policy
-///     }
-///     …
-/// }
-/// ```
-///
-/// Return ``RetryPolicy/never`` to opt out of retries.
-public protocol RetryPolicyCustomizing: ApiMethod {
-    /// The policy for this method's calls.
-    /// - Parameter policy: The policy of the ``RetryMiddleware`` handling the call.
-    /// - Returns: The policy to use instead.
-    func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy
+extension RetryPolicy {
+    /// A method that changes the ``RetryPolicy`` of a ``RetryMiddleware`` for its own calls.
+    ///
+    /// ```swift
+    /// struct CreateOrder: ApiMethod, RetryPolicy.Customizing {
+    ///     // Safe to repeat: the server deduplicates by the Idempotency-Key header.
+    ///     func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy {
+    ///         var policy = policy
+    ///         policy.retryableMethods.insert(.post)
+    ///         return policy
+    ///     }
+    ///     …
+    /// }
+    /// ```
+    ///
+    /// Return ``RetryPolicy/never`` to opt out of retries.
+    public protocol Customizing: ApiMethod {
+        /// The policy for this method's calls.
+        /// - Parameter policy: The policy of the ``RetryMiddleware`` handling the call.
+        /// - Returns: The policy to use instead.
+        func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy
+    }
 }

@@ -26,11 +26,11 @@ public struct TLSTrust: Sendable {
         /// Only chains that end in one of these certificates are trusted, the system's roots are not:
         /// a private certificate authority, or a server's own self-signed certificate. The host name
         /// and the dates are still checked.
-        case certificates([TLSCertificate])
+        case certificates([TLSTrust.Certificate])
         /// The platform's validation, and then one certificate of the chain must carry the public key
         /// of one of these certificates (a pin that survives the renewal of a certificate with the same
         /// key).
-        case publicKeys([TLSCertificate])
+        case publicKeys([TLSTrust.Certificate])
     }
 
     /// The platform's own validation and no client certificate.
@@ -39,13 +39,13 @@ public struct TLSTrust: Sendable {
     /// How the server's certificate chain is judged.
     public var server: Server
     /// The certificate and key presented when a server asks for one (mutual TLS), or `nil`.
-    public var clientIdentity: TLSClientIdentity?
+    public var clientIdentity: TLSTrust.ClientIdentity?
 
     /// Creates a trust configuration.
     /// - Parameters:
     ///   - server: How the server's certificate chain is judged; ``Server/system`` by default.
     ///   - clientIdentity: The client certificate for mutual TLS, or `nil`.
-    public init(server: Server = .system, clientIdentity: TLSClientIdentity? = nil) {
+    public init(server: Server = .system, clientIdentity: TLSTrust.ClientIdentity? = nil) {
         self.server = server
         self.clientIdentity = clientIdentity
     }

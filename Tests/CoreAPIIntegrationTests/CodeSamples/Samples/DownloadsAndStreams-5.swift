@@ -2,7 +2,8 @@
 import CoreAPI
 
 func followOrders(with session: ApiSession) async throws {
-    for try await event in session.events(WatchOrders(), reconnection: EventReconnection(delay: .seconds(2))) {
+    let reconnection = ServerSentEvents.Reconnection(delay: .seconds(2))
+    for try await event in session.events(WatchOrders(), reconnection: reconnection) {
         print(event.event, event.id ?? "-", event.data)
     }
 }

@@ -2,8 +2,8 @@
 import CoreAPI
 import Foundation
 
-struct Booking: Encodable, CustomDateEncoding {
-    static var dateEncoding: DateEncodingStrategy { .millisecondsSince1970 }
+struct Booking: Encodable, EncodingStrategy.CustomDate {
+    static var dateEncoding: EncodingStrategy.Dates { .millisecondsSince1970 }
     let room: Int
     let from: Date
     let to: Date

@@ -4,7 +4,7 @@ import CoreAPI
 func loggingSample() -> LoggingMiddleware {
     let logging = LoggingMiddleware(
         level: .debug,
-        redaction: Redaction(secretHeaderNames: ["X-Api-Key"], secretParameterKeys: ["pin"]),
+        redaction: Secrets.Redaction(secretHeaderNames: ["X-Api-Key"], secretParameterKeys: ["pin"]),
         handler: { record in print("[api] \(record.message)") }
     )
     return logging

@@ -2,13 +2,17 @@
 import CoreAPI
 import Foundation
 
-struct RoomSocket: WebSocketMethod {
+struct RoomSocket: WebSocket.Method {
     @Excluded var room: String
     var since: Int?
     var hostProviderKey: String { "chat" }
     var path: String { "/rooms/\(room)/socket" }
-    var webSocketOptions: WebSocketOptions {
-        WebSocketOptions(maximumMessageSize: 1 << 20, pingInterval: .seconds(20), reconnection: WebSocketReconnection())
+    var webSocketOptions: WebSocket.Options {
+        WebSocket.Options(
+            maximumMessageSize: 1 << 20,
+            pingInterval: .seconds(20),
+            reconnection: WebSocket.Reconnection()
+        )
     }
 }
 

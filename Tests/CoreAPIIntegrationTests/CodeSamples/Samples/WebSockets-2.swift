@@ -12,7 +12,7 @@ struct PresenceChange: Decodable, Sendable {
 }
 
 func route(_ socket: WebSocket) async throws {
-    var router = WebSocketRouter(key: "type", payload: "data")
+    var router = WebSocket.Router(key: "type", payload: "data")
     router.on("line", ChatLine.self) { line in print("\(line.author): \(line.text)") }
     router.on("presence", PresenceChange.self) { change in print("online: \(change.online)") }
     router.onUnrouted { message in print("unrouted: \(message.size) bytes") }

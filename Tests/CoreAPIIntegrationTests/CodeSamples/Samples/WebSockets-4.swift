@@ -6,17 +6,17 @@ import Testing
 
 @Test func echoesALine() async throws {
     let transport = StubTransport()
-    let peer = StubWebSocketPeer()
+    let peer = StubTransport.WebSocketPeer()
     transport.onWebSocket("/rooms/*") { _ in .accept(peer) }
     let session = transport.makeSession(hosts: ["chat": "https://chat.test"])
 
     let socket = try await session.webSocket(RoomSocket(room: "general"))
     try await socket.send(.text("hi"))
     peer.send(.text("welcome"))
-    peer.close(WebSocketCloseCode(rawValue: 4001), reason: "room closed")
+    peer.close(WebSocket.CloseCode(rawValue: 4001), reason: "room closed")
 
     #expect(await peer.nextReceived() == .text("hi"))
-    var events: [WebSocketEvent] = []
+    var events: [WebSocket.Event] = []
     for try await event in socket.events {
         events.append(event)
     }
