@@ -19,7 +19,17 @@ done
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-objects=("$build"/CoreAPI.build/*.o "$build"/CoreAPIText.build/*.o "$build"/CoreAPITesting.build/*.o)
+# The objects of the modules' current sources, from each module's output file map: a folder may still hold
+# the object of a source file that was since renamed or removed.
+mapfile -t objects < <(python3 - "$build" <<'PYTHON'
+import json, sys
+for module in ("CoreAPI", "CoreAPIText", "CoreAPITesting"):
+    with open(f"{sys.argv[1]}/{module}.build/output-file-map.json") as file:
+        for source, outputs in json.load(file).items():
+            if source and "object" in outputs:
+                print(outputs["object"])
+PYTHON
+)
 failures=0
 count=0
 for program in Tests/Misuse/*.swift; do

@@ -82,9 +82,9 @@
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
         ///   - maximumConnectionsPerHost: How many HTTP/1.1 connections the client keeps open to one
         ///     host at most.
-        /// - Throws: `TLSTrustError` for what the transport cannot enforce (public-key pins) or read
+        /// - Throws: `TLSTrust.Failure` for what the transport cannot enforce (public-key pins) or read
         ///   (see `makeTLSConfiguration()`).
-        public convenience init(trust: TLSTrust, maximumConnectionsPerHost: Int = 8) throws(TLSTrustError) {
+        public convenience init(trust: TLSTrust, maximumConnectionsPerHost: Int = 8) throws(TLSTrust.Failure) {
             self.init(
                 tlsConfiguration: try trust.makeTLSConfiguration(),
                 maximumConnectionsPerHost: maximumConnectionsPerHost
@@ -96,8 +96,8 @@
         /// - Parameters:
         ///   - client: The client requests are sent with.
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
-        /// - Throws: `TLSTrustError` for what the transport cannot enforce (public-key pins) or read.
-        public convenience init(client: HTTPClient, trust: TLSTrust) throws(TLSTrustError) {
+        /// - Throws: `TLSTrust.Failure` for what the transport cannot enforce (public-key pins) or read.
+        public convenience init(client: HTTPClient, trust: TLSTrust) throws(TLSTrust.Failure) {
             self.init(client: client, tlsConfiguration: try trust.makeTLSConfiguration())
         }
 
@@ -234,9 +234,9 @@
             }
         }
 
-        /// `ExchangeTiming.reportsActivity`: every byte sent or received touches the exchange's control.
+        /// `ExchangeControl.Timing.reportsActivity`: every byte sent or received touches the exchange's control.
         /// Each exchange runs in a task of its own, which a cancel or a timeout cancels.
-        public var timing: ExchangeTiming { .reportsActivity }
+        public var timing: ExchangeControl.Timing { .reportsActivity }
 
         /// How many times a request is sent again after its connection turned out closed before it
         /// reached the server (see `isStale(_:method:sentBody:)`).

@@ -16,7 +16,7 @@
         ///   client's TLS configuration takes roots, not a verification hook);
         ///   `invalidCertificate(_:)` or `invalidClientIdentity(_:)`
         ///   when one cannot be read.
-        public func makeTLSConfiguration() throws(TLSTrustError) -> TLSConfiguration {
+        public func makeTLSConfiguration() throws(TLSTrust.Failure) -> TLSConfiguration {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.minimumTLSVersion = .tlsv12
             switch server {

@@ -38,7 +38,7 @@ extension ApiResponse {
         makeError: (ErrorBody, ResponseHead) -> any Error
     ) -> Result<Self, any Error> {
         if error == nil, let response, let data, !data.isEmpty,
-            !AcceptableStatusCodes.current.contains(response.statusCode),
+            !CallOptions.AcceptableStatusCodes.current.contains(response.statusCode),
             let body = try? decoder.decode(ErrorBody.self, from: data)
         {
             return .failure(makeError(body, response))

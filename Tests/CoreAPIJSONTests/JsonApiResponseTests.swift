@@ -154,7 +154,7 @@ private struct Profile: ProblemResponse, Equatable {
 
 private struct GetProfile: ApiMethod {
     typealias Response = Profile
-    var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var acceptableStatusCodes: CallOptions.AcceptableStatusCodes = .successful
     var options: CallOptions { CallOptions(acceptableStatusCodes: acceptableStatusCodes) }
     var hostProviderKey: String { "api" }
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {

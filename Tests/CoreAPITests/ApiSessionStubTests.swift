@@ -32,7 +32,7 @@ private struct Fetch<Response: ApiResponse>: ApiMethod {
     var path: String
     var hostProviderKey = "api"
     var httpMethod: HTTPMethod = .get
-    var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var acceptableStatusCodes: CallOptions.AcceptableStatusCodes = .successful
     var timeout: Duration?
     var options: CallOptions { CallOptions(timeout: timeout, acceptableStatusCodes: acceptableStatusCodes) }
 

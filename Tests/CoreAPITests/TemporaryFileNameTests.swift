@@ -122,7 +122,7 @@ private struct Note: Encodable, Sendable {
         #expect(removed.map(\.lastPathComponent) == [ended + ".partial"])
         #expect(try names(in: folder).count == 3)
 
-        let file = try DownloadFile(options: DownloadOptions())
+        let file = try DownloadFile(options: DownloadedFile.Options())
         defer { file.abandon() }
         let name = file.destination.lastPathComponent
         #expect(TemporaryFileName.download.processID(inLeftoverName: name + ".partial") == getpid())

@@ -1,5 +1,5 @@
-// expect-error: cannot convert value of type 'Set<Int>' to expected argument type 'AcceptableStatusCodes'
-// Accepted statuses written as a `Set<Int>`: the setting's type is `AcceptableStatusCodes`.
+// expect-error: cannot convert value of type 'Set<Int>' to expected argument type 'CallOptions.AcceptableStatusCodes'
+// Accepted statuses written as a `Set<Int>`: the setting's type is `CallOptions.AcceptableStatusCodes`.
 import CoreAPI
 import Foundation
 

@@ -20,7 +20,7 @@ extension ApiSession {
     /// ```
     ///
     /// The stored response goes through the method's processing like a network one (a stored status
-    /// error is skipped). The network call then revalidates (``CachePolicy/revalidate``): a `304` is
+    /// error is skipped). The network call then revalidates (``HTTPCacheMiddleware/Policy/revalidate``): a `304` is
     /// delivered as the stored value, confirmed. When the network call fails after a stored value was
     /// delivered, the failure is the last event and the sequence ends without throwing; with nothing
     /// stored, it throws. `cache` must be one of the middlewares of the session or of the method.

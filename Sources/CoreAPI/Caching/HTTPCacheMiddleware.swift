@@ -106,7 +106,7 @@ public struct HTTPCacheMiddleware: Middleware {
 
     /// Overrides the method's ``CallOptions/cachePolicy`` for the calls of a task
     /// (``ApiSession/cachedThenFresh(_:cache:)`` revalidates with it).
-    @TaskLocal static var policyOverride: CachePolicy?
+    @TaskLocal static var policyOverride: HTTPCacheMiddleware.Policy?
 
     /// Answers `request` from the store or the network, as the policy and RFC 9111 say.
     public func intercept(
@@ -161,7 +161,7 @@ public struct HTTPCacheMiddleware: Middleware {
     private func get(
         _ request: ApiRequest,
         lookup: Lookup,
-        policy: CachePolicy,
+        policy: HTTPCacheMiddleware.Policy,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
         let url = lookup.url

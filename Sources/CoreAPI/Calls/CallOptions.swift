@@ -34,8 +34,8 @@ public struct CallOptions: Sendable {
     /// ``TransportPolicy/maximumResponseSize``.
     public var maximumResponseSize: Int64?
     /// Errors for statuses of the method's own, thrown in place of the generic status error; none by
-    /// default. A call's rules add to the method's, and win for the same status. See ``StatusErrors``.
-    public var statusErrors: StatusErrors
+    /// default. A call's rules add to the method's, and win for the same status. See ``CallOptions/CallOptions.StatusErrors``.
+    public var statusErrors: CallOptions.StatusErrors
     /// Messages for statuses the call does not accept, carried by its status errors and shown in their
     /// descriptions; they win over the session's ``ApiSession/statusMessages``. A call's add to the
     /// method's, and win for the same status.
@@ -49,13 +49,13 @@ public struct CallOptions: Sendable {
     /// after the session's, a call's after the method's. None by default.
     public var middlewares: [any Middleware]
 
-    private var acceptable: AcceptableStatusCodes?
+    private var acceptable: CallOptions.AcceptableStatusCodes?
     private var logging: Bool?
     private var sharing: Bool?
-    private var cache: CachePolicy?
+    private var cache: HTTPCacheMiddleware.Policy?
 
     /// The status codes accepted as success; `200..<300` unless set.
-    public var acceptableStatusCodes: AcceptableStatusCodes {
+    public var acceptableStatusCodes: CallOptions.AcceptableStatusCodes {
         get { acceptable ?? .successful }
         set { acceptable = newValue }
     }
@@ -84,8 +84,8 @@ public struct CallOptions: Sendable {
     }
 
     /// How an ``HTTPCacheMiddleware`` in the chain answers the call: by HTTP's rules
-    /// (``CachePolicy/useHTTPSemantics``, unless set), or from the store, or from the network alone.
-    public var cachePolicy: CachePolicy {
+    /// (``HTTPCacheMiddleware/Policy/useHTTPSemantics``, unless set), or from the store, or from the network alone.
+    public var cachePolicy: HTTPCacheMiddleware.Policy {
         get { cache ?? .useHTTPSemantics }
         set { cache = newValue }
     }
@@ -110,13 +110,13 @@ public struct CallOptions: Sendable {
         timeout: Duration? = nil,
         deadline: Duration? = nil,
         maximumResponseSize: Int64? = nil,
-        acceptableStatusCodes: AcceptableStatusCodes? = nil,
-        statusErrors: StatusErrors = StatusErrors(),
+        acceptableStatusCodes: CallOptions.AcceptableStatusCodes? = nil,
+        statusErrors: CallOptions.StatusErrors = CallOptions.StatusErrors(),
         statusMessages: [HTTPStatus: String] = [:],
         isLoggingEnabled: Bool? = nil,
         callKey: CallKey? = nil,
         sharesIdenticalCalls: Bool? = nil,
-        cachePolicy: CachePolicy? = nil,
+        cachePolicy: HTTPCacheMiddleware.Policy? = nil,
         middlewares: [any Middleware] = []
     ) {
         self.timeout = timeout

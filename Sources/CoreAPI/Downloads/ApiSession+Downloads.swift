@@ -12,7 +12,7 @@ extension ApiSession {
     /// ```swift
     /// let file = try await session.download(
     ///     GetExport(id: 7),
-    ///     options: DownloadOptions(destination: .file(exportURL), overwrite: true)
+    ///     options: DownloadedFile.Options(destination: .file(exportURL), overwrite: true)
     /// )
     /// print(file.size, file.location.path)
     /// ```
@@ -22,8 +22,8 @@ extension ApiSession {
     ///
     /// **Resuming.** CoreAPI resumes the body itself with `Range` and `If-Range`, never through the
     /// engine's resume data or task suspension: after a dropped or idle connection within the call
-    /// (``DownloadOptions/resumeAttempts``, waiting ``DownloadOptions/resumeBackoff`` before each), and in
-    /// a later call to the same destination when ``DownloadOptions/keepsPartialFile`` kept the part. The
+    /// (``DownloadedFile/Options/resumeAttempts``, waiting ``DownloadedFile/Options/resumeBackoff`` before each), and in
+    /// a later call to the same destination when ``DownloadedFile/Options/keepsPartialFile`` kept the part. The
     /// request asks for `Accept-Encoding: identity`, since a range counts bytes of the representation
     /// and the file holds decoded ones. Only what can be continued byte for byte is resumed: a part
     /// received without a content coding, from a server that sends `Accept-Ranges: bytes`, with a strong
@@ -52,7 +52,7 @@ extension ApiSession {
     ///   its partial file unless it keeps it to resume.
     public func download<M: ApiMethod>(
         _ method: M,
-        options: DownloadOptions = DownloadOptions(),
+        options: DownloadedFile.Options = DownloadedFile.Options(),
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> DownloadedFile {
         guard isValid else {

@@ -60,7 +60,7 @@ final class DownloadFile: Sendable {
     /// kept; nothing is sent yet.
     /// - Throws: ``ApiError/InvalidRequestReason/destinationExists(path:)`` or
     ///   ``ApiError/InvalidRequestReason/unwritableFile(path:)``.
-    init(options: DownloadOptions) throws(ApiError) {
+    init(options: DownloadedFile.Options) throws(ApiError) {
         let manager = FileManager.default
         switch options.destination {
         case .temporaryFile:

@@ -7,13 +7,13 @@ public import Foundation
 extension ApiError {
     /// The status error for `response` when the current acceptable codes do not contain its status.
     public init?(unacceptable response: ResponseHead, body: Data) {
-        self.init(unacceptable: response, body: body, acceptable: AcceptableStatusCodes.current)
+        self.init(unacceptable: response, body: body, acceptable: CallOptions.AcceptableStatusCodes.current)
     }
 
     /// The status error for `response` when `acceptable` does not contain its status:
     /// ``unauthorized(_:)`` for `401`, ``unacceptableStatus(_:)`` otherwise. Every status error CoreAPI
     /// makes comes from here.
-    init?(unacceptable response: ResponseHead, body: Data, acceptable: AcceptableStatusCodes) {
+    init?(unacceptable response: ResponseHead, body: Data, acceptable: CallOptions.AcceptableStatusCodes) {
         let status = response.statusCode
         guard !acceptable.contains(status) else { return nil }
         let failure = StatusFailure(response: response, body: body)

@@ -97,7 +97,7 @@ public enum ApiError: Error, Sendable, Equatable {
         /// A file to upload (an ``Attachment``) does not exist, is not a regular file or cannot be read.
         case unreadableFile(path: String)
         /// A download's destination exists and the download may not replace it
-        /// (``DownloadOptions/overwrite``).
+        /// (``DownloadedFile/Options/overwrite``).
         case destinationExists(path: String)
         /// A download's file cannot be created or written.
         case unwritableFile(path: String)

@@ -72,7 +72,7 @@ extension ApiSession {
         }
         _ = try process(outcome, for: method, settings: settings)
         // The response type accepted a status the method does not: still no body to hand over.
-        throw ApiError(unacceptable: raw.head, body: raw.data, acceptable: AcceptableStatusCodes([]))
+        throw ApiError(unacceptable: raw.head, body: raw.data, acceptable: CallOptions.AcceptableStatusCodes([]))
             ?? ApiError.transport(.init(kind: .badResponse))
     }
 }

@@ -36,11 +36,11 @@ extension ApiSession {
             }
         }
         do {
-            if codes == AcceptableStatusCodes.current {
+            if codes == CallOptions.AcceptableStatusCodes.current {
                 // Already in effect (usually the default, 2xx): no task-local value to bind.
                 return try M.Response.process(response: response, data: data, error: error).get()
             }
-            return try AcceptableStatusCodes.$current.withValue(codes) {
+            return try CallOptions.AcceptableStatusCodes.$current.withValue(codes) {
                 try M.Response.process(response: response, data: data, error: error).get()
             }
         } catch let failure as ApiError {

@@ -41,7 +41,7 @@ public final class ApiSession: Sendable {
     /// The transport this session made itself, invalidated with it.
     private let ownTransport: URLSessionTransport?
     /// How ``transport`` keeps time, read once: it decides how each exchange runs (see ``Call``).
-    let transportTiming: ExchangeTiming
+    let transportTiming: ExchangeControl.Timing
 
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
     let calls = CallRegistry()
@@ -86,7 +86,7 @@ public final class ApiSession: Sendable {
     ///   - middlewares: The chain every request goes through, outermost first.
     ///   - policy: Redirect rules, limits and secret header names.
     ///   - statusMessages: Messages for statuses a method does not accept.
-    /// - Throws: ``TLSTrustError`` when the transport cannot enforce `trust` on this platform (see
+    /// - Throws: ``TLSTrust/Failure`` when the transport cannot enforce `trust` on this platform (see
     ///   ``URLSessionTransport/init(configuration:trust:)``).
     public convenience init(
         hostProvider: any HostProvider,
@@ -96,7 +96,7 @@ public final class ApiSession: Sendable {
         middlewares: [any Middleware] = [],
         policy: TransportPolicy = TransportPolicy(),
         statusMessages: [HTTPStatus: String] = [:]
-    ) throws(TLSTrustError) {
+    ) throws(TLSTrust.Failure) {
         self.init(
             hostProvider: hostProvider,
             owning: try URLSessionTransport(configuration: configuration, trust: trust),

@@ -45,7 +45,7 @@ final class Call: Sendable {
     ///
     /// The exchange ends as soon as the first of these happens: the transport returns or throws, the
     /// calling task or this call is cancelled (``ApiError/cancelled``), or `options.deadline` passes
-    /// (``ApiError/timeout``). How depends on the transport's ``ExchangeTiming``, the same for every
+    /// (``ApiError/timeout``). How depends on the transport's ``ExchangeControl/Timing``, the same for every
     /// transport that declares it: one that ends when told is awaited directly, and its
     /// ``ExchangeControl`` — on the process's one timer — tells it; any other runs in a task of its own
     /// that the caller does not wait for once a cancel or the deadline has decided (see
@@ -57,7 +57,7 @@ final class Call: Sendable {
     func exchange(
         _ request: ApiRequest,
         with transport: any Transport,
-        timing: ExchangeTiming,
+        timing: ExchangeControl.Timing,
         options: TransportOptions
     ) async throws -> RawResponse {
         var options = options

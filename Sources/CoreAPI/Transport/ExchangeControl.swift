@@ -4,7 +4,7 @@ import Dispatch
 /// of its idle timeout, and the signal that ends it.
 ///
 /// A transport touches the control whenever a byte moves, and registers with ``onEnd(_:)`` what stops
-/// its engine. The process has one timer for every exchange (see ``ExchangeTiming``): when the idle
+/// its engine. The process has one timer for every exchange (see ``ExchangeControl/Timing``): when the idle
 /// timeout or the deadline passes, or the call is cancelled, the control ends — once — and the handler
 /// runs with ``ApiError/timeout`` or ``ApiError/cancelled``.
 ///

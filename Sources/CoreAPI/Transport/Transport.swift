@@ -34,13 +34,13 @@
 /// How the session keeps time for the transport is the transport's ``timing``. By default the session
 /// does not rely on a transport to end on time: a cancelled or timed-out call ends within milliseconds
 /// however long the engine takes to clean up, and whatever the engine delivers afterwards is dropped. A
-/// transport that reports its activity and ends when told (``ExchangeTiming/endsWhenTold``) is awaited
+/// transport that reports its activity and ends when told (``ExchangeControl/Timing/endsWhenTold``) is awaited
 /// directly instead, which saves a task per exchange. CoreAPI's own transports use nothing but this
 /// public contract.
 public protocol Transport: Sendable {
     /// How the transport's exchanges end on time, and so how the session runs them; see
-    /// ``ExchangeTiming``. The default is ``ExchangeTiming/keptByTransport``.
-    var timing: ExchangeTiming { get }
+    /// ``ExchangeControl/Timing``. The default is ``ExchangeControl/Timing/keptByTransport``.
+    var timing: ExchangeControl.Timing { get }
 
     /// Sends one request and returns its response head and body.
     /// - Parameters:
@@ -68,8 +68,8 @@ public protocol Transport: Sendable {
 }
 
 extension Transport {
-    /// ``ExchangeTiming/keptByTransport``: the session runs each exchange in a task of its own.
-    public var timing: ExchangeTiming { .keptByTransport }
+    /// ``ExchangeControl/Timing/keptByTransport``: the session runs each exchange in a task of its own.
+    public var timing: ExchangeControl.Timing { .keptByTransport }
 
     /// Throws ``WebSocket/Failure/unavailable(reason:)``: this transport opens no WebSockets.
     public func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {

@@ -65,13 +65,13 @@ public final class URLSessionTransport: Transport {
     /// - Parameters:
     ///   - configuration: The `URLSession` configuration, copied.
     ///   - trust: Which servers are trusted, and the client certificate.
-    /// - Throws: ``TLSTrustError/unsupported(transport:feature:)`` on Linux for anything but
-    ///   ``TLSTrust/system``; ``TLSTrustError/invalidClientIdentity(_:)`` when the client identity
+    /// - Throws: ``TLSTrust/Failure/unsupported(transport:feature:)`` on Linux for anything but
+    ///   ``TLSTrust/system``; ``TLSTrust/Failure/invalidClientIdentity(_:)`` when the client identity
     ///   cannot be opened.
     public convenience init(
         configuration: URLSessionConfiguration = URLSessionTransport.makeDefaultConfiguration(),
         trust: TLSTrust
-    ) throws(TLSTrustError) {
+    ) throws(TLSTrust.Failure) {
         #if canImport(FoundationNetworking)
             guard trust.isSystemDefault else {
                 throw .unsupported(
@@ -193,10 +193,10 @@ public final class URLSessionTransport: Transport {
         return try await send(request, options: options, cancellation: cancellation)
     }
 
-    /// ``ExchangeTiming/endsWhenTold``: every response and body chunk touches the exchange's control,
+    /// ``ExchangeControl/Timing/endsWhenTold``: every response and body chunk touches the exchange's control,
     /// and the task ends at once — even while FoundationNetworking is still making it — when the
     /// control ends, so the session awaits this transport directly.
-    public var timing: ExchangeTiming { .endsWhenTold }
+    public var timing: ExchangeControl.Timing { .endsWhenTold }
 
     /// The `timeoutInterval` of a request with `idleTimeout`: CoreAPI enforces the exact idle timeout
     /// itself (see `SessionDelegate`); URLSession's own, which Linux truncates to whole seconds, is only

@@ -60,7 +60,7 @@ extension GraphQL {
             error: (any Swift.Error)?
         ) -> Result<Self, any Swift.Error> {
             if error == nil, let response, let data, !data.isEmpty,
-                !AcceptableStatusCodes.current.contains(response.statusCode),
+                !CallOptions.AcceptableStatusCodes.current.contains(response.statusCode),
                 let body = try? decoder.decode(Self.self, from: data), !body.errors.isEmpty
             {
                 return .failure(

@@ -33,15 +33,15 @@ extension SerialLoopback {
             }
         }
 
-        private func destination(_ name: String) -> DownloadOptions {
-            DownloadOptions(destination: .file(scratch.url.appendingPathComponent(name)))
+        private func destination(_ name: String) -> DownloadedFile.Options {
+            DownloadedFile.Options(destination: .file(scratch.url.appendingPathComponent(name)))
         }
 
         /// Starts `method`, whose body stalls after its first MiB, waits until that MiB has arrived,
         /// cancels the download and checks it ended with `cancelled`.
         private func cancelAfterFirstMebibyte(
             of method: GetDownload,
-            options: DownloadOptions,
+            options: DownloadedFile.Options,
             with session: ApiSession
         ) async throws {
             let log = ProgressLog()

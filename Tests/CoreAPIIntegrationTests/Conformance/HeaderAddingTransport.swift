@@ -10,7 +10,7 @@
 
         let base: any Transport
 
-        var timing: ExchangeTiming { base.timing }
+        var timing: ExchangeControl.Timing { base.timing }
 
         func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
             var request = request

@@ -24,7 +24,7 @@ struct GetCached: ApiMethod {
     @Excluded var language: String?
     /// Sent as `Authorization: Bearer <token>`.
     @Excluded var token: String?
-    @Excluded var policy: CachePolicy = .useHTTPSemantics
+    @Excluded var policy: HTTPCacheMiddleware.Policy = .useHTTPSemantics
     var hostProviderKey: String { "fixture" }
     var path: String { "/cache/\(name)" }
     var options: CallOptions { CallOptions(cachePolicy: policy) }

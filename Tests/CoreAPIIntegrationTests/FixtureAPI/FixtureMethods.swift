@@ -66,7 +66,7 @@ struct RawGet: FixtureMethod {
     var tag = ""
     var httpMethod: HTTPMethod = .get
     var timeout: Duration?
-    var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var acceptableStatusCodes: CallOptions.AcceptableStatusCodes = .successful
     var options: CallOptions { CallOptions(timeout: timeout, acceptableStatusCodes: acceptableStatusCodes) }
     func encode(to encoder: any Encoder) throws {}
 }

@@ -200,7 +200,7 @@ extension ApiError {
 
         @Test func publicKeyPinsAndUnreadableIdentitiesAreRefusedWhenTheTransportIsMade() throws {
             #expect(
-                throws: TLSTrustError.unsupported(
+                throws: TLSTrust.Failure.unsupported(
                     transport: "AsyncHTTPClientTransport",
                     feature: "public-key pinning (its TLS configuration takes trusted roots, not a chain check)"
                 )
@@ -211,10 +211,10 @@ extension ApiError {
                 pkcs12: try certificates.contents("client.p12"),
                 passphrase: "wrong"
             )
-            #expect(throws: TLSTrustError.invalidClientIdentity("the PKCS #12 archive could not be opened")) {
+            #expect(throws: TLSTrust.Failure.invalidClientIdentity("the PKCS #12 archive could not be opened")) {
                 try AsyncHTTPClientTransport(trust: TLSTrust(clientIdentity: wrongPassphrase))
             }
-            #expect(throws: TLSTrustError.invalidCertificate("certificate 1 is not a DER X.509 certificate")) {
+            #expect(throws: TLSTrust.Failure.invalidCertificate("certificate 1 is not a DER X.509 certificate")) {
                 try AsyncHTTPClientTransport(
                     trust: TLSTrust(server: .certificates([TLSTrust.Certificate(der: Data([1, 2]))]))
                 )

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func aGivenUpAttemptCanNeitherWriteNorStartAfterTheNextOneBegan() throws {
-        let file = try DownloadFile(options: DownloadOptions(destination: .file(destination)))
+        let file = try DownloadFile(options: DownloadedFile.Options(destination: .file(destination)))
         defer { try? FileManager.default.removeItem(at: destination) }
         let first = file.currentAttempt
         try file.start(with: head(200, ["ETag": "\"v1\"", "Accept-Ranges": "bytes"]), attempt: first)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aRestartMovesOnToANewAttemptToo() throws {
-        let file = try DownloadFile(options: DownloadOptions(destination: .file(destination)))
+        let file = try DownloadFile(options: DownloadedFile.Options(destination: .file(destination)))
         defer { try? FileManager.default.removeItem(at: destination) }
         let first = file.currentAttempt
         try file.start(with: head(200, [:]), attempt: first)
@@ -87,7 +87,7 @@ import Testing
     /// Every request asks for the identity coding; a part that arrived coded asks for no range and
     /// cannot resume.
     @Test func aCodedPartIsNotResumable() throws {
-        let file = try DownloadFile(options: DownloadOptions(destination: .file(destination)))
+        let file = try DownloadFile(options: DownloadedFile.Options(destination: .file(destination)))
         defer { try? FileManager.default.removeItem(at: destination) }
         #expect(file.requestHeaders.map(\.name) == ["Accept-Encoding"])
         #expect(file.requestHeaders.first?.value == "identity")
@@ -112,7 +112,9 @@ import Testing
         defer {
             for url in [destination, partial, validator] { try? FileManager.default.removeItem(at: url) }
         }
-        let file = try DownloadFile(options: DownloadOptions(destination: .file(destination), keepsPartialFile: true))
+        let file = try DownloadFile(
+            options: DownloadedFile.Options(destination: .file(destination), keepsPartialFile: true)
+        )
         var fields = ["ETag": "\"v1\"", "Accept-Ranges": "bytes", "Content-Length": "100"]
         fields["Content-Encoding"] = coding
         let attempt = file.currentAttempt
@@ -123,7 +125,9 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: validator.path) == kept)
 
         // The next download resumes the kept part and starts the removed one over.
-        let next = try DownloadFile(options: DownloadOptions(destination: .file(destination), keepsPartialFile: true))
+        let next = try DownloadFile(
+            options: DownloadedFile.Options(destination: .file(destination), keepsPartialFile: true)
+        )
         let range = next.requestHeaders.first { $0.name == "Range" }?.value
         #expect(range == (kept ? "bytes=3-" : nil))
         next.abandon()
@@ -137,7 +141,7 @@ import Testing
         ["ETag": "\"v1\""],
     ])
     func aRangeThatDoesNotContinueThePartIsAMismatch(fields: [String: String]) throws {
-        let file = try DownloadFile(options: DownloadOptions(destination: .file(destination)))
+        let file = try DownloadFile(options: DownloadedFile.Options(destination: .file(destination)))
         defer { file.abandon() }
         let first = file.currentAttempt
         try file.start(with: head(200, ["ETag": "\"v1\"", "Accept-Ranges": "bytes"]), attempt: first)
@@ -156,7 +160,7 @@ import Testing
         arguments: [("bytes */3", true), ("bytes */2", false), ("bytes */4", false), (nil, false)] as [(String?, Bool)]
     )
     func a416CompletesOnlyAPartOfTheWholeSize(contentRange: String?, completes: Bool) throws {
-        let file = try DownloadFile(options: DownloadOptions(destination: .file(destination)))
+        let file = try DownloadFile(options: DownloadedFile.Options(destination: .file(destination)))
         defer { try? FileManager.default.removeItem(at: destination) }
         let refusal = head(416, contentRange.map { ["Content-Range": $0] } ?? [:])
         #expect(try !file.completes(with: refusal, attempt: file.currentAttempt))  // no range asked yet

@@ -10,7 +10,7 @@ import Testing
 private struct Fetch: ApiMethod {
     typealias Response = Data
     var path: String
-    var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var acceptableStatusCodes: CallOptions.AcceptableStatusCodes = .successful
     var isLoggingEnabled = true
     var options: CallOptions {
         CallOptions(acceptableStatusCodes: acceptableStatusCodes, isLoggingEnabled: isLoggingEnabled)

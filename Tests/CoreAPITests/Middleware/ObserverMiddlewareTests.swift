@@ -10,7 +10,7 @@ import Testing
 private struct Call: ApiMethod {
     typealias Response = Data
     var path: String
-    var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var acceptableStatusCodes: CallOptions.AcceptableStatusCodes = .successful
     var options: CallOptions { CallOptions(acceptableStatusCodes: acceptableStatusCodes) }
     var hostProviderKey: String { "api" }
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
@@ -98,7 +98,7 @@ private final class LockedMetrics: @unchecked Sendable {  // `storage` is only t
         let observer = ObserverMiddleware(delegate: recorder) { metrics.append($0) }
         let session = server.makeSession(hosts: ["api": "https://api.test"], middlewares: [observer])
         _ = try await session.perform(
-            Call(path: "/missing", acceptableStatusCodes: AcceptableStatusCodes([200..<300, 404..<405]))
+            Call(path: "/missing", acceptableStatusCodes: CallOptions.AcceptableStatusCodes([200..<300, 404..<405]))
         )
         #expect(recorder.recorded.isEmpty)
         #expect(metrics.values.map(\.statusCode) == [404])

@@ -9,7 +9,7 @@ import Testing
 
 private struct Account: ApiMethod {
     typealias Response = Data
-    var acceptableStatusCodes: AcceptableStatusCodes = .successful
+    var acceptableStatusCodes: CallOptions.AcceptableStatusCodes = .successful
     var options: CallOptions { CallOptions(acceptableStatusCodes: acceptableStatusCodes) }
     var hostProviderKey: String { "api" }
 

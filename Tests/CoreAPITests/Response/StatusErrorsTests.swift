@@ -19,7 +19,7 @@ private struct GetItem: ApiMethod {
     var hostProviderKey: String { "api" }
     var path: String { "/item" }
     var options: CallOptions {
-        let fixed: StatusErrors = [.notFound: ItemError.noSuchItem]
+        let fixed: CallOptions.StatusErrors = [.notFound: ItemError.noSuchItem]
         return CallOptions(
             acceptableStatusCodes: [200, 409],
             statusErrors:
@@ -65,10 +65,10 @@ struct StatusErrorsTests {
     }
 
     @Test func aRuleReadsTheBody() async throws {
-        let literal: StatusErrors = [.notFound: ItemError.noSuchItem]
+        let literal: CallOptions.StatusErrors = [.notFound: ItemError.noSuchItem]
         #expect(!literal.isEmpty)
-        #expect(StatusErrors().isEmpty)
-        let rules = StatusErrors().on(.conflict) { failure in
+        #expect(CallOptions.StatusErrors().isEmpty)
+        let rules = CallOptions.StatusErrors().on(.conflict) { failure in
             ItemError.conflict(String(decoding: failure.body, as: UTF8.self))
         }
         let failure = ApiError.StatusFailure(statusCode: 409, body: Data("name taken".utf8))

@@ -14,7 +14,7 @@ import Testing
 /// running beside this one hold the cooperative pool and the global queue's threads for seconds, which
 /// stopped such beats while the session's timer, whose queue always gets a thread, went on.
 private final class PacedTransport: Transport {
-    var timing: ExchangeTiming { .reportsActivity }
+    var timing: ExchangeControl.Timing { .reportsActivity }
 
     let beats: Int
     let interval: Duration
@@ -92,7 +92,7 @@ private struct Paced: ApiMethod {
 }
 
 /// The idle timeout and the deadline the session enforces itself for a transport that reports its
-/// activity (`ExchangeTiming.reportsActivity`), with its one shared timer instead of a watchdog per exchange.
+/// activity (`ExchangeControl.Timing.reportsActivity`), with its one shared timer instead of a watchdog per exchange.
 ///
 /// These tests share two cores with the rest of the suite, whose tasks hold the pool's threads for
 /// seconds: the transport's task and the caller then wait that long for one. So a timeout's checks bound

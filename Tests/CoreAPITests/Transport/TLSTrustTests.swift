@@ -28,7 +28,7 @@ import Testing
         ("-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----", "certificate 1 is not valid base64"),
     ])
     func unreadablePEMIsATypedError(pem: String, reason: String) {
-        #expect(throws: TLSTrustError.invalidCertificate(reason)) {
+        #expect(throws: TLSTrust.Failure.invalidCertificate(reason)) {
             try TLSTrust.Certificate(pem: pem)
         }
     }
@@ -71,7 +71,7 @@ import Testing
             ),
         ])
         func theURLSessionTransportRefusesTrustOptionsOnLinux(trust: TLSTrust, feature: String) throws {
-            let expected = TLSTrustError.unsupported(
+            let expected = TLSTrust.Failure.unsupported(
                 transport: "URLSessionTransport",
                 feature: "\(feature) (FoundationNetworking hands no TLS challenge to its delegate)"
             )

@@ -3,7 +3,7 @@ import Foundation
 extension RetryPolicy {
     /// How long to wait before each new attempt after failures in a row: an exponential backoff with a cap
     /// and jitter. The one rule behind ``RetryPolicy``, ``ServerSentEvents/Reconnection``, ``WebSocket/Reconnection`` and
-    /// the automatic resumes of a download (``DownloadOptions/resumeBackoff``).
+    /// the automatic resumes of a download (``DownloadedFile/Options/resumeBackoff``).
     ///
     /// Before retry `n` (1 for the attempt after the first failure) the backoff is
     /// `min(maximumDelay, initialDelay × factorⁿ⁻¹)`, then spread by ``jitter`` so that clients that failed

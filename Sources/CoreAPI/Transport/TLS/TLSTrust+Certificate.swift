@@ -14,8 +14,8 @@ extension TLSTrust {
 
         /// Creates a certificate from the first `CERTIFICATE` block of a PEM text.
         /// - Parameter pem: A PEM text, as in a `.pem` or `.crt` file.
-        /// - Throws: ``TLSTrustError/invalidCertificate(_:)`` when the text holds no certificate block.
-        public init(pem: String) throws(TLSTrustError) {
+        /// - Throws: ``TLSTrust/Failure/invalidCertificate(_:)`` when the text holds no certificate block.
+        public init(pem: String) throws(TLSTrust.Failure) {
             guard let first = try Self.all(inPEM: pem).first else {
                 throw .invalidCertificate("no CERTIFICATE block in the PEM text")
             }
@@ -25,9 +25,9 @@ extension TLSTrust {
         /// Every `CERTIFICATE` block of a PEM text, in order (a bundle or a chain).
         /// - Parameter pem: A PEM text.
         /// - Returns: The certificates; empty when the text has none.
-        /// - Throws: ``TLSTrustError/invalidCertificate(_:)`` when a block is not valid base64 or is not
+        /// - Throws: ``TLSTrust/Failure/invalidCertificate(_:)`` when a block is not valid base64 or is not
         ///   closed.
-        public static func all(inPEM pem: String) throws(TLSTrustError) -> [TLSTrust.Certificate] {
+        public static func all(inPEM pem: String) throws(TLSTrust.Failure) -> [TLSTrust.Certificate] {
             let begin = "-----BEGIN CERTIFICATE-----"
             let end = "-----END CERTIFICATE-----"
             var certificates: [TLSTrust.Certificate] = []

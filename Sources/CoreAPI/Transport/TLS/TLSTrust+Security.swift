@@ -39,8 +39,8 @@
         }
 
         /// The credential for a client-certificate challenge, or `nil` without ``clientIdentity``.
-        /// - Throws: ``TLSTrustError/invalidClientIdentity(_:)`` when the archive cannot be opened.
-        func clientCredential() throws(TLSTrustError) -> URLCredential? {
+        /// - Throws: ``TLSTrust/Failure/invalidClientIdentity(_:)`` when the archive cannot be opened.
+        func clientCredential() throws(TLSTrust.Failure) -> URLCredential? {
             guard let identity = clientIdentity else { return nil }
             var items: CFArray?
             let options = [kSecImportExportPassphrase as String: identity.passphrase] as CFDictionary

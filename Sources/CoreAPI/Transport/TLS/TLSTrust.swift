@@ -5,7 +5,7 @@
 /// dates are always checked, and there is no way to turn validation off.
 ///
 /// Transports differ in what they can enforce, and refuse what they cannot when they are made
-/// (``TLSTrustError/unsupported(transport:feature:)``), never silently:
+/// (``TLSTrust/Failure/unsupported(transport:feature:)``), never silently:
 ///
 /// | | URLSession, Apple platforms | URLSession, Linux | AsyncHTTPClient |
 /// |---|---|---|---|

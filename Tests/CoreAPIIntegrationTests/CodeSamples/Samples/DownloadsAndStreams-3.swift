@@ -4,7 +4,7 @@ import Foundation
 
 func startExport(_ id: Int, to destination: URL, with session: ApiSession) -> Task<DownloadedFile, any Error> {
     Task {
-        let options = DownloadOptions(destination: .file(destination), keepsPartialFile: true)
+        let options = DownloadedFile.Options(destination: .file(destination), keepsPartialFile: true)
         return try await session.download(GetExport(id: id), options: options)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 struct TracingTransport: Transport {
     let base: any Transport
 
-    var timing: ExchangeTiming { base.timing }
+    var timing: ExchangeControl.Timing { base.timing }
 
     func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         var traced = request
