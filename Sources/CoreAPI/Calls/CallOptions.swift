@@ -48,6 +48,11 @@ public struct CallOptions: Sendable {
     /// Middlewares for these calls alone, run after the session's (closer to the network): a method's
     /// after the session's, a call's after the method's. None by default.
     public var middlewares: [any Middleware]
+    /// How a ``RetryMiddleware`` in the chain retries these calls: the middleware's own policy passes
+    /// through it, and what it returns is used — ``RetryPolicy/never`` to opt out, or the policy with
+    /// a change (`POST` made retryable for a request the server deduplicates). `nil` (the default)
+    /// keeps the middleware's policy. A call's is applied after its method's.
+    public var retryPolicy: (@Sendable (RetryPolicy) -> RetryPolicy)?
 
     private var acceptable: CallOptions.AcceptableStatusCodes?
     private var logging: Bool?
@@ -106,6 +111,7 @@ public struct CallOptions: Sendable {
     ///     (or the method's).
     ///   - cachePolicy: How a cache middleware answers; `nil` for HTTP's rules (or the method's).
     ///   - middlewares: Middlewares for these calls alone.
+    ///   - retryPolicy: How a retry middleware's policy changes for these calls.
     public init(
         timeout: Duration? = nil,
         deadline: Duration? = nil,
@@ -117,7 +123,8 @@ public struct CallOptions: Sendable {
         callKey: CallKey? = nil,
         sharesIdenticalCalls: Bool? = nil,
         cachePolicy: HTTPCacheMiddleware.Policy? = nil,
-        middlewares: [any Middleware] = []
+        middlewares: [any Middleware] = [],
+        retryPolicy: (@Sendable (RetryPolicy) -> RetryPolicy)? = nil
     ) {
         self.timeout = timeout
         self.deadline = deadline
@@ -130,14 +137,15 @@ public struct CallOptions: Sendable {
         self.sharing = sharesIdenticalCalls
         self.cache = cachePolicy
         self.middlewares = middlewares
+        self.retryPolicy = retryPolicy
     }
 
     /// A duration this long or longer, as a timeout or a deadline, means no limit: 1,000,000 seconds.
     public static let unlimited = Duration.seconds(1_000_000)
 
     /// These settings with `overrides` on top: each value `overrides` sets wins, the others stay; status
-    /// errors and messages are combined (the override's win for the same status) and middlewares are
-    /// appended.
+    /// errors and messages are combined (the override's win for the same status), middlewares are
+    /// appended, and the override's retry policy change applies after this one's.
     public func merging(_ overrides: CallOptions) -> CallOptions {
         var merged = self
         merged.timeout = overrides.timeout ?? timeout
@@ -151,6 +159,11 @@ public struct CallOptions: Sendable {
         merged.sharing = overrides.sharing ?? sharing
         merged.cache = overrides.cache ?? cache
         merged.middlewares = middlewares + overrides.middlewares
+        if let own = retryPolicy, let theirs = overrides.retryPolicy {
+            merged.retryPolicy = { theirs(own($0)) }
+        } else {
+            merged.retryPolicy = overrides.retryPolicy ?? retryPolicy
+        }
         return merged
     }
 }

@@ -20,7 +20,7 @@ private struct Call: ApiMethod {
 }
 
 /// A call whose method changes the policy: `never` opts out, `allowingPost` adds `POST`.
-private struct CustomCall: ApiMethod, RetryPolicy.Customizing {
+private struct CustomCall: ApiMethod {
     typealias Response = Data
     var httpMethod: HTTPMethod = .post
     var optsOut = false
@@ -30,11 +30,13 @@ private struct CustomCall: ApiMethod, RetryPolicy.Customizing {
         .components(host: try hostProvider.host(for: hostProviderKey), path: "/x")
     }
 
-    func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy {
-        if optsOut { return .never }
-        var policy = policy
-        policy.retryableMethods.insert(.post)
-        return policy
+    var options: CallOptions {
+        CallOptions(retryPolicy: { [optsOut] policy in
+            if optsOut { return .never }
+            var policy = policy
+            policy.retryableMethods.insert(.post)
+            return policy
+        })
     }
 
     func encode(to encoder: any Encoder) throws {}
@@ -198,6 +200,11 @@ struct RetryMiddlewareTests {
             try await makeSession().perform(CustomCall(httpMethod: .get, optsOut: true))
         }
         #expect(server.requests.count == 4)
+        // One call opts out on its own; its change applies after the method's, which allowed POST.
+        await #expect(throws: ApiError.self) {
+            try await makeSession().perform(CustomCall(), options: CallOptions(retryPolicy: { _ in .never }))
+        }
+        #expect(server.requests.count == 5)
     }
 
     // MARK: - Transport failures

@@ -15,7 +15,7 @@ public import Foundation
 /// or the error.
 ///
 /// Put it first in the session's middlewares to retry the whole chain, or after middlewares (such as
-/// logging) that should see each attempt. A method adopting ``RetryPolicy/Customizing`` changes the policy
+/// logging) that should see each attempt. A method's or a call's ``CallOptions/retryPolicy`` changes the policy
 /// for its own calls.
 ///
 /// ```swift
@@ -112,7 +112,7 @@ public struct RetryMiddleware: Middleware {
         context: MiddlewareContext,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        let policy = (context.method as? any RetryPolicy.Customizing)?.retryPolicy(basedOn: policy) ?? policy
+        let policy = context.options.retryPolicy?(policy) ?? policy
         let method = HTTPMethod(rawValue: request.method.rawValue)
         var attempt = 1
         while true {

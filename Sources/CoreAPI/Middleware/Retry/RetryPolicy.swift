@@ -32,7 +32,7 @@ public import Foundation
 /// let session = ApiSession(hostProvider: hosts, middlewares: [RetryMiddleware(policy: policy)])
 /// ```
 ///
-/// A method adopting ``RetryPolicy/Customizing`` can change the policy for its own calls.
+/// A method or a call changes the policy for itself with ``CallOptions/retryPolicy``.
 public struct RetryPolicy: Sendable, Equatable {
     /// How the backoff is spread; the same as ``RetryPolicy/Backoff/Jitter``.
     public typealias Jitter = RetryPolicy.Backoff.Jitter
@@ -206,29 +206,5 @@ public struct RetryPolicy: Sendable, Equatable {
         }
         let delay = backoffDelay(beforeRetry: attempt, random: random)
         return RetryMiddleware.Retry(attempt: attempt, delay: delay, reason: reason, followsRetryAfter: false)
-    }
-}
-
-extension RetryPolicy {
-    /// A method that changes the ``RetryPolicy`` of a ``RetryMiddleware`` for its own calls.
-    ///
-    /// ```swift
-    /// struct CreateOrder: ApiMethod, RetryPolicy.Customizing {
-    ///     // Safe to repeat: the server deduplicates by the Idempotency-Key header.
-    ///     func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy {
-    ///         var policy = policy
-    ///         policy.retryableMethods.insert(.post)
-    ///         return policy
-    ///     }
-    ///     …
-    /// }
-    /// ```
-    ///
-    /// Return ``RetryPolicy/never`` to opt out of retries.
-    public protocol Customizing: ApiMethod {
-        /// The policy for this method's calls.
-        /// - Parameter policy: The policy of the ``RetryMiddleware`` handling the call.
-        /// - Returns: The policy to use instead.
-        func retryPolicy(basedOn policy: RetryPolicy) -> RetryPolicy
     }
 }
