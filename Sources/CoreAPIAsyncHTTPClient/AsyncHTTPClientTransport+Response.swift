@@ -15,7 +15,7 @@
             _ response: HTTPClientResponse,
             url: URL,
             method: CoreAPI.HTTPMethod,
-            exchange: Exchange,
+            exchange: TrackedExchange,
             options: TransportOptions
         ) async throws -> RawResponse {
             let head = Self.head(of: response, url: url)
@@ -80,7 +80,7 @@
             _ body: HTTPClientResponse.Body,
             decoder: ContentDecoder?,
             to handler: TransportOptions.BodyHandler,
-            exchange: Exchange,
+            exchange: TrackedExchange,
             collector: inout ResponseCollector
         ) async throws {
             var decoded: [Data] = []

@@ -108,7 +108,7 @@
         /// both per client only and does not let the transport read a client's configuration, so they
         /// cannot be checked here:
         /// - a client that follows redirects (`HTTPClient.shared` does) bypasses the session's
-        ///   `TransportPolicy`; a response reached through a redirect the client followed is refused
+        ///   `SessionPolicy`; a response reached through a redirect the client followed is refused
         ///   with `redirect(_:)` (`tooManyRedirects(limit:)`
         ///   with a limit of 0), though the request has reached the redirect's target by then;
         /// - a client that decompresses (`HTTPClient.shared` does) leaves `Content-Encoding` in the head,
@@ -198,7 +198,7 @@
             if Task.isCancelled {
                 throw ApiError.cancelled
             }
-            let exchange = Exchange(options: options)
+            let exchange = TrackedExchange(options: options)
             defer { exchange.end() }
             do {
                 if !exchange.hasClock {
@@ -249,7 +249,7 @@
         /// for a chunk of a failed attempt's body, and nothing is read from the file after that.
         private func exchange(
             _ request: ApiRequest,
-            exchange: Exchange,
+            exchange: TrackedExchange,
             options: TransportOptions
         ) async throws -> RawResponse {
             let url = request.url
@@ -267,7 +267,7 @@
                 ? NIODeadline.distantFuture : NIODeadline.uptimeNanoseconds(options.deadline.uptimeNanoseconds)
             var retries = 0
             while true {
-                let body = try RequestBody.make(for: request, exchange: exchange, eventLoops: client.eventLoopGroup)
+                let body = try OutgoingBody.make(for: request, exchange: exchange, eventLoops: client.eventLoopGroup)
                 defer { body?.close() }
                 var outgoing = HTTPClientRequest(url: url.absoluteString)
                 outgoing.method = HTTPMethod(rawValue: method)

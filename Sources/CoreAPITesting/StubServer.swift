@@ -105,7 +105,7 @@ public final class StubServer: Sendable {
             ownsTransport: true,
             headers: headers,
             middlewares: middlewares,
-            policy: TransportPolicy(),
+            policy: SessionPolicy(),
             defaultTimeout: configuration.timeoutIntervalForRequest
         )
     }

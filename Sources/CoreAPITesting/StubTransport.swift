@@ -89,7 +89,7 @@ public final class StubTransport: Transport {
         hostProvider: any HostProvider,
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
-        policy: TransportPolicy = TransportPolicy()
+        policy: SessionPolicy = SessionPolicy()
     ) -> ApiSession {
         ApiSession(
             hostProvider: hostProvider,

@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The redirect rule of ``TransportPolicy`` as ``Redirect/next(after:request:chain:policy:)`` applies
+/// The redirect rule of ``SessionPolicy`` as ``Redirect/next(after:request:chain:policy:)`` applies
 /// it, without a network: every transport gets the same rule from the session.
 @Suite struct RedirectTests {
     /// The headers every request below carries: the three secrets CoreAPI always knows, one the policy
@@ -18,8 +18,8 @@ import Testing
     ]
 
     /// A policy with `X-Api-Key` added after `init`, in mixed case.
-    static var policy: TransportPolicy {
-        var policy = TransportPolicy()
+    static var policy: SessionPolicy {
+        var policy = SessionPolicy()
         policy.secretHeaderNames.insert("X-Api-Key")
         return policy
     }
@@ -51,7 +51,7 @@ import Testing
         _ location: String?,
         after request: ApiRequest,
         chain: Redirect.Chain? = nil,
-        policy: TransportPolicy = RedirectTests.policy
+        policy: SessionPolicy = RedirectTests.policy
     ) -> Result<Redirect?, ApiError> {
         let url = request.url.absoluteString
         return Redirect.next(
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func withRedirectsOffEveryRedirectIsTheAnswer() throws {
-        let policy = TransportPolicy(maximumRedirects: 0)
+        let policy = SessionPolicy(maximumRedirects: 0)
         let result = Self.next(302, "/next", after: Self.request("https://a.example/start"), policy: policy)
         #expect(try result.get() == nil)
     }
@@ -111,7 +111,7 @@ import Testing
             "/next",
             after: request,
             chain: chain,
-            policy: TransportPolicy(maximumRedirects: limit)
+            policy: SessionPolicy(maximumRedirects: limit)
         )
         if refused {
             let failure = try #require(Self.refusal(result))
@@ -272,7 +272,7 @@ import Testing
 
     /// A secret named in the policy's initialiser, in any case, is stripped like one inserted later.
     @Test func secretNamesAreMatchedInAnyCase() throws {
-        let policy = TransportPolicy(secretHeaderNames: ["X-API-KEY", "x-session"])
+        let policy = SessionPolicy(secretHeaderNames: ["X-API-KEY", "x-session"])
         var request = Self.request("https://a.example/start")
         request.headers.set("S", for: "X-Session")
         let hop = try Self.hop(Self.next(302, "https://b.example/x", after: request, policy: policy))

@@ -96,12 +96,11 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let body = try? CatalogItem.jsonArray(count: 5000)
-    let response = HTTPURLResponse(
-        url: URL(string: "http://127.0.0.1/items")!,
-        statusCode: 200,
-        httpVersion: "HTTP/1.1",
-        headerFields: ["Content-Type": "application/json"]
-    )!
+    let response = ResponseHead(
+        status: .ok,
+        headers: ["Content-Type": "application/json"],
+        url: URL(string: "http://127.0.0.1/items")!
+    )
     let decoders: [(String, @Sendable (Data) throws -> [CatalogItem])] = [
         (
             "decode 5000 items: CoreAPI JsonApiResponse",

@@ -27,7 +27,7 @@
 /// ones, the body, the times, the classification, and digests of the request fields `Vary` names:
 /// SHA-256 for ordinary fields, a keyed HMAC-SHA256 (``HTTPCacheMiddleware/DigestKey``) for secret ones. No secret
 /// value — no token, cookie, secret header or secret query parameter — reaches a store, a key or a
-/// file name. Secrets are ``secrets`` together with the session's ``TransportPolicy/secrets``.
+/// file name. Secrets are ``secrets`` together with the session's ``SessionPolicy/secrets``.
 ///
 /// **Users kept apart (``Mode/private``, the default).** A request carries credentials when it has a
 /// secret header field (`Authorization`, `Cookie`, …), a secret query parameter or user information.
@@ -65,7 +65,7 @@ public struct HTTPCacheMiddleware: Middleware {
     /// Whom a stored response may answer; ``Mode/private`` by default.
     public let mode: Mode
     /// Which query parameters and header fields are secret, besides the session's
-    /// ``TransportPolicy/secrets``.
+    /// ``SessionPolicy/secrets``.
     public let secrets: Secrets
     /// The key of the digests that stand for credentials and secret `Vary` fields; `nil` stores no
     /// response that needs one.

@@ -28,10 +28,10 @@ public struct CallOptions: Sendable {
     /// means the session's; zero or a negative duration too.
     public var timeout: Duration?
     /// The longest the call may take in the network, redirects included. `nil` means the session's
-    /// ``TransportPolicy/deadline``.
+    /// ``SessionPolicy/deadline``.
     public var deadline: Duration?
     /// The largest response body accepted, in bytes. `nil` means the session's
-    /// ``TransportPolicy/maximumResponseSize``.
+    /// ``SessionPolicy/maximumResponseSize``.
     public var maximumResponseSize: Int64?
     /// Errors for statuses of the method's own, thrown in place of the generic status error; none by
     /// default. A call's rules add to the method's, and win for the same status. See ``CallOptions/CallOptions.StatusErrors``.

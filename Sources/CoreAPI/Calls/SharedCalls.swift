@@ -11,19 +11,19 @@
 /// no caller can join an exchange between the check that it exists and the moment it ends.
 final class SharedCalls: Sendable {
     /// One exchange and the callers waiting for it.
-    private final class Exchange: @unchecked Sendable {  // its fields are read and written under the table's lock only
+    private final class SharedExchange: @unchecked Sendable {  // its fields are read and written under the table's lock only
         var waiters: [Int: CheckedContinuation<any Sendable, any Error>] = [:]
         var task: Task<Void, Never>?
     }
 
     /// One caller; cancelled before or after it joined.
     private final class Waiter: @unchecked Sendable {  // its fields are read and written under the table's lock only
-        var exchange: Exchange?
+        var exchange: SharedExchange?
         var isCancelled = false
     }
 
     private struct Table {
-        var exchanges: [WireIdentity: Exchange] = [:]
+        var exchanges: [WireIdentity: SharedExchange] = [:]
         var nextWaiter = 0
     }
 
@@ -54,7 +54,7 @@ final class SharedCalls: Sendable {
         defer { call.end() }
         let value = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-                let begin: Exchange? = table.withLock { table in
+                let begin: SharedExchange? = table.withLock { table in
                     guard !waiter.isCancelled else {
                         continuation.resume(throwing: ApiError.cancelled)
                         return nil
@@ -64,7 +64,7 @@ final class SharedCalls: Sendable {
                         waiter.exchange = running
                         return nil
                     }
-                    let exchange = Exchange()
+                    let exchange = SharedExchange()
                     exchange.waiters[id] = continuation
                     waiter.exchange = exchange
                     table.exchanges[identity] = exchange
@@ -99,7 +99,7 @@ final class SharedCalls: Sendable {
     }
 
     /// Hands `result` to every caller still waiting, and forgets the exchange.
-    private func finish(_ exchange: Exchange, identity: WireIdentity, with result: Result<any Sendable, any Error>) {
+    private func finish(_ exchange: SharedExchange, identity: WireIdentity, with result: Result<any Sendable, any Error>) {
         let waiters = table.withLock { table in
             if table.exchanges[identity] === exchange {
                 table.exchanges[identity] = nil

@@ -10,7 +10,7 @@ public import Foundation
 /// - ``unacceptableStatus(_:)``: another status the method does not accept.
 /// - ``unacceptableContentType(_:)``: the body's media type is not one the `Response` accepts.
 /// - ``mapping(_:)``: the response arrived but could not be turned into the method's `Response`.
-/// - ``redirect(_:)``: a redirect was refused by the session's ``TransportPolicy``.
+/// - ``redirect(_:)``: a redirect was refused by the session's ``SessionPolicy``.
 /// - ``responseTooLarge(limit:)``: the response body exceeded the size limit.
 /// - ``unknown(_:)``: an error CoreAPI does not know, kept as it was thrown.
 /// - ``streamBufferFull(limit:)``: the reader of a stream fell further behind than its buffer holds.

@@ -92,7 +92,7 @@ extension ApiSession {
     }
 
     /// Validates the headers middlewares left, writes a pending body file, then sends the request with
-    /// the transport and follows redirects by ``TransportPolicy``'s rules (see ``Redirect``).
+    /// the transport and follows redirects by ``SessionPolicy``'s rules (see ``Redirect``).
     /// - Parameter request: The request as the middlewares left it; a pending body file
     ///   (`ApiRequest.pendingBodyFile`) is written now, for this attempt alone.
     func send(

@@ -29,8 +29,8 @@ public final class ApiSession: Sendable {
     /// The middlewares every request goes through, outermost first, before the method's own.
     public let middlewares: [any Middleware]
 
-    /// Redirect rules, limits and secret header names; see ``TransportPolicy`` for the defaults.
-    public let policy: TransportPolicy
+    /// Redirect rules, limits and secret header names; see ``SessionPolicy`` for the defaults.
+    public let policy: SessionPolicy
 
     /// The engine requests are sent with.
     public let transport: any Transport
@@ -63,7 +63,7 @@ public final class ApiSession: Sendable {
         configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
-        policy: TransportPolicy = TransportPolicy(),
+        policy: SessionPolicy = SessionPolicy(),
         statusMessages: [HTTPStatus: String] = [:]
     ) {
         self.init(
@@ -94,7 +94,7 @@ public final class ApiSession: Sendable {
         trust: TLSTrust,
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
-        policy: TransportPolicy = TransportPolicy(),
+        policy: SessionPolicy = SessionPolicy(),
         statusMessages: [HTTPStatus: String] = [:]
     ) throws(TLSTrust.Failure) {
         self.init(
@@ -114,7 +114,7 @@ public final class ApiSession: Sendable {
         owning transport: URLSessionTransport,
         headers: Headers,
         middlewares: [any Middleware],
-        policy: TransportPolicy,
+        policy: SessionPolicy,
         statusMessages: [HTTPStatus: String]
     ) {
         let configuration = transport.configuration
@@ -154,7 +154,7 @@ public final class ApiSession: Sendable {
         transport: any Transport,
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
-        policy: TransportPolicy = TransportPolicy(),
+        policy: SessionPolicy = SessionPolicy(),
         statusMessages: [HTTPStatus: String] = [:],
         defaultTimeout: TimeInterval = 60
     ) {
@@ -178,7 +178,7 @@ public final class ApiSession: Sendable {
         ownsTransport: Bool,
         headers: Headers,
         middlewares: [any Middleware],
-        policy: TransportPolicy,
+        policy: SessionPolicy,
         statusMessages: [HTTPStatus: String] = [:],
         defaultTimeout: TimeInterval
     ) {

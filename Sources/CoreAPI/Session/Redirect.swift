@@ -1,6 +1,6 @@
 import Foundation
 
-/// One redirect hop, decided by the rules of ``TransportPolicy`` — the same for every transport.
+/// One redirect hop, decided by the rules of ``SessionPolicy`` — the same for every transport.
 ///
 /// Transports return a `3xx` as it is; ``ApiSession`` asks ``next(after:request:chain:policy:)``
 /// whether to follow it and sends the next request itself. This is a pure function of the response,
@@ -36,7 +36,7 @@ struct Redirect: Sendable {
         after response: ResponseHead,
         request: ApiRequest,
         chain: Chain,
-        policy: TransportPolicy
+        policy: SessionPolicy
     ) -> Result<Redirect?, ApiError> {
         let status = response.statusCode
         guard followedStatuses.contains(status), policy.maximumRedirects > 0,

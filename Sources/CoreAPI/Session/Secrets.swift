@@ -9,12 +9,12 @@
 ///   keys configured — in URL queries, form and JSON bodies (see ``isSecretParameter(_:)`` for how
 ///   keys match). Logs hide their values, and cache keys leave them out.
 ///
-/// A session's ``TransportPolicy/secrets`` is read by every part of the session: configured once there,
+/// A session's ``SessionPolicy/secrets`` is read by every part of the session: configured once there,
 /// a name is secret everywhere. ``Secrets/Redaction`` and ``HTTPCacheMiddleware`` add theirs to it.
 ///
 /// ```swift
 /// let secrets = Secrets(headerNames: ["X-Api-Key"], parameterKeys: ["pin"])
-/// let policy = TransportPolicy(secrets: secrets)
+/// let policy = SessionPolicy(secrets: secrets)
 /// ```
 public struct Secrets: Sendable, Hashable {
     /// The header names that are always secret, lower-cased: `authorization`, `proxy-authorization`,

@@ -13,7 +13,7 @@ import Dispatch
 /// a task is cancelled as it completes; cancellation, idle timeouts, `401` challenges and the response
 /// size limit therefore behave the same on Apple platforms and Linux (see `SessionDelegate`).
 /// Redirects are never followed here: the delegate refuses every hop, and the `3xx` goes back to the
-/// session, which applies ``TransportPolicy``'s rules.
+/// session, which applies ``SessionPolicy``'s rules.
 ///
 /// ``ApiSession/init(hostProvider:configuration:headers:middlewares:policy:statusMessages:)`` makes one and invalidates
 /// it with the session. A transport passed to ``ApiSession/init(hostProvider:transport:headers:middlewares:policy:statusMessages:defaultTimeout:)``

@@ -259,7 +259,7 @@ struct ConcurrencyStressScenarios {
         return transport.makeSession(
             hostProvider: server.hosts,
             configuration: configuration,
-            policy: TransportPolicy(deadline: 600)
+            policy: SessionPolicy(deadline: 600)
         )
     }
 

@@ -87,7 +87,7 @@ struct HTTPCacheModesTests {
         let configured = transport.makeSession(
             hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
             middlewares: [HTTPCacheMiddleware(store: HTTPCacheMiddleware.MemoryStore(), digestKey: nil)],
-            policy: TransportPolicy(secretHeaderNames: ["X-Api-Key"])
+            policy: SessionPolicy(secretHeaderNames: ["X-Api-Key"])
         )
         #expect(try await text(configured) == "v1")
         #expect(try await text(configured) == "v2")

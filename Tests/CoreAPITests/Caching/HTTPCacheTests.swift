@@ -47,7 +47,7 @@ struct HTTPCacheTests {
         let session = transport.makeSession(
             hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
             middlewares: [cache],
-            policy: TransportPolicy(secretHeaderNames: ["X-Session"])
+            policy: SessionPolicy(secretHeaderNames: ["X-Session"])
         )
         _ = try await session.perform(GetItem(token: "s3cret"))
         let (key, stored) = try #require(store.stored.first)

@@ -22,21 +22,21 @@ private struct Start: ApiMethod {
     func encode(to encoder: any Encoder) throws {}
 }
 
-/// A secret header name is configured once, on the session's ``TransportPolicy``, however it is set:
+/// A secret header name is configured once, on the session's ``SessionPolicy``, however it is set:
 /// it is stripped when a redirect leaves the origin and hidden in every log record and cURL line.
 @Suite(.timeLimit(.minutes(1)))
 struct SecretHeaderNamesTests {
     /// The ways a user can name `X-Api-Key` as secret.
-    static let policies: [TransportPolicy] = {
-        var insertedAfterInit = TransportPolicy()
+    static let policies: [SessionPolicy] = {
+        var insertedAfterInit = SessionPolicy()
         insertedAfterInit.secretHeaderNames.insert("x-API-Key")
-        var assignedAfterInit = TransportPolicy()
+        var assignedAfterInit = SessionPolicy()
         assignedAfterInit.secretHeaderNames = ["X-API-KEY"]
-        return [TransportPolicy(secretHeaderNames: ["X-Api-Key"]), insertedAfterInit, assignedAfterInit]
+        return [SessionPolicy(secretHeaderNames: ["X-Api-Key"]), insertedAfterInit, assignedAfterInit]
     }()
 
     @Test(arguments: policies)
-    func aConfiguredNameIsStrippedOnACrossOriginRedirect(policy: TransportPolicy) async throws {
+    func aConfiguredNameIsStrippedOnACrossOriginRedirect(policy: SessionPolicy) async throws {
         let transport = StubTransport()
         transport.on(
             "/start",
@@ -59,7 +59,7 @@ struct SecretHeaderNamesTests {
     }
 
     @Test(arguments: policies)
-    func aConfiguredNameIsKeptOnASameOriginRedirect(policy: TransportPolicy) async throws {
+    func aConfiguredNameIsKeptOnASameOriginRedirect(policy: SessionPolicy) async throws {
         let transport = StubTransport()
         transport.on("/start", reply: StubTransport.Response(statusCode: 307, headers: ["Location": "/landing"]))
         transport.on("/landing", reply: .text("landed"))
@@ -75,7 +75,7 @@ struct SecretHeaderNamesTests {
     }
 
     @Test(arguments: policies)
-    func aConfiguredNameIsHiddenInEveryLogRecordAndCurlLine(policy: TransportPolicy) async throws {
+    func aConfiguredNameIsHiddenInEveryLogRecordAndCurlLine(policy: SessionPolicy) async throws {
         let transport = StubTransport()
         transport.on("/start", reply: .json(#"{"ok":true}"#, statusCode: 500))
         let logs = LogCapture()

@@ -18,7 +18,7 @@ extension LoggingMiddleware {
         let url: String
         private var secrets: Set<String>
 
-        /// - Parameter redaction: The middleware's own; the session's ``TransportPolicy/secrets`` are
+        /// - Parameter redaction: The middleware's own; the session's ``SessionPolicy/secrets`` are
         ///   hidden too, so a name configured once is redacted everywhere.
         init(request: ApiRequest, context: MiddlewareContext, redaction: Secrets.Redaction) {
             let redaction = redaction.hiding(context.session.policy.secrets)

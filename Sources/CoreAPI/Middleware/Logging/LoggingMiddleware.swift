@@ -24,7 +24,7 @@
 ///   requests, the cURL command (``ApiRequest/curlCommand(redaction:maximumBodyLength:)``), on indented lines.
 ///
 /// Secrets are hidden by ``redaction`` (see ``Secrets/Redaction``), and so are the header fields and parameters
-/// the session's ``TransportPolicy/secrets`` name: a name configured once is hidden in every record and
+/// the session's ``SessionPolicy/secrets`` name: a name configured once is hidden in every record and
 /// in the cURL line as well as stripped on redirects and kept out of the HTTP cache. A method whose ``CallOptions/isLoggingEnabled``
 /// is `false` passes through without any record. Place the middleware after a retrying one to see every
 /// attempt, and before one to see the call once.

@@ -4,7 +4,7 @@ import CoreAPI
 func makePolicySession() -> ApiSession {
     let session = ApiSession(
         hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]),
-        policy: TransportPolicy(
+        policy: SessionPolicy(
             maximumRedirects: 3,
             maximumResponseSize: 50 * 1024 * 1024,
             secretHeaderNames: ["X-Api-Key"]

@@ -16,7 +16,7 @@ public import Foundation
 /// - Time: besides the idle timeout, every call has a ``deadline`` (60 s) for the whole exchange,
 ///   body included; a trickling response cannot outlive it. Methods can change it with
 ///   ``CallOptions/deadline``.
-public struct TransportPolicy: Sendable, Hashable {
+public struct SessionPolicy: Sendable, Hashable {
     /// The most redirect hops followed; `0` means none are followed.
     public var maximumRedirects: Int
     /// The largest response body accepted, in bytes after content decoding.

@@ -5,7 +5,7 @@
     /// What one exchange of an `AsyncHTTPClientTransport` shares between the task that sends it, its
     /// watch (when no session keeps its time) and AsyncHTTPClient's task that pulls the request body:
     /// its `ExchangeControl`, whether it ended, and its progress reports.
-    final class Exchange: Sendable {
+    final class TrackedExchange: Sendable {
         /// Thrown by `watch()` when the control ends the exchange.
         struct Ended: Error {}
 

@@ -11,7 +11,7 @@
     /// whatever its size. Once `close()` has returned nothing more is read: AsyncHTTPClient pulls the
     /// body from a task of its own, which may still ask for a chunk after the exchange has ended, and
     /// the session may then remove the file.
-    final class RequestBody: Sendable {
+    final class OutgoingBody: Sendable {
         /// The most bytes read and handed over at once.
         static let chunkSize = 64 * 1024
 
@@ -29,23 +29,23 @@
         struct Chunks: AsyncSequence, Sendable {
             typealias Element = ByteBuffer
 
-            let body: RequestBody
+            let body: OutgoingBody
 
             /// Hands out the next chunk, first waiting for the event loops once `barrierInterval`
             /// bytes were handed out since the last wait.
             struct AsyncIterator: AsyncIteratorProtocol {
-                let body: RequestBody
+                let body: OutgoingBody
                 private var sinceBarrier = 0
                 /// A fresh iteration of the streamed body, when the body is one.
                 private var stream: ApiRequest.Stream.AsyncIterator?
 
-                init(body: RequestBody) {
+                init(body: OutgoingBody) {
                     self.body = body
                     stream = body.stream?.makeAsyncIterator()
                 }
 
                 mutating func next() async throws -> ByteBuffer? {
-                    if sinceBarrier >= RequestBody.barrierInterval {
+                    if sinceBarrier >= OutgoingBody.barrierInterval {
                         sinceBarrier = 0
                         try await body.waitForEventLoops()
                     }
@@ -70,7 +70,7 @@
         private enum Source {
             case memory(Data)
             case file(FileHandle, path: String)
-            /// The chunks come from ``RequestBody/stream``.
+            /// The chunks come from ``OutgoingBody/stream``.
             case stream
         }
 
@@ -83,7 +83,7 @@
         let length: Int64?
         /// The streamed body the chunks come from, when the body is one.
         let stream: ApiRequest.Stream?
-        private let exchange: Exchange
+        private let exchange: TrackedExchange
         /// The client's event loops, one of which writes the body.
         private let eventLoops: any EventLoopGroup
         /// The source, `nil` once closed; reads hold the lock, so `close()` waits for one in progress.
@@ -94,11 +94,11 @@
         ///   opened.
         static func make(
             for request: ApiRequest,
-            exchange: Exchange,
+            exchange: TrackedExchange,
             eventLoops: any EventLoopGroup
-        ) throws(ApiError) -> RequestBody? {
+        ) throws(ApiError) -> OutgoingBody? {
             if let stream = request.body.stream {
-                return RequestBody(
+                return OutgoingBody(
                     .stream,
                     length: stream.length,
                     stream: stream,
@@ -110,7 +110,7 @@
                 guard let handle = try? FileHandle(forReadingFrom: file.url) else {
                     throw ApiError.invalidRequest(.unreadableFile(path: file.url.path))
                 }
-                return RequestBody(
+                return OutgoingBody(
                     .file(handle, path: file.url.path),
                     length: file.length,
                     exchange: exchange,
@@ -118,14 +118,14 @@
                 )
             }
             guard let data = request.body.data, !data.isEmpty else { return nil }
-            return RequestBody(.memory(data), length: Int64(data.count), exchange: exchange, eventLoops: eventLoops)
+            return OutgoingBody(.memory(data), length: Int64(data.count), exchange: exchange, eventLoops: eventLoops)
         }
 
         private init(
             _ source: Source,
             length: Int64?,
             stream: ApiRequest.Stream? = nil,
-            exchange: Exchange,
+            exchange: TrackedExchange,
             eventLoops: any EventLoopGroup
         ) {
             self.length = length

@@ -11,7 +11,7 @@ extension SerialLoopback {
     /// Redirect rules, limits and faults against the misbehaving fixture (two origins: 127.0.0.1 and
     /// localhost on another port), over every transport.
     @Suite(.timeLimit(.minutes(1)))
-    struct TransportPolicyTests {
+    struct SessionPolicyTests {
         let server: FixtureServer
         static let secrets: Headers = [
             "Authorization": "Bearer SECRET-TOKEN", "Cookie": "session=COOKIE-SECRET", "X-Api-Key": "KEY-SECRET",
@@ -25,7 +25,7 @@ extension SerialLoopback {
         /// A session over `transport` that also treats `X-Api-Key` as a secret.
         func makeSession(
             _ transport: TestTransport,
-            policy: TransportPolicy = TransportPolicy(secretHeaderNames: ["X-Api-Key"])
+            policy: SessionPolicy = SessionPolicy(secretHeaderNames: ["X-Api-Key"])
         ) -> ApiSession {
             transport.makeSession(hostProvider: server.hosts, policy: policy)
         }
@@ -136,7 +136,7 @@ extension SerialLoopback {
 
         @Test(arguments: TestTransport.underTest)
         func withRedirectsOffTheRedirectIsTheAnswer(transport: TestTransport) async throws {
-            let session = makeSession(transport, policy: TransportPolicy(maximumRedirects: 0))
+            let session = makeSession(transport, policy: SessionPolicy(maximumRedirects: 0))
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(TransportCall<Data>(url: url("/redirect/chain?n=1")))
             }
