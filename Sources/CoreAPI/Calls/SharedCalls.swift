@@ -11,7 +11,8 @@
 /// no caller can join an exchange between the check that it exists and the moment it ends.
 final class SharedCalls: Sendable {
     /// One exchange and the callers waiting for it.
-    private final class SharedExchange: @unchecked Sendable {  // its fields are read and written under the table's lock only
+    // Unchecked: its fields are read and written under the table's lock only.
+    private final class SharedExchange: @unchecked Sendable {
         var waiters: [Int: CheckedContinuation<any Sendable, any Error>] = [:]
         var task: Task<Void, Never>?
     }
@@ -99,7 +100,11 @@ final class SharedCalls: Sendable {
     }
 
     /// Hands `result` to every caller still waiting, and forgets the exchange.
-    private func finish(_ exchange: SharedExchange, identity: WireIdentity, with result: Result<any Sendable, any Error>) {
+    private func finish(
+        _ exchange: SharedExchange,
+        identity: WireIdentity,
+        with result: Result<any Sendable, any Error>
+    ) {
         let waiters = table.withLock { table in
             if table.exchanges[identity] === exchange {
                 table.exchanges[identity] = nil
