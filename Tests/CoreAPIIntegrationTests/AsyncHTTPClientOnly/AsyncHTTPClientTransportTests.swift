@@ -252,7 +252,7 @@
                     TransportCall<RawEcho>(
                         url: url("/redirect/big-body?mb=1&kib=64&ms=100"),
                         maximumResponseSize: 32 * 1024,
-                        timeout: 10
+                        timeout: .seconds(10)
                     )
                 )
                 #expect(echo.requestLine.hasPrefix("GET /echo/raw "))
