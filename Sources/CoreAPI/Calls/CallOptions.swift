@@ -34,7 +34,7 @@ public struct CallOptions: Sendable {
     /// ``SessionPolicy/maximumResponseSize``.
     public var maximumResponseSize: Int64?
     /// Errors for statuses of the method's own, thrown in place of the generic status error; none by
-    /// default. A call's rules add to the method's, and win for the same status. See ``CallOptions/CallOptions.StatusErrors``.
+    /// default. A call's rules add to the method's, and win for the same status. See ``CallOptions/StatusErrors``.
     public var statusErrors: CallOptions.StatusErrors
     /// Messages for statuses the call does not accept, carried by its status errors and shown in their
     /// descriptions; they win over the session's ``ApiSession/statusMessages``. A call's add to the

@@ -50,7 +50,7 @@ extension ApiResponse {
 
     /// The standard policy, callable from a custom ``process(response:data:error:)``:
     /// 1. a transport error fails as the matching ``ApiError`` category;
-    /// 2. a status the current method does not accept (see ``CallOptions/CallOptions.AcceptableStatusCodes/current``) fails as
+    /// 2. a status the current method does not accept (see ``CallOptions/AcceptableStatusCodes/current``) fails as
     ///    ``ApiError/unauthorized(_:)`` for 401 and ``ApiError/unacceptableStatus(_:)`` otherwise, with the
     ///    headers and the capped body;
     /// 3. a non-empty body whose media type is not in ``ApiResponse/acceptableContentTypes`` fails as
