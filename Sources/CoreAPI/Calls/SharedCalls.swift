@@ -11,8 +11,7 @@
 /// no caller can join an exchange between the check that it exists and the moment it ends.
 final class SharedCalls: Sendable {
     /// One exchange and the callers waiting for it.
-    // Unchecked: its fields are read and written under the table's lock only.
-    private final class SharedExchange: @unchecked Sendable {
+    private final class SharedExchange: @unchecked Sendable {  // fields used under the table's lock only
         var waiters: [Int: CheckedContinuation<any Sendable, any Error>] = [:]
         var task: Task<Void, Never>?
     }

@@ -33,14 +33,7 @@ package struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
         let url = redaction.redactURL(request.url.absoluteString, collecting: &secrets)
         let fields = Self.sortedFields(of: request)
         let headers = redaction.redact(fields, collecting: &secrets)
-        let body =
-            request.body.stream.map { Self.streamPlaceholder($0) }
-            ?? redaction.render(
-                request.body.data,
-                length: Self.bodyLength(of: request),
-                contentType: request.headers["Content-Type"],
-                collecting: &secrets
-            )
+        let body = Self.renderedBody(of: request, redaction: redaction, collecting: &secrets)
         arguments.append(Self.quoted(Secrets.Redaction.scrub(url, removing: secrets)))
         for field in headers {
             // curl drops a header given as `Name:`; `Name;` sends it with an empty value.
@@ -61,6 +54,24 @@ package struct CurlCommand: Sendable, Hashable, CustomStringConvertible {
             arguments += ["--data-binary", "@-", "# \(description)"]
         }
         description = (["curl"] + arguments).joined(separator: " ")
+    }
+
+    /// `request`'s body as logs and the command show it: redacted, or a placeholder for a body not in
+    /// memory; the secrets it holds are added to `secrets`.
+    static func renderedBody(
+        of request: ApiRequest,
+        redaction: Secrets.Redaction,
+        collecting secrets: inout Set<String>
+    ) -> Secrets.Redaction.RenderedBody {
+        if let stream = request.body.stream {
+            return streamPlaceholder(stream)
+        }
+        return redaction.render(
+            request.body.data,
+            length: bodyLength(of: request),
+            contentType: request.headers["Content-Type"],
+            collecting: &secrets
+        )
     }
 
     /// The length of a body not in memory: its file's, a stream's declared one, or the `Content-Length`

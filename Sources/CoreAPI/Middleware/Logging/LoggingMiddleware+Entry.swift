@@ -47,14 +47,7 @@ extension LoggingMiddleware {
             var sections: [[String]] = []
             if details {
                 sections.append(lines(of: CurlCommand.sortedFields(of: request)))
-                let body =
-                    request.body.stream.map { CurlCommand.streamPlaceholder($0) }
-                    ?? redaction.render(
-                        request.body.data,
-                        length: CurlCommand.bodyLength(of: request),
-                        contentType: request.headers["Content-Type"],
-                        collecting: &secrets
-                    )
+                let body = CurlCommand.renderedBody(of: request, redaction: redaction, collecting: &secrets)
                 sections.append(lines(of: body, size: length ?? 0, maximumBodyLength: maximumBodyLength))
                 sections.append(["$ " + CurlCommand(request, redaction: redaction).description])
             }
