@@ -11,6 +11,8 @@ public struct MiddlewareContext: Sendable {
     public let session: ApiSession
     /// The stored-only lookup this call is, if it is one (``ApiSession/cachedThenFresh(_:cache:)``).
     var storedLookup: StoredLookup? = nil
+    /// The call, whose exchanges ``withEachExchange(_:perform:)`` wraps; `nil` for a WebSocket's handshake.
+    var call: Call? = nil
 
     /// The method's type name, for logs and metrics: `GetUser`.
     public var methodName: String { String(describing: type(of: method)) }

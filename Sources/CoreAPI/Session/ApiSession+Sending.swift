@@ -71,7 +71,8 @@ extension ApiSession {
                     options: settings,
                     attempt: 1,
                     session: self,
-                    storedLookup: storedLookup
+                    storedLookup: storedLookup,
+                    call: call
                 )
                 let request = request
                 return .success(
@@ -81,7 +82,7 @@ extension ApiSession {
             return .success(
                 try await chain.run(
                     request,
-                    context: MiddlewareContext(method: method, options: settings, attempt: 1, session: self)
+                    context: MiddlewareContext(method: method, options: settings, attempt: 1, session: self, call: call)
                 )
             )
         } catch let error as ApiError {
@@ -130,7 +131,15 @@ extension ApiSession {
             let started = ContinuousClock.now
             var raw: RawResponse
             do {
-                raw = try await call.exchange(current, with: transport, timing: transportTiming, options: options)
+                let wrappers = call.exchangeWrappers
+                if wrappers.isEmpty {
+                    raw = try await call.exchange(current, with: transport, timing: transportTiming, options: options)
+                } else {
+                    // Each attempt and hop passes the wrappers middlewares added (`withEachExchange`).
+                    raw = try await Call.wrapping(current, in: wrappers) { [self] request in
+                        try await call.exchange(request, with: transport, timing: transportTiming, options: options)
+                    }
+                }
             } catch let error as ApiError {
                 throw error.namingEndpoint(of: current.url)
             }

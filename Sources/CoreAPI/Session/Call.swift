@@ -13,7 +13,15 @@ final class Call: Sendable {
         /// Ends the exchange in flight, if any.
         var cancelExchange: (@Sendable () -> Void)?
         var cancelTask: (@Sendable () -> Void)?
+        /// What middlewares wrap each exchange of the call with (``MiddlewareContext/withEachExchange(_:perform:)``),
+        /// outermost first, each under the number it was added with.
+        var exchangeWrappers: [(id: Int, wrap: ExchangeWrapper)] = []
+        var wrappersAdded = 0
     }
+
+    /// Wraps one exchange: gets the request of one attempt or redirect hop and sends it on.
+    typealias ExchangeWrapper =
+        @Sendable (ApiRequest, _ send: @Sendable (ApiRequest) async throws -> RawResponse) async throws -> RawResponse
 
     private let state = LockedValue(State())
 
@@ -39,6 +47,37 @@ final class Call: Sendable {
             return state.isCancelled
         }
         if cancelled { cancelTask() }
+    }
+
+    /// Adds `wrap` inside the wrappers added before it, and returns the number to remove it with.
+    func addExchangeWrapper(_ wrap: @escaping ExchangeWrapper) -> Int {
+        state.withLock { state in
+            state.wrappersAdded += 1
+            state.exchangeWrappers.append((state.wrappersAdded, wrap))
+            return state.wrappersAdded
+        }
+    }
+
+    /// Removes the wrapper `addExchangeWrapper(_:)` returned `id` for.
+    func removeExchangeWrapper(_ id: Int) {
+        state.withLock { $0.exchangeWrappers.removeAll { $0.id == id } }
+    }
+
+    /// The exchange wrappers in effect, outermost first.
+    var exchangeWrappers: [ExchangeWrapper] {
+        state.withLock { $0.exchangeWrappers.map(\.wrap) }
+    }
+
+    /// Sends `request` through `wrappers`, the last of which calls `send`.
+    static func wrapping(
+        _ request: ApiRequest,
+        in wrappers: [ExchangeWrapper],
+        send: @escaping @Sendable (ApiRequest) async throws -> RawResponse
+    ) async throws -> RawResponse {
+        let composed = wrappers.reversed().reduce(send) { inner, wrap in
+            { @Sendable request in try await wrap(request, inner) }
+        }
+        return try await composed(request)
     }
 
     /// Sends `request` with `transport`, and ends the exchange on time whatever the transport does.

@@ -57,11 +57,11 @@ extension LoggingMiddleware {
         mutating func responseRecord(
             _ response: RawResponse,
             isAcceptable: Bool,
-            milliseconds: UInt64,
+            elapsed: Duration,
             details: Bool,
             maximumBodyLength: Int
         ) -> Record {
-            let extra = ["\(milliseconds) ms", "\(response.data.count)-byte body"]
+            let extra = ["\(Self.milliseconds(elapsed)) ms", "\(response.data.count)-byte body"]
             let summary = "<-- \(response.statusCode) \(httpMethod) \(url) (\(context(extra)))"
             var sections: [[String]] = []
             if details {
@@ -75,22 +75,43 @@ extension LoggingMiddleware {
                 )
                 sections.append(lines(of: body, size: response.data.count, maximumBodyLength: maximumBodyLength))
             }
-            return record(isAcceptable ? .info : .error, .response, summary: summary, sections: sections)
+            var record = self.record(isAcceptable ? .info : .error, .response, summary: summary, sections: sections)
+            record.statusCode = response.statusCode
+            record.duration = elapsed
+            if !isAcceptable {
+                record.failureCategory = response.statusCode == 401 ? .unauthorized : .status
+            }
+            return record
         }
 
-        func failureRecord(_ error: any Error, milliseconds: UInt64) -> Record {
-            let elapsed = context(["\(milliseconds) ms"])
+        func failureRecord(_ error: any Error, elapsed: Duration) -> Record {
+            let time = context(["\(Self.milliseconds(elapsed)) ms"])
+            var record: Record
             if error is CancellationError || (error as? ApiError) == .cancelled {
-                return record(.info, .failure, summary: "<-- cancelled \(httpMethod) \(url) (\(elapsed))", sections: [])
+                record = self.record(
+                    .info,
+                    .failure,
+                    summary: "<-- cancelled \(httpMethod) \(url) (\(time))",
+                    sections: []
+                )
+            } else {
+                // Only CoreAPI's own descriptions are known to leave secrets out.
+                let reason = (error as? ApiError)?.description ?? "an error of type \(type(of: error))"
+                record = self.record(
+                    .error,
+                    .failure,
+                    summary: "<-- failed \(httpMethod) \(url) (\(time)): \(reason)",
+                    sections: []
+                )
             }
-            // Only CoreAPI's own descriptions are known to leave secrets out.
-            let reason = (error as? ApiError)?.description ?? "an error of type \(type(of: error))"
-            return record(
-                .error,
-                .failure,
-                summary: "<-- failed \(httpMethod) \(url) (\(elapsed)): \(reason)",
-                sections: []
-            )
+            record.duration = elapsed
+            record.failureCategory = ObserverMiddleware.FailureCategory(error)
+            return record
+        }
+
+        /// Whole milliseconds of `duration`.
+        private static func milliseconds(_ duration: Duration) -> Int64 {
+            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         }
 
         /// The redacted fields as `Name: value` lines, adding secret values found.
@@ -137,7 +158,10 @@ extension LoggingMiddleware {
                 lines += section.map { $0.isEmpty ? "" : "    " + $0 }
             }
             let message = Secrets.Redaction.scrub(lines.joined(separator: "\n"), removing: secrets)
-            return Record(level: level, event: event, methodName: methodName, attempt: attempt, message: message)
+            var record = Record(level: level, event: event, methodName: methodName, attempt: attempt, message: message)
+            record.httpMethod = httpMethod
+            record.url = Secrets.Redaction.scrub(url, removing: secrets)
+            return record
         }
     }
 }

@@ -86,6 +86,18 @@ public struct LoggingMiddleware: Middleware {
         public var attempt: Int
         /// The text: one line, followed at ``Level/debug`` by indented detail lines.
         public var message: String
+        /// The request's method: `GET`; empty in a record made with ``init(level:event:methodName:attempt:message:)``.
+        public var httpMethod: String = ""
+        /// The request's URL as the message shows it, with its secrets redacted.
+        public var url: String = ""
+        /// The status, for a ``Event/response``.
+        public var statusCode: Int? = nil
+        /// The time from the request to its response or failure; `nil` for a ``Event/request``.
+        public var duration: Duration? = nil
+        /// What kind of failure the record is about: a ``Event/failure``'s, or ``ObserverMiddleware/FailureCategory/status``
+        /// (``ObserverMiddleware/FailureCategory/unauthorized`` for `401`) for a response whose status the method does not
+        /// accept; `nil` otherwise.
+        public var failureCategory: ObserverMiddleware.FailureCategory? = nil
 
         /// Creates a record.
         public init(level: Level, event: Event, methodName: String, attempt: Int, message: String) {
@@ -148,8 +160,8 @@ public struct LoggingMiddleware: Middleware {
             entry = started
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        func milliseconds() -> UInt64 {
-            (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        func elapsed() -> Duration {
+            .nanoseconds(DispatchTime.now().uptimeNanoseconds - start)
         }
         do {
             let response = try await next(request)
@@ -160,7 +172,7 @@ public struct LoggingMiddleware: Middleware {
                     current.responseRecord(
                         response,
                         isAcceptable: isAcceptable,
-                        milliseconds: milliseconds(),
+                        elapsed: elapsed(),
                         details: level >= .debug,
                         maximumBodyLength: maximumBodyLength
                     )
@@ -169,7 +181,7 @@ public struct LoggingMiddleware: Middleware {
             return response
         } catch {
             let current = entry ?? Entry(request: request, context: context, redaction: redaction)
-            let record = current.failureRecord(error, milliseconds: milliseconds())
+            let record = current.failureRecord(error, elapsed: elapsed())
             if level >= record.level {
                 emit(record)
             }

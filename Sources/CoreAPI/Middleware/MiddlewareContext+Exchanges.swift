@@ -1,0 +1,48 @@
+extension MiddlewareContext {
+    /// Runs `body` — which calls the middleware's `next` — with `exchange` wrapped around every exchange
+    /// the session sends for it: each request the chain's end sends and each redirect hop the session
+    /// follows, just before the transport.
+    ///
+    /// A middleware sees a call once per pass of the chain (each attempt, when it sits after a retrying
+    /// one), but redirects are followed below the chain. Bridges that must see every HTTP request on the
+    /// wire — a tracing span and a `traceparent` per request, a request-duration metric per request —
+    /// wrap the exchanges here, while their `intercept` covers the whole call:
+    ///
+    /// ```swift
+    /// func intercept(
+    ///     _ request: ApiRequest,
+    ///     context: MiddlewareContext,
+    ///     next: @Sendable (ApiRequest) async throws -> RawResponse
+    /// ) async throws -> RawResponse {
+    ///     try await context.withEachExchange({ request, send in
+    ///         var request = request
+    ///         request.headers.set("1", for: "X-Hop")
+    ///         return try await send(request)
+    ///     }, perform: { try await next(request) })
+    /// }
+    /// ```
+    ///
+    /// Wrappers added by several middlewares nest in the chain's order, the outermost middleware's
+    /// outermost. They see each exchange's request as sent, after header validation and, on a hop that
+    /// leaves the origin, with secrets stripped; header fields a wrapper sets are not validated again.
+    /// The response they get is the hop's own, a `3xx` included. A call that joins an identical one in
+    /// flight (``CallOptions/sharesIdenticalCalls``) sends nothing itself, and a WebSocket handshake is
+    /// no exchange: `exchange` is not run for them.
+    /// - Parameters:
+    ///   - exchange: Gets each exchange's request and `send`, which sends it on; returns the response.
+    ///   - body: Runs the rest of the chain.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func withEachExchange<Result>(
+        _ exchange:
+            @escaping @Sendable (
+                ApiRequest, _ send: @Sendable (ApiRequest) async throws -> RawResponse
+            ) async throws -> RawResponse,
+        perform body: () async throws -> Result
+    ) async throws -> Result {
+        guard let call else { return try await body() }
+        let id = call.addExchangeWrapper(exchange)
+        defer { call.removeExchangeWrapper(id) }
+        return try await body()
+    }
+}
