@@ -11,12 +11,29 @@ let package = Package(
         .library(name: "CoreAPIText", targets: ["CoreAPIText"]),
         .library(name: "CoreAPITesting", targets: ["CoreAPITesting"]),
         .library(name: "CoreAPIAsyncHTTPClient", targets: ["CoreAPIAsyncHTTPClient"]),
+        .library(name: "CoreAPILogging", targets: ["CoreAPILogging"]),
+        .library(name: "CoreAPIMetrics", targets: ["CoreAPIMetrics"]),
+        .library(name: "CoreAPITracing", targets: ["CoreAPITracing"]),
+        .library(name: "CoreAPIHTTPTypes", targets: ["CoreAPIHTTPTypes"]),
         .executable(name: "CoreAPIExample", targets: ["CoreAPIExample"]),
     ],
     traits: [
         .trait(
             name: "AsyncHTTPClient",
             description: "Builds CoreAPIAsyncHTTPClient, a transport over AsyncHTTPClient and SwiftNIO."
+        ),
+        .trait(name: "Logging", description: "Builds CoreAPILogging, which logs calls to a swift-log Logger."),
+        .trait(
+            name: "Metrics",
+            description: "Builds CoreAPIMetrics, which records OpenTelemetry HTTP-client metrics with swift-metrics."
+        ),
+        .trait(
+            name: "Tracing",
+            description: "Builds CoreAPITracing, which traces calls with swift-distributed-tracing."
+        ),
+        .trait(
+            name: "HTTPTypes",
+            description: "Builds CoreAPIHTTPTypes, conversions to and from swift-http-types' HTTPRequest and HTTPResponse."
         ),
         .default(enabledTraits: []),
     ],
@@ -26,6 +43,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        // Each used only by its bridge, and only with its trait (Logging, Metrics, Tracing, HTTPTypes).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(name: "CoreAPI"),
@@ -49,6 +71,34 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             ]
         ),
+        .target(
+            name: "CoreAPILogging",
+            dependencies: [
+                "CoreAPI",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ]
+        ),
+        .target(
+            name: "CoreAPIMetrics",
+            dependencies: [
+                "CoreAPI",
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            ]
+        ),
+        .target(
+            name: "CoreAPITracing",
+            dependencies: [
+                "CoreAPI",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+            ]
+        ),
+        .target(
+            name: "CoreAPIHTTPTypes",
+            dependencies: [
+                "CoreAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
+            ]
+        ),
         // The system's zlib, with which CoreAPIAsyncHTTPClient decodes gzip and deflate bodies.
         .systemLibrary(
             name: "CoreAPIZlib",
@@ -67,6 +117,17 @@ let package = Package(
             dependencies: [
                 "CoreAPI", "CoreAPIJSON", "CoreAPIText", "CoreAPITesting",
                 .target(name: "CoreAPIAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+                .target(name: "CoreAPILogging", condition: .when(traits: ["Logging"])),
+                .target(name: "CoreAPIMetrics", condition: .when(traits: ["Metrics"])),
+                .target(name: "CoreAPITracing", condition: .when(traits: ["Tracing"])),
+                .target(name: "CoreAPIHTTPTypes", condition: .when(traits: ["HTTPTypes"])),
+                .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(
+                    name: "InMemoryTracing",
+                    package: "swift-distributed-tracing",
+                    condition: .when(traits: ["Tracing"])
+                ),
             ],
             exclude: ["Fixtures"]
         ),

@@ -151,8 +151,9 @@
 
         /// The configuration of the client `init(tlsConfiguration:)` makes, for a client of your own
         /// to pass to `init(client:tlsConfiguration:certificateChecks:)`: redirects are not followed (the session follows
-        /// them), bodies are not decompressed by the client (the transport decodes them), and a refused
-        /// connection fails at once instead of being retried until the connect timeout.
+        /// them), bodies are not decompressed by the client (the transport decodes them), a refused
+        /// connection fails at once instead of being retried until the connect timeout, and the client
+        /// makes no tracing span of its own (see `disableTracing(of:)`).
         ///
         /// AsyncHTTPClient's connect timeout also bounds how long a request waits for a connection of
         /// the pool (8 per host): with more calls in flight, the rest would fail after 10 s though
@@ -167,6 +168,7 @@
             configuration.timeout.connect = .hours(24)
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.networkFrameworkWaitForConnectivity = false
+            disableTracing(of: &configuration)
             return configuration
         }
 

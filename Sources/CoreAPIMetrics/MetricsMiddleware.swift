@@ -1,0 +1,154 @@
+#if Metrics
+    public import CoreAPI
+    public import Metrics
+    import Dispatch
+    import Foundation
+
+    /// Records the OpenTelemetry HTTP-client metrics of every request and a duration per call with
+    /// swift-metrics; build with the package's `Metrics` trait to get it.
+    ///
+    /// Per HTTP request on the wire — each attempt and each redirect hop, seen through
+    /// ``MiddlewareContext/withEachExchange(_:perform:)`` wherever the middleware sits:
+    /// - `http.client.request.duration`, a timer (displayed in seconds): from sending the request to the
+    ///   end of its body, with `http.request.method`, `server.address`, `server.port`, `url.scheme`,
+    ///   `coreapi.method`, and `http.response.status_code` when a response came; a failure or a status
+    ///   of 400 or more adds `error.type` — the status code (`503`) or the failure's
+    ///   ``ObserverMiddleware/FailureCategory`` (`timeout`, `network`, `offline`, `cancelled`, …) — so
+    ///   failures are counted by `error.type`;
+    /// - `http.client.active_requests`, a meter raised while a request is in flight, with
+    ///   `http.request.method`, `server.address`, `server.port` and `url.scheme`.
+    ///
+    /// Per call, once, as the middleware sees it (place it first to include retries):
+    /// `coreapi.client.call.duration`, a timer with `http.request.method`, `server.address`,
+    /// `coreapi.method`, `http.response.status_code`, and `error.type` when the call failed or its status
+    /// is one the method does not accept.
+    ///
+    /// Every dimension is bounded: the endpoint is the method's type name (`coreapi.method`), never a URL
+    /// or a path that holds identifiers, and a method outside the registered ones is `_OTHER`. No header
+    /// value or parameter is recorded.
+    ///
+    /// ```swift
+    /// let session = ApiSession(hostProvider: hosts, middlewares: [MetricsMiddleware()])
+    /// ```
+    public struct MetricsMiddleware: Middleware {
+        /// The factory metrics are made with.
+        public let factory: any MetricsFactory
+
+        /// Creates a metrics middleware.
+        /// - Parameter factory: The factory metrics are made with; the one `MetricsSystem` was
+        ///   bootstrapped with unless given (a test passes MetricsTestKit's `TestMetrics`).
+        public init(factory: any MetricsFactory = MetricsSystem.factory) {
+            self.factory = factory
+        }
+
+        /// Passes the request on and records the metrics of each of its exchanges and of the call.
+        /// - Parameters:
+        ///   - request: The request as the previous steps left it.
+        ///   - context: The method, for its type name and acceptable status codes.
+        ///   - next: Sends the request through the rest of the chain.
+        /// - Returns: The response of `next`, unchanged.
+        /// - Throws: The error of `next`, unchanged.
+        public func intercept(
+            _ request: ApiRequest,
+            context: MiddlewareContext,
+            next: @Sendable (ApiRequest) async throws -> RawResponse
+        ) async throws -> RawResponse {
+            let factory = factory
+            let methodName = context.methodName
+            let start = DispatchTime.now().uptimeNanoseconds
+            var dimensions = [
+                ("http.request.method", Self.method(of: request)),
+                ("server.address", request.url.host ?? ""),
+                ("coreapi.method", methodName),
+            ]
+            do {
+                let response = try await context.withEachExchange(
+                    { request, send in
+                        try await Self.measure(request, methodName: methodName, factory: factory, send: send)
+                    },
+                    perform: { try await next(request) }
+                )
+                dimensions.append(("http.response.status_code", String(response.statusCode)))
+                if !context.options.acceptableStatusCodes.contains(response.statusCode) {
+                    dimensions.append(("error.type", String(response.statusCode)))
+                }
+                record(since: start, label: "coreapi.client.call.duration", dimensions: dimensions)
+                return response
+            } catch {
+                dimensions.append(("error.type", String(describing: ObserverMiddleware.FailureCategory(error))))
+                record(since: start, label: "coreapi.client.call.duration", dimensions: dimensions)
+                throw error
+            }
+        }
+
+        /// Sends one exchange and records its duration, counting it as active meanwhile.
+        private static func measure(
+            _ request: ApiRequest,
+            methodName: String,
+            factory: any MetricsFactory,
+            send: @Sendable (ApiRequest) async throws -> RawResponse
+        ) async throws -> RawResponse {
+            let scheme = request.url.scheme?.lowercased() ?? ""
+            let port = request.url.port ?? (scheme == "https" ? 443 : 80)
+            let connection = [
+                ("http.request.method", method(of: request)),
+                ("server.address", request.url.host ?? ""),
+                ("server.port", String(port)),
+                ("url.scheme", scheme),
+            ]
+            let active = Meter(label: "http.client.active_requests", dimensions: connection, factory: factory)
+            active.increment()
+            defer { active.decrement() }
+            let start = DispatchTime.now().uptimeNanoseconds
+            var dimensions = connection + [("coreapi.method", methodName)]
+            do {
+                let response = try await send(request)
+                dimensions.append(("http.response.status_code", String(response.statusCode)))
+                if response.statusCode >= 400 {
+                    dimensions.append(("error.type", String(response.statusCode)))
+                }
+                Self.record(
+                    since: start,
+                    label: "http.client.request.duration",
+                    dimensions: dimensions,
+                    factory: factory
+                )
+                return response
+            } catch {
+                dimensions.append(("error.type", String(describing: ObserverMiddleware.FailureCategory(error))))
+                Self.record(
+                    since: start,
+                    label: "http.client.request.duration",
+                    dimensions: dimensions,
+                    factory: factory
+                )
+                throw error
+            }
+        }
+
+        private func record(since start: UInt64, label: String, dimensions: [(String, String)]) {
+            Self.record(since: start, label: label, dimensions: dimensions, factory: factory)
+        }
+
+        private static func record(
+            since start: UInt64,
+            label: String,
+            dimensions: [(String, String)],
+            factory: any MetricsFactory
+        ) {
+            let timer = Timer(label: label, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory)
+            timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - start))
+        }
+
+        /// The registered methods, kept as they are; any other is `_OTHER`, as OpenTelemetry asks, so the
+        /// dimension stays bounded.
+        private static let registeredMethods: Set<String> = [
+            "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
+        ]
+
+        static func method(of request: ApiRequest) -> String {
+            let method = request.method.rawValue
+            return registeredMethods.contains(method) ? method : "_OTHER"
+        }
+    }
+#endif

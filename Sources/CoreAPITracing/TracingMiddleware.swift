@@ -1,0 +1,150 @@
+#if Tracing
+    public import CoreAPI
+    import Foundation
+    public import Tracing
+
+    /// Traces every call with swift-distributed-tracing: an `INTERNAL` span per call and a `CLIENT` span
+    /// per HTTP request on the wire, with the request's `traceparent` injected; build with the package's
+    /// `Tracing` trait to get it.
+    ///
+    /// Place it first in the session's middlewares. The call's span is named after the method's type
+    /// (`GetUser`) and is the parent of one `CLIENT` span per exchange — each attempt and each redirect
+    /// hop, seen through ``MiddlewareContext/withEachExchange(_:perform:)`` — named after the HTTP method
+    /// (`GET`). Each `CLIENT` span's context is injected into its request with the tracer's injector
+    /// (W3C `traceparent` with an OpenTelemetry tracer), replacing a field of the same name, so the
+    /// server sees exactly one per request.
+    ///
+    /// Attributes follow the OpenTelemetry HTTP-client conventions: `http.request.method`,
+    /// `server.address`, `server.port`, `url.scheme`, `url.full` with secrets redacted (user
+    /// information and secret query parameters, the session's ``SessionPolicy/secrets`` included),
+    /// `http.response.status_code`, `http.request.resend_count` (0 for the first request of the call),
+    /// and `coreapi.method`. No header value is recorded. A `CLIENT` span with a status of 400 or more,
+    /// and a call span whose status the method does not accept, get the error status and `error.type`
+    /// (the status code); a thrown error is recorded on the spans it crosses, with `error.type` its
+    /// ``ObserverMiddleware/FailureCategory``.
+    ///
+    /// **Over AsyncHTTPClient.** AsyncHTTPClient 1.37 makes a `CLIENT` span and injects `traceparent`
+    /// itself with the tracer of its client's configuration, recording the full URL with its query as
+    /// it is. The `CLIENT` span of each request is this middleware's: `AsyncHTTPClientTransport`'s
+    /// client configuration (`makeClientConfiguration()`, which the transport's own client is made
+    /// with) turns AsyncHTTPClient's tracing off, so there is one `CLIENT` span and one `traceparent`
+    /// per request, with secrets redacted. A client of your own made another way keeps its tracing and
+    /// would add a second `CLIENT` span: set its `configuration.tracing.tracer` to `nil`.
+    ///
+    /// ```swift
+    /// let session = ApiSession(hostProvider: hosts, middlewares: [TracingMiddleware()])
+    /// ```
+    public struct TracingMiddleware: Middleware {
+        /// The tracer spans are made with; `nil` for `InstrumentationSystem.tracer` at each call.
+        public let tracer: (any Tracer)?
+
+        /// Creates a tracing middleware.
+        /// - Parameter tracer: The tracer spans are made with; the globally bootstrapped one
+        ///   (`InstrumentationSystem.tracer`, read at each call) unless given.
+        public init(tracer: (any Tracer)? = nil) {
+            self.tracer = tracer
+        }
+
+        /// Runs the call in its span and each of its exchanges in a `CLIENT` span.
+        /// - Parameters:
+        ///   - request: The request as the previous steps left it.
+        ///   - context: The method, for its type name and acceptable status codes.
+        ///   - next: Sends the request through the rest of the chain.
+        /// - Returns: The response of `next`, unchanged.
+        /// - Throws: The error of `next`, unchanged.
+        public func intercept(
+            _ request: ApiRequest,
+            context: MiddlewareContext,
+            next: @Sendable (ApiRequest) async throws -> RawResponse
+        ) async throws -> RawResponse {
+            let tracer = tracer ?? InstrumentationSystem.tracer
+            let redaction = Secrets.Redaction(secrets: context.session.policy.secrets)
+            let methodName = context.methodName
+            return try await tracer.withSpan(methodName, ofKind: .internal) { span in
+                Self.describe(request, methodName: methodName, redaction: redaction, in: span)
+                let exchanges = LockedValue(0)  // the call's exchanges so far, for `http.request.resend_count`
+                do {
+                    let response = try await context.withEachExchange(
+                        { request, send in
+                            try await Self.exchange(
+                                request,
+                                number: exchanges.withLock { count in
+                                    defer { count += 1 }
+                                    return count
+                                },
+                                methodName: methodName,
+                                redaction: redaction,
+                                tracer: tracer,
+                                send: send
+                            )
+                        },
+                        perform: { try await next(request) }
+                    )
+                    span.attributes["http.response.status_code"] = response.statusCode
+                    if !context.options.acceptableStatusCodes.contains(response.statusCode) {
+                        span.attributes["error.type"] = String(response.statusCode)
+                        span.setStatus(SpanStatus(code: .error))
+                    }
+                    return response
+                } catch {
+                    span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
+                    throw error
+                }
+            }
+        }
+
+        /// Sends one exchange in a `CLIENT` span, with the span's context injected into its header fields.
+        private static func exchange(
+            _ request: ApiRequest,
+            number: Int,
+            methodName: String,
+            redaction: Secrets.Redaction,
+            tracer: any Tracer,
+            send: @Sendable (ApiRequest) async throws -> RawResponse
+        ) async throws -> RawResponse {
+            try await tracer.withSpan(request.method.rawValue, ofKind: .client) { span in
+                describe(request, methodName: methodName, redaction: redaction, in: span)
+                span.attributes["http.request.resend_count"] = number
+                var request = request
+                tracer.inject(span.context, into: &request.headers, using: HeadersInjector())
+                do {
+                    let response = try await send(request)
+                    span.attributes["http.response.status_code"] = response.statusCode
+                    if response.statusCode >= 400 {
+                        span.attributes["error.type"] = String(response.statusCode)
+                        span.setStatus(SpanStatus(code: .error))
+                    }
+                    return response
+                } catch {
+                    span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
+                    throw error
+                }
+            }
+        }
+
+        /// Sets the request's attributes on `span`: nothing secret, the URL redacted.
+        private static func describe(
+            _ request: ApiRequest,
+            methodName: String,
+            redaction: Secrets.Redaction,
+            in span: any Span
+        ) {
+            let scheme = request.url.scheme?.lowercased() ?? ""
+            span.attributes["coreapi.method"] = methodName
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["server.address"] = request.url.host ?? ""
+            span.attributes["server.port"] = request.url.port ?? (scheme == "https" ? 443 : 80)
+            span.attributes["url.scheme"] = scheme
+            span.attributes["url.full"] = redaction.redact(request.url)
+        }
+    }
+
+    extension TracingMiddleware {
+        /// Sets injected values as header fields, replacing fields of the same name.
+        private struct HeadersInjector: Injector {
+            func inject(_ value: String, forKey key: String, into carrier: inout Headers) {
+                carrier.set(value, for: key)
+            }
+        }
+    }
+#endif
