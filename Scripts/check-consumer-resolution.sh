@@ -8,10 +8,13 @@
 # CoreAPI, the way an app does. It is resolved from scratch in its own scratch path (.build-consumer there,
 # or $CONSUMER_SCRATCH_PATH):
 #   1. without a trait: it must pin no package and fetch nothing into the scratch path's checkouts or
-#      repositories. CoreAPI's own dependencies (async-http-client, swift-nio, swift-nio-ssl) are declared
-#      for the AsyncHTTPClient trait alone, so none of them may show up.
+#      repositories. CoreAPI's own dependencies (async-http-client, swift-nio, swift-nio-ssl, swift-log,
+#      swift-metrics, swift-distributed-tracing, swift-http-types) are each declared for a trait alone, so
+#      none of them may show up.
 #   2. with CONSUMER_TRAITS=AsyncHTTPClient: it must pin async-http-client, swift-nio and swift-nio-ssl (and
-#      what they depend on), which shows that the first check looks where packages would appear.
+#      what they depend on), which shows that the first check looks where packages would appear; with
+#      CONSUMER_TRAITS=Logging, Metrics, Tracing or HTTPTypes alone, exactly swift-log, swift-metrics,
+#      swift-distributed-tracing or swift-http-types (with their own dependencies, of which these versions have none).
 # Resolution is what fetches packages, so resolving is enough and takes seconds; --build also builds the
 # trait-less consumer, as an app would (about a minute: it compiles CoreAPI once more).
 set -euo pipefail
@@ -54,14 +57,22 @@ for folder in checkouts repositories; do
 done
 [ "$status" -ne 0 ] || echo "consumer without a trait: pins and fetches no package"
 
-# 2. With the AsyncHTTPClient trait: the packages it is for must be there, so the check above can fail.
-rm -rf "$scratch" Package.resolved
-log="$(mktemp)"
-if ! CONSUMER_TRAITS=AsyncHTTPClient swift package resolve --scratch-path "$scratch" >"$log" 2>&1; then
-    cat "$log" >&2
-    status=1
-fi
-rm -f "$log"
+# 2. With each trait alone: the packages it is for must be there, so the check above can fail.
+#    AsyncHTTPClient pins at least async-http-client, swift-nio and swift-nio-ssl (and what they depend on);
+#    each observability trait pins exactly its library and that library's own dependencies, and nothing of
+#    AsyncHTTPClient or SwiftNIO.
+resolve_with() {
+    rm -rf "$scratch" Package.resolved
+    local log
+    log="$(mktemp)"
+    if ! CONSUMER_TRAITS="$1" swift package resolve --scratch-path "$scratch" >"$log" 2>&1; then
+        cat "$log" >&2
+        status=1
+    fi
+    rm -f "$log"
+}
+
+resolve_with AsyncHTTPClient
 with_trait="$(pinned | tr '\n' ' ')"
 for expected in async-http-client swift-nio swift-nio-ssl; do
     if ! pinned | grep -qx "$expected"; then
@@ -70,5 +81,23 @@ for expected in async-http-client swift-nio swift-nio-ssl; do
     fi
 done
 [ "$status" -ne 0 ] || echo "consumer with AsyncHTTPClient: pins $(pinned | wc -l) packages: $with_trait"
+
+# Trait, then exactly the identities it pins, sorted.
+for entry in \
+    "Logging:swift-log" \
+    "Metrics:swift-metrics" \
+    "Tracing:swift-distributed-tracing" \
+    "HTTPTypes:swift-http-types"; do
+    trait="${entry%%:*}"
+    expected="${entry#*:}"
+    resolve_with "$trait"
+    actual="$(pinned | tr '\n' ' ' | sed 's/ $//')"
+    if [ "$actual" != "$expected" ]; then
+        echo "error: with the $trait trait the consumer pins '$actual', not exactly '$expected'" >&2
+        status=1
+    else
+        echo "consumer with $trait: pins exactly $actual"
+    fi
+done
 rm -rf "$scratch" Package.resolved
 exit "$status"

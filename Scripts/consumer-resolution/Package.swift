@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// A package that uses CoreAPI the way an app does: by path, without the AsyncHTTPClient trait. Its
+// A package that uses CoreAPI the way an app does: by path, without a trait. Its
 // resolution must neither pin nor fetch any package (see ../check-consumer-resolution.sh). With
 // CONSUMER_TRAITS set (names separated by commas) it enables those traits of CoreAPI instead, so the
 // check can show that each trait resolves exactly the packages it is for.

@@ -12,8 +12,10 @@ import Testing
 /// shows, and the claims the articles make are checked.
 ///
 /// A sample file holds the block's import lines, then the block's other lines in order (indentation aside). A block
-/// of statements sits in the body of a function; a sample that imports CoreAPIAsyncHTTPClient is inside
-/// `#if AsyncHTTPClient`, so it compiles only with that trait, but is checked either way. What a sample takes as
+/// of statements sits in the body of a function; a sample that imports a trait's module (CoreAPIAsyncHTTPClient,
+/// CoreAPILogging, CoreAPIMetrics, CoreAPITracing, CoreAPIHTTPTypes or the library it brings) is inside `#if` of those
+/// traits (`#if Logging && Tracing`), so it compiles only in a build with them (CI's all-traits build), but is checked
+/// either way. What a sample takes as
 /// given without showing it lives in `CodeSamplesSupport.swift`.
 @Suite(.timeLimit(.minutes(1)))
 struct CodeSamplesTests {
@@ -95,6 +97,22 @@ struct CodeSamplesTests {
         return best
     }
 
+    /// The package's traits, in the order a sample's condition names them.
+    static let traitOrder = ["AsyncHTTPClient", "Logging", "Metrics", "Tracing", "HTTPTypes"]
+
+    /// The trait a module of an import line needs: CoreAPI's module built with it, or the library it brings.
+    static func trait(ofImport line: String) -> String? {
+        let modules: [String: String] = [
+            "CoreAPIAsyncHTTPClient": "AsyncHTTPClient", "AsyncHTTPClient": "AsyncHTTPClient",
+            "CoreAPILogging": "Logging", "Logging": "Logging",
+            "CoreAPIMetrics": "Metrics", "Metrics": "Metrics",
+            "CoreAPITracing": "Tracing", "Tracing": "Tracing",
+            "CoreAPIHTTPTypes": "HTTPTypes", "HTTPTypes": "HTTPTypes",
+        ]
+        guard let module = line.split(whereSeparator: \.isWhitespace).last else { return nil }
+        return modules[String(module)]
+    }
+
     @Test func everyDocumentedSampleIsCompiled() throws {
         var expectedFiles: Set<String> = []
         var documentNames: Set<String> = []
@@ -142,18 +160,24 @@ struct CodeSamplesTests {
                     )
                 }
 
-                // Code under a condition is not compiled everywhere: only the AsyncHTTPClient samples may be, and
-                // only under their trait, besides the conditions the sample shows itself.
-                let needsTrait = blockImports.contains("import CoreAPIAsyncHTTPClient")
-                let isGuarded = fileCode.dropFirst().first == "#if AsyncHTTPClient" && fileCode.last == "#endif"
-                let guardProblem = needsTrait ? "is not inside" : "is inside"
+                // Code under a condition is not compiled everywhere: only the samples importing a trait's module may
+                // be, and only under those traits, besides the conditions the sample shows itself.
+                let traits = Self.traitOrder.filter { trait in
+                    blockImports.contains { Self.trait(ofImport: $0) == trait }
+                }
+                let expectedGuard = traits.isEmpty ? nil : "#if " + traits.joined(separator: " && ")
+                let isGuarded = fileCode.dropFirst().first?.hasPrefix("#if ") == true && fileCode.last == "#endif"
+                let actualGuard = isGuarded ? fileCode.dropFirst().first : nil
                 #expect(
-                    isGuarded == needsTrait,
-                    "Samples/\(fileName) \(guardProblem) #if AsyncHTTPClient, unlike what \(sample) imports"
+                    actualGuard == expectedGuard,
+                    """
+                    Samples/\(fileName) is inside \(actualGuard ?? "no condition") but \(sample)'s imports need \
+                    \(expectedGuard ?? "none")
+                    """
                 )
                 let conditions = { (lines: [String]) in lines.filter { $0.hasPrefix("#if") }.count }
                 #expect(
-                    conditions(fileCode) == conditions(blockCode) + (needsTrait ? 1 : 0),
+                    conditions(fileCode) == conditions(blockCode) + (traits.isEmpty ? 0 : 1),
                     "Samples/\(fileName) has a compilation condition that \(sample) does not show"
                 )
             }

@@ -1,0 +1,109 @@
+#if Metrics
+    import CoreAPI
+    import CoreAPIMetrics
+    import CoreAPITesting
+    import Foundation
+    import Metrics
+    import MetricsTestKit
+    import Testing
+
+    @Suite struct MetricsMiddlewareTests {
+        /// The dimensions of `timer` as a dictionary.
+        static func dimensions(_ dimensions: [(String, String)]) -> [String: String] {
+            Dictionary(dimensions, uniquingKeysWith: { first, _ in first })
+        }
+
+        @Test func eachRequestAndTheCallAreRecordedWithBoundedDimensions() async throws {
+            let metrics = TestMetrics()
+            let stub = ObservedCall.makeTransport()
+            let session = stub.makeSession(
+                hosts: ["api": "https://api.example.com"],
+                middlewares: [MetricsMiddleware(factory: metrics), ObservedCall.retry]
+            )
+            _ = try await session.perform(ObservedGet())
+
+            // Three requests on the wire: the 503, the 302 and the 200 it led to.
+            let requests = metrics.timers(label: "http.client.request.duration")
+            let byStatus = Dictionary(
+                requests.map { (Self.dimensions($0.dimensions)["http.response.status_code"] ?? "", $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+            #expect(Set(byStatus.keys) == ["503", "302", "200"])
+            #expect(requests.allSatisfy { $0.values.count == 1 && $0.displayUnit == .seconds })
+            #expect(Self.dimensions(try #require(byStatus["503"]).dimensions)["error.type"] == "503")
+            #expect(Self.dimensions(try #require(byStatus["200"]).dimensions)["error.type"] == nil)
+            let first = Self.dimensions(try #require(byStatus["200"]).dimensions)
+            #expect(
+                first == [
+                    "http.request.method": "GET", "server.address": "api.example.com", "server.port": "443",
+                    "url.scheme": "https", "coreapi.method": "ObservedGet", "http.response.status_code": "200",
+                ]
+            )
+
+            // One call.
+            let calls = metrics.timers(label: "coreapi.client.call.duration")
+            #expect(calls.count == 1)
+            #expect(calls.first?.values.count == 1)
+            #expect(
+                calls.first.map { Self.dimensions($0.dimensions) } == [
+                    "http.request.method": "GET", "server.address": "api.example.com", "coreapi.method": "ObservedGet",
+                    "http.response.status_code": "200",
+                ]
+            )
+
+            // In flight one at a time, none left.
+            let active = try metrics.expectMeter(
+                "http.client.active_requests",
+                [
+                    ("http.request.method", "GET"), ("server.address", "api.example.com"), ("server.port", "443"),
+                    ("url.scheme", "https"),
+                ]
+            )
+            #expect(active.values.max() == 1)
+            #expect(active.lastValue == 0)
+
+            // No URL, path or secret in any dimension.
+            let allDimensions = (requests + calls).flatMap(\.dimensions) + metrics.meters.flatMap(\.dimensions)
+            for (name, value) in allDimensions {
+                #expect(!value.contains("/"), "\(name) holds a path: \(value)")
+                #expect(ObservedCall.isFreeOfSecrets(value), "\(name) holds a secret")
+            }
+        }
+
+        @Test func failuresAreCountedByErrorType() async throws {
+            let metrics = TestMetrics()
+            let stub = StubTransport(fallback: .failure(.timedOut))
+            let session = stub.makeSession(
+                hosts: ["api": "https://api.example.com"],
+                middlewares: [MetricsMiddleware(factory: metrics)]
+            )
+            await #expect(throws: ApiError.timeout) { try await session.perform(ObservedGet()) }
+            let request = try #require(metrics.timers(label: "http.client.request.duration").first)
+            #expect(Self.dimensions(request.dimensions)["error.type"] == "timeout")
+            #expect(Self.dimensions(request.dimensions)["http.response.status_code"] == nil)
+            let call = try #require(metrics.timers(label: "coreapi.client.call.duration").first)
+            #expect(Self.dimensions(call.dimensions)["error.type"] == "timeout")
+        }
+
+        @Test func anUnregisteredMethodIsOther() async throws {
+            let metrics = TestMetrics()
+            let stub = StubTransport(fallback: .text("{}"))
+            let session = stub.makeSession(
+                hosts: ["api": "https://api.example.com"],
+                middlewares: [MetricsMiddleware(factory: metrics)]
+            )
+            _ = try await session.perform(Purge())
+            let call = try #require(metrics.timers(label: "coreapi.client.call.duration").first)
+            #expect(Self.dimensions(call.dimensions)["http.request.method"] == "_OTHER")
+        }
+    }
+
+    /// A method with a method name of its own.
+    private struct Purge: ApiMethod {
+        typealias Response = Data
+        var hostProviderKey: String { "api" }
+        var httpMethod: HTTPMethod { HTTPMethod(rawValue: "PURGE") }
+        var path: String { "/cache/7" }
+        func encode(to encoder: any Encoder) throws {}
+    }
+#endif

@@ -1,0 +1,71 @@
+#if Tracing && AsyncHTTPClient
+    import AsyncHTTPClient
+    import CoreAPI
+    import CoreAPIAsyncHTTPClient
+    import CoreAPITracing
+    import Foundation
+    import InMemoryTracing
+    import Testing
+    import Tracing
+
+    /// The process's one bootstrapped tracer: `InstrumentationSystem.bootstrap` may run only once.
+    enum GlobalTracer {
+        static let shared: InMemoryTracer = {
+            let tracer = InMemoryTracer()
+            InstrumentationSystem.bootstrap(tracer)
+            return tracer
+        }()
+    }
+
+    @Suite(.timeLimit(.minutes(1)))
+    struct TracingOverAsyncHTTPClientTests {
+        /// Over AsyncHTTPClient with the tracer bootstrapped globally, which AsyncHTTPClient's clients trace
+        /// with by default: the transport's own client leaves the `CLIENT` span and the `traceparent` to the
+        /// middleware, so each request has one of each. A client of one's own that keeps AsyncHTTPClient's
+        /// tracing shows what the transport's configuration prevents: two of each.
+        @Test(arguments: [false, true])
+        func eachRequestHasOneClientSpanAndOneInjectedContext(clientTracesToo: Bool) async throws {
+            let tracer = GlobalTracer.shared
+            let fixture = try FixtureServer.shared()
+            var configuration = AsyncHTTPClientTransport.makeClientConfiguration()
+            if clientTracesToo {
+                configuration.tracing.tracer = InstrumentationSystem.tracer
+            }
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            let transport = AsyncHTTPClientTransport(client: client)
+            let session = ApiSession(
+                hostProvider: fixture.hosts,
+                transport: transport,
+                middlewares: [TracingMiddleware()]
+            )
+            // A redirect, then the echo of the headers the second request carried.
+            let query = "n=1&run=\(clientTracesToo)&access_token="
+            let method = TransportCall<RawEcho>(url: "\(fixture.baseURL)/redirect/chain?\(query)query-secret-3")
+            let echo: RawEcho
+            do {
+                echo = try await session.perform(method)
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+
+            let spans = tracer.finishedSpans
+            let call = try #require(
+                spans.first { span in
+                    span.kind == .internal
+                        && span.attributes.get("url.full")
+                            == .string("\(fixture.baseURL)/redirect/chain?\(query)<redacted>")
+                }
+            )
+            let clients = spans.filter { $0.kind == .client && $0.traceID == call.traceID }
+            let perRequest = clientTracesToo ? 2 : 1
+            #expect(clients.count == 2 * perRequest)
+            #expect(echo.values(InMemoryTracer.spanIDKey).count == perRequest)
+            #expect(echo.values(InMemoryTracer.traceIDKey) == Array(repeating: call.traceID, count: perRequest))
+            let ours = clients.filter { $0.attributes.get("coreapi.method") != nil }
+            #expect(ours.count == 2)
+            #expect(echo.values(InMemoryTracer.spanIDKey).contains(try #require(ours.last).spanID))
+        }
+    }
+#endif
