@@ -31,10 +31,16 @@ extension ApiSession {
         guard let identity = WireIdentity(of: request, method: method, settings: settings, options: options) else {
             return try await send(request, options: options, call: call)
         }
+        let wrappers = call.exchangeWrappers
         return try await sharedCalls.perform(identity, for: call) { [self] in
             // A call of its own, which no caller's cancel reaches: it ends when its task is cancelled,
-            // once every caller has left.
-            try await send(request, options: options, call: Call())
+            // once every caller has left. The exchange wrappers of the caller that starts it wrap its
+            // requests, the only ones on the wire (see `MiddlewareContext.withEachExchange`).
+            let shared = Call()
+            for wrapper in wrappers {
+                _ = shared.addExchangeWrapper(wrapper)
+            }
+            return try await send(request, options: options, call: shared)
         }
     }
 }

@@ -25,9 +25,10 @@ extension MiddlewareContext {
     /// Wrappers added by several middlewares nest in the chain's order, the outermost middleware's
     /// outermost. They see each exchange's request as sent, after header validation and, on a hop that
     /// leaves the origin, with secrets stripped; header fields a wrapper sets are not validated again.
-    /// The response they get is the hop's own, a `3xx` included. A call that joins an identical one in
-    /// flight (``CallOptions/sharesIdenticalCalls``) sends nothing itself, and a WebSocket handshake is
-    /// no exchange: `exchange` is not run for them.
+    /// The response they get is the hop's own, a `3xx` included. An exchange shared by identical calls
+    /// (``CallOptions/sharesIdenticalCalls``) passes the wrappers of the call that started it, once; the
+    /// calls that join it send nothing themselves. A WebSocket handshake is no exchange: `exchange` is not
+    /// run for it.
     /// - Parameters:
     ///   - exchange: Gets each exchange's request and `send`, which sends it on; returns the response.
     ///   - body: Runs the rest of the chain.

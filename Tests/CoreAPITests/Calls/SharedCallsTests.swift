@@ -90,6 +90,21 @@ struct SharedCallsTests {
         #expect(transport.requests.map(\.url.path).sorted() == ["/feed/ann", "/feed/bob"])
     }
 
+    @Test func aSharedExchangePassesTheExchangeWrappersOfTheCallThatStartedIt() async throws {
+        let log = EventLog()
+        let session = transport.makeSession(
+            hosts: ["api": "https://api.test"],
+            middlewares: [HopWatcher(name: "w", log: log)]
+        )
+        async let first = session.perform(GetReport(id: 3))
+        async let second = session.perform(GetReport(id: 3))
+        try await waitUntil { gate.arrived == 1 && session.sharedCalls.waiting == 2 }
+        gate.open()
+        _ = try await [first, second]
+        #expect(log.events == ["w:/reports/3:200"])
+        #expect(transport.requests.map { $0.headers.values(for: "X-Hop") } == [["w"]])
+    }
+
     @Test func aWaiterThatCancelsLeavesTheOthersWaiting() async throws {
         let session = session
         let leaving = Task { try await session.perform(GetReport(id: 1)) }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Wraps each exchange of the calls it sees: logs `name:<path>:<status>` and sets `X-Hop` to its name.
-private struct HopWatcher: Middleware {
+struct HopWatcher: Middleware {
     let name: String
     let log: EventLog
 
