@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Builds the documentation of the five library modules (CoreAPI, CoreAPIJSON, CoreAPIText, CoreAPITesting,
-# CoreAPIAsyncHTTPClient) into ONE static site, with warnings as errors and links between the modules.
+# Builds the documentation of the nine library modules (CoreAPI, CoreAPIJSON, CoreAPIText, CoreAPITesting, and
+# the trait modules CoreAPIAsyncHTTPClient, CoreAPILogging, CoreAPIMetrics, CoreAPITracing, CoreAPIHTTPTypes)
+# into ONE static site, with warnings as errors and links between the modules.
 # Usage: Docs/build-docs.sh [output-dir]   (default: .build/docs; the site is <output-dir>/CoreAPI.doccarchive)
 # View it with Docs/preview.sh: DocC's pages load their scripts from the site root (/js/...), so the files
 # render only when served over HTTP, not when opened from disk.
 #
-# Symbol graphs: all five come from the AsyncHTTPClient trait's configuration in .build-ahc, the only one
-# in which CoreAPIAsyncHTTPClient has content. The four other modules have the same public API with and
-# without the trait (no `#if AsyncHTTPClient` in their sources; their symbol graphs from .build and
-# .build-ahc are equal), so one configuration serves all five. It is built first with exactly CI's
+# Symbol graphs: all nine come from the configuration with every trait on, in .build-traits, the only one
+# in which the trait modules have content. The four core modules have the same public API with and
+# without the traits (no trait condition in their sources; their symbol graphs from .build and
+# .build-traits are equal), so one configuration serves all nine. It is built first with exactly CI's
 # command for that configuration, so right after CI's trait build nothing is compiled again, and on a
 # fresh clone the same command builds it (BoringSSL and SwiftNIO included: many minutes once).
 #
@@ -17,7 +18,7 @@
 # the test runner (CoreAPIPackageDiscoveredTests, CoreAPIPackageTests), while the build it runs first
 # leaves the tests out. Without a build with --build-tests it fails with "Failed to emit symbol graph for
 # 'CoreAPIPackageTests'". (It also enables every trait, so in the plain .build it compiled SwiftNIO and
-# BoringSSL a second time: one more reason to read .build-ahc only.)
+# BoringSSL a second time: one more reason to read .build-traits only.)
 #
 # Links between modules: `docc convert --dependency <archive>` resolves links (``/CoreAPIJSON/JsonApiResponse``
 # with a leading slash and the module's name) against archives converted before, with
@@ -27,9 +28,9 @@
 #   1. CoreAPI is converted for its link metadata only (linkable-entities.json, link-hierarchy.json), its
 #      not-yet-resolvable links to the add-ons silenced; these pages are thrown away.
 #   2. Each add-on is converted against that archive, with warnings as errors.
-#   3. CoreAPI is converted again against the four add-on archives, with warnings as errors.
+#   3. CoreAPI is converted again against the add-on archives, with warnings as errors.
 # Pass 1 and pass 3 read the same catalog and symbol graph, so the pages the add-ons link to are the
-# pages pass 3 writes. `docc merge` then combines the five archives into one with a synthesized "CoreAPI"
+# pages pass 3 writes. `docc merge` then combines the nine archives into one with a synthesized "CoreAPI"
 # landing page listing the modules, kept transformed for static hosting (each page a folder with its own
 # index.html). The intermediate archives and symbol graphs stay in .build/docs-work.
 set -euo pipefail
@@ -38,7 +39,8 @@ cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
 site="$out/CoreAPI.doccarchive"
 work=.build/docs-work
-addons=(CoreAPIJSON CoreAPIText CoreAPITesting CoreAPIAsyncHTTPClient)
+addons=(CoreAPIJSON CoreAPIText CoreAPITesting CoreAPIAsyncHTTPClient CoreAPILogging CoreAPIMetrics CoreAPITracing
+    CoreAPIHTTPTypes)
 
 # CI builds every one of this package's targets with COREAPI_WARNINGS_AS_ERRORS=1 (read by Package.swift);
 # the same value here keeps the build below CI's build, not a different one.
@@ -47,14 +49,14 @@ export COREAPI_WARNINGS_AS_ERRORS="${COREAPI_WARNINGS_AS_ERRORS-1}"
 # symbol graph dump needs a test build, not every test target.
 export COREAPI_TEST_TARGETS="${COREAPI_TEST_TARGETS-CoreAPIIntegrationTests}"
 
-# The trait configuration, built as in CI (.ci/run, step "AsyncHTTPClient trait"): keep the two the same.
-trait_build=(swift build --build-tests --traits AsyncHTTPClient --scratch-path .build-ahc)
+# The trait configuration, built as in CI (.ci/run, step "every trait"): keep the two the same.
+trait_build=(swift build --build-tests --enable-all-traits --scratch-path .build-traits)
 "${trait_build[@]}"
 
 rm -rf "$work"
 mkdir -p "$work/graphs" "$work/link" "$work/archives" "$out"
 dump_log="$work/dump-symbol-graph.log"
-if ! swift package --traits AsyncHTTPClient --scratch-path .build-ahc dump-symbol-graph \
+if ! swift package --enable-all-traits --scratch-path .build-traits dump-symbol-graph \
     --minimum-access-level public >"$dump_log" 2>&1; then
     cat "$dump_log" >&2
     exit 1
@@ -111,4 +113,4 @@ docc merge "${archives[@]}" \
 if [ ! -f "$site/documentation/index.html" ] || [ ! -f "$site/documentation/coreapi/index.html" ]; then
     docc process-archive transform-for-static-hosting "$site" >/dev/null
 fi
-echo "docs: one site with the five modules at $site (serve it with Docs/preview.sh)"
+echo "docs: one site with the nine modules at $site (serve it with Docs/preview.sh)"

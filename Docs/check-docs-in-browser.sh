@@ -110,6 +110,11 @@ pages=(
     "/documentation/coreapitext/|CoreAPIText|"
     "/documentation/coreapitesting/|CoreAPITesting|"
     "/documentation/coreapiasynchttpclient/|CoreAPIAsyncHTTPClient|"
+    "/documentation/coreapilogging/|CoreAPILogging|"
+    "/documentation/coreapimetrics/|CoreAPIMetrics|"
+    "/documentation/coreapitracing/|CoreAPITracing|"
+    "/documentation/coreapihttptypes/|CoreAPIHTTPTypes|"
+    "/documentation/coreapi/observability/|Observability|"
     "/documentation/coreapi/gettingstarted/|Getting Started|/documentation/coreapijson/jsonapiresponse"
 )
 failures=0
