@@ -8,7 +8,7 @@
         /// Hummingbird, Vapor): its method, the scheme, authority and path with query of its URL, and
         /// its header fields in order, a repeated name as separate fields. The body is not part of it.
         ///
-        /// A field whose name is not a valid token is left out; ``ApiSession`` would refuse it anyway.
+        /// A field whose name is not a valid token is left out; ``/CoreAPI/ApiSession`` would refuse it anyway.
         /// - Parameter request: The request to convert.
         public init(_ request: ApiRequest) {
             let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true)
@@ -33,7 +33,7 @@
         ///   - request: The request to convert; it needs a scheme and an authority, which make the URL
         ///     with its path.
         ///   - body: The body; none unless given.
-        /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/invalidURL(_:)``
+        /// - Throws: ``/CoreAPI/ApiError/invalidRequest(_:)`` with ``/CoreAPI/ApiError/InvalidRequestReason/invalidURL(_:)``
         ///   when `request` has no scheme or authority, or they do not make a URL.
         public init(_ request: HTTPRequest, body: Body = .none) throws {
             let text = "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "/")"

@@ -24,6 +24,9 @@
         /// `Logger.MetadataProvider` — a tracer's, such as swift-otel's — since the records are written
         /// inside the call's span when the middleware sits after a `TracingMiddleware`.
         ///
+        /// Records the logger would drop at its level are not made at all: with the logger at `.info`, the
+        /// details of ``Level/debug`` are left out, and a logger at `.critical` logs nothing.
+        ///
         /// ```swift
         /// let logging = LoggingMiddleware(logger: Logger(label: "api"))
         /// ```
@@ -40,12 +43,30 @@
             redaction: Secrets.Redaction = Secrets.Redaction(),
             maximumBodyLength: Int = 4 * 1024
         ) {
-            self.init(level: level, redaction: redaction, maximumBodyLength: maximumBodyLength) { record in
+            self.init(
+                level: min(level, Self.mostDetailedLevel(for: logger.logLevel)),
+                redaction: redaction,
+                maximumBodyLength: maximumBodyLength
+            ) { record in
                 logger.log(
                     level: Self.loggerLevel(of: record),
                     "\(record.message)",
                     metadata: Self.metadata(of: record)
                 )
+            }
+        }
+
+        /// The most detailed level whose records `logger` at `loggerLevel` keeps: records it would drop
+        /// are then not even made, so a logger that keeps nothing (a level of `.critical`, as swift-log's
+        /// no-op handler has) costs a call next to nothing. The logger's level is read once, when the
+        /// middleware is made.
+        static func mostDetailedLevel(for loggerLevel: Logger.Level) -> Level {
+            switch loggerLevel {
+            case .trace, .debug: .debug
+            case .info: .info
+            // Unacceptable statuses (`.warning`) and failures (`.error`): what `Level.error` makes.
+            case .notice, .warning, .error: .error
+            case .critical: .off
             }
         }
 

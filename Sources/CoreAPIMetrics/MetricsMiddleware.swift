@@ -8,12 +8,12 @@
     /// swift-metrics; build with the package's `Metrics` trait to get it.
     ///
     /// Per HTTP request on the wire — each attempt and each redirect hop, seen through
-    /// ``MiddlewareContext/withEachExchange(_:perform:)`` wherever the middleware sits:
+    /// ``/CoreAPI/MiddlewareContext/withEachExchange(_:perform:)`` wherever the middleware sits:
     /// - `http.client.request.duration`, a timer (displayed in seconds): from sending the request to the
     ///   end of its body, with `http.request.method`, `server.address`, `server.port`, `url.scheme`,
     ///   `coreapi.method`, and `http.response.status_code` when a response came; a failure or a status
     ///   of 400 or more adds `error.type` — the status code (`503`) or the failure's
-    ///   ``ObserverMiddleware/FailureCategory`` (`timeout`, `network`, `offline`, `cancelled`, …) — so
+    ///   ``/CoreAPI/ObserverMiddleware/FailureCategory`` (`timeout`, `network`, `offline`, `cancelled`, …) — so
     ///   failures are counted by `error.type`;
     /// - `http.client.active_requests`, a meter raised while a request is in flight, with
     ///   `http.request.method`, `server.address`, `server.port` and `url.scheme`.

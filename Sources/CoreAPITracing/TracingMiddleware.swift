@@ -9,19 +9,19 @@
     ///
     /// Place it first in the session's middlewares. The call's span is named after the method's type
     /// (`GetUser`) and is the parent of one `CLIENT` span per exchange — each attempt and each redirect
-    /// hop, seen through ``MiddlewareContext/withEachExchange(_:perform:)`` — named after the HTTP method
+    /// hop, seen through ``/CoreAPI/MiddlewareContext/withEachExchange(_:perform:)`` — named after the HTTP method
     /// (`GET`). Each `CLIENT` span's context is injected into its request with the tracer's injector
     /// (W3C `traceparent` with an OpenTelemetry tracer), replacing a field of the same name, so the
     /// server sees exactly one per request.
     ///
     /// Attributes follow the OpenTelemetry HTTP-client conventions: `http.request.method`,
     /// `server.address`, `server.port`, `url.scheme`, `url.full` with secrets redacted (user
-    /// information and secret query parameters, the session's ``SessionPolicy/secrets`` included),
+    /// information and secret query parameters, the session's ``/CoreAPI/SessionPolicy/secrets`` included),
     /// `http.response.status_code`, `http.request.resend_count` (0 for the first request of the call),
     /// and `coreapi.method`. No header value is recorded. A `CLIENT` span with a status of 400 or more,
     /// and a call span whose status the method does not accept, get the error status and `error.type`
     /// (the status code); a thrown error is recorded on the spans it crosses, with `error.type` its
-    /// ``ObserverMiddleware/FailureCategory``.
+    /// ``/CoreAPI/ObserverMiddleware/FailureCategory``.
     ///
     /// **Over AsyncHTTPClient.** AsyncHTTPClient 1.37 makes a `CLIENT` span and injects `traceparent`
     /// itself with the tracer of its client's configuration, recording the full URL with its query as
@@ -104,7 +104,9 @@
         ) async throws -> RawResponse {
             try await tracer.withSpan(request.method.rawValue, ofKind: .client) { span in
                 describe(request, methodName: methodName, redaction: redaction, in: span)
-                span.attributes["http.request.resend_count"] = number
+                if span.isRecording {
+                    span.attributes["http.request.resend_count"] = number
+                }
                 var request = request
                 tracer.inject(span.context, into: &request.headers, using: HeadersInjector())
                 do {
@@ -129,6 +131,9 @@
             redaction: Secrets.Redaction,
             in span: any Span
         ) {
+            // A span that records nothing (the no-op tracer's) gets no attributes: they would be made for
+            // nothing, the URL's redaction among them.
+            guard span.isRecording else { return }
             let scheme = request.url.scheme?.lowercased() ?? ""
             span.attributes["coreapi.method"] = methodName
             span.attributes["http.request.method"] = request.method.rawValue

@@ -15,5 +15,26 @@ public struct MiddlewareContext: Sendable {
     var call: Call? = nil
 
     /// The method's type name, for logs and metrics: `GetUser`.
-    public var methodName: String { String(describing: type(of: method)) }
+    public var methodName: String { MethodNames.name(of: type(of: method)) }
+}
+
+/// The type names of method types, made once per type: `String(describing:)` of a type demangles its
+/// name, thousands of instructions that every logged, measured or traced call would pay again.
+enum MethodNames {
+    /// Names so far, by type; emptied should it ever hold more than 1024.
+    private static let known = LockedValue<[ObjectIdentifier: String]>([:])
+
+    /// The name of `type`.
+    static func name(of type: any ApiMethod.Type) -> String {
+        let key = ObjectIdentifier(type)
+        if let name = known.withLock({ $0[key] }) {
+            return name
+        }
+        let name = String(describing: type)
+        known.withLock { table in
+            if table.count >= 1024 { table.removeAll() }
+            table[key] = name
+        }
+        return name
+    }
 }
