@@ -65,29 +65,55 @@
             maximumConnectionsPerHost: Int = 8,
             certificateChecks: CertificateChecks = .enforced
         ) {
-            let tlsConfiguration = Self.securing(tlsConfiguration, certificateChecks)
-            var configuration = Self.makeClientConfiguration()
-            configuration.tlsConfiguration = tlsConfiguration
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maximumConnectionsPerHost, 1)
             self.init(
-                client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
-                ownsClient: true,
-                tlsConfiguration: tlsConfiguration
+                owning: Self.securing(tlsConfiguration, certificateChecks),
+                maximumConnectionsPerHost: maximumConnectionsPerHost,
+                pins: nil
             )
         }
 
         /// Creates a transport over a client of its own that judges servers and presents a client
         /// certificate as `trust` says; `shutdown()` shuts the client down.
+        ///
+        /// Public-key pins (`TLSTrust.Server.publicKeys(_:)`, `TLSTrust.Server.publicKeySHA256(_:roots:)`) are
+        /// checked on each new connection once its handshake is done, against the key of the server's own
+        /// certificate: a connection whose key is not pinned is closed before a request is written on it,
+        /// and the calls waiting for it end at once with a `tls` transport failure whose cause is
+        /// `TLSTrust.Failure.pinMismatch(host:)`.
         /// - Parameters:
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
         ///   - maximumConnectionsPerHost: How many HTTP/1.1 connections the client keeps open to one
         ///     host at most.
-        /// - Throws: `TLSTrust.Failure` for what the transport cannot enforce (public-key pins) or read
+        /// - Throws: `TLSTrust.Failure` for a certificate, a pin or a client identity that cannot be read
         ///   (see `makeTLSConfiguration()`).
         public convenience init(trust: TLSTrust, maximumConnectionsPerHost: Int = 8) throws(TLSTrust.Failure) {
+            let pins = try trust.pinnedKeyDigests()
             self.init(
-                tlsConfiguration: try trust.makeTLSConfiguration(),
-                maximumConnectionsPerHost: maximumConnectionsPerHost
+                owning: Self.securing(try trust.makeTLSConfigurationCheckingPinsElsewhere(), .enforced),
+                maximumConnectionsPerHost: maximumConnectionsPerHost,
+                pins: pins.map(PinnedKeyCheck.init(digests:))
+            )
+        }
+
+        /// Creates a transport over a client of its own, made with `makeClientConfiguration()`, `tls` and
+        /// the check of `pins` on each new connection.
+        private convenience init(
+            owning tls: TLSConfiguration,
+            maximumConnectionsPerHost: Int,
+            pins: PinnedKeyCheck?
+        ) {
+            var configuration = Self.makeClientConfiguration()
+            configuration.tlsConfiguration = tls
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maximumConnectionsPerHost, 1)
+            if let pins {
+                let check: @Sendable (any Channel) -> EventLoopFuture<Void> = { pins.check($0) }
+                configuration.http1_1ConnectionDebugInitializer = check
+                configuration.http2ConnectionDebugInitializer = check
+            }
+            self.init(
+                client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
+                ownsClient: true,
+                tlsConfiguration: tls
             )
         }
 
@@ -96,7 +122,9 @@
         /// - Parameters:
         ///   - client: The client requests are sent with.
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
-        /// - Throws: `TLSTrust.Failure` for what the transport cannot enforce (public-key pins) or read.
+        /// - Throws: `TLSTrust.Failure` for what the transport cannot enforce or read: public-key pins are
+        ///   refused with `unsupported(transport:feature:)`, since they are checked by the connections of
+        ///   a client the transport makes (`init(trust:maximumConnectionsPerHost:)`).
         public convenience init(client: HTTPClient, trust: TLSTrust) throws(TLSTrust.Failure) {
             self.init(client: client, tlsConfiguration: try trust.makeTLSConfiguration())
         }
@@ -226,6 +254,10 @@
             } catch {
                 if exchange.isTimedOut {
                     throw ApiError.timeout
+                }
+                if error is PinnedKeyCheck.Mismatch {
+                    let host = request.url.host ?? ""
+                    throw ApiError.transport(.init(kind: .tls, cause: TLSTrust.Failure.pinMismatch(host: host)))
                 }
                 if Task.isCancelled {
                     throw ApiError.cancelled
