@@ -41,6 +41,9 @@
         let tlsConfiguration: TLSConfiguration
         /// Whether `shutdown()` was called.
         private let isShutDown = LockedValue(false)
+        /// The connections the client opened, for the exchanges' phases: only for a client the transport
+        /// made, whose connection initializers it sets.
+        private let connections: ConnectionLog?
 
         /// The content codings bodies are decoded from, lower-cased; a response with another one fails
         /// with `badResponse` before its body is read.
@@ -105,15 +108,18 @@
             var configuration = Self.makeClientConfiguration()
             configuration.tlsConfiguration = tls
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maximumConnectionsPerHost, 1)
-            if let pins {
-                let check: @Sendable (any Channel) -> EventLoopFuture<Void> = { pins.check($0) }
-                configuration.http1_1ConnectionDebugInitializer = check
-                configuration.http2ConnectionDebugInitializer = check
+            let connections = ConnectionLog()
+            let opened: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
+                let checked = pins?.check(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
+                return checked.map { connections.opened(port: channel.remoteAddress?.port) }
             }
+            configuration.http1_1ConnectionDebugInitializer = opened
+            configuration.http2ConnectionDebugInitializer = opened
             self.init(
                 client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
                 ownsClient: true,
-                tlsConfiguration: tls
+                tlsConfiguration: tls,
+                connections: connections
             )
         }
 
@@ -159,14 +165,21 @@
             self.init(
                 client: client,
                 ownsClient: false,
-                tlsConfiguration: Self.securing(tlsConfiguration, certificateChecks)
+                tlsConfiguration: Self.securing(tlsConfiguration, certificateChecks),
+                connections: nil
             )
         }
 
-        private init(client: HTTPClient, ownsClient: Bool, tlsConfiguration: TLSConfiguration) {
+        private init(
+            client: HTTPClient,
+            ownsClient: Bool,
+            tlsConfiguration: TLSConfiguration,
+            connections: ConnectionLog?
+        ) {
             self.client = client
             self.ownsClient = ownsClient
             self.tlsConfiguration = tlsConfiguration
+            self.connections = connections
         }
 
         deinit {
@@ -307,18 +320,26 @@
                 if let body {
                     outgoing.body = .stream(body.chunks, length: body.length.map { .known($0) } ?? .unknown)
                 }
-                if url.scheme?.lowercased() == "https" {
+                let secure = url.scheme?.lowercased() == "https"
+                if secure {
                     outgoing.tlsConfiguration = tlsConfiguration
                 }
                 do {
-                    let response = try await client.execute(outgoing, deadline: deadline)
-                    return try await read(
+                    connections?.wait(exchange, port: url.port ?? (secure ? 443 : 80))
+                    let response: HTTPClientResponse
+                    do {
+                        defer { connections?.stopWaiting(exchange) }
+                        response = try await client.execute(outgoing, deadline: deadline)
+                    }
+                    var raw = try await read(
                         response,
                         url: url,
                         method: request.method,
                         exchange: exchange,
                         options: options
                     )
+                    raw.phases = exchange.phases(knowsConnections: connections != nil)
+                    return raw
                 } catch
                     where retries < Self.maximumStaleRetries && !exchange.hasHead && !Task.isCancelled
                     && Self.isStale(error, method: method, sentBody: body?.hasHandedOverBytes ?? false)

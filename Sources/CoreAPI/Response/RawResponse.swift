@@ -9,6 +9,11 @@ public struct RawResponse: Sendable {
     /// How long the exchange that brought it took, set by the session around the transport; `nil` for a
     /// response a middleware made.
     package var exchangeDuration: Duration?
+    /// The phases of the exchange as the transport measured them, as offsets from the moment its
+    /// `send(_:options:)` began; the session hands them on in ``ResponseTiming/phases``. `nil` when the
+    /// transport measures none. A transport sets it on the response it returns; measuring costs a few
+    /// clock reads, and nothing is allocated for it.
+    public var phases: ResponseTiming.Phases?
 
     /// Creates a raw response.
     /// - Parameters:
