@@ -41,6 +41,9 @@
         let tlsConfiguration: TLSConfiguration
         /// Whether `shutdown()` was called.
         private let isShutDown = LockedValue(false)
+        /// The connections the client opened, for the exchanges' phases: only for a client the transport
+        /// made, whose connection initializers it sets.
+        private let connections: ConnectionLog?
 
         /// The content codings bodies are decoded from, lower-cased; a response with another one fails
         /// with `badResponse` before its body is read.
@@ -65,29 +68,58 @@
             maximumConnectionsPerHost: Int = 8,
             certificateChecks: CertificateChecks = .enforced
         ) {
-            let tlsConfiguration = Self.securing(tlsConfiguration, certificateChecks)
-            var configuration = Self.makeClientConfiguration()
-            configuration.tlsConfiguration = tlsConfiguration
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maximumConnectionsPerHost, 1)
             self.init(
-                client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
-                ownsClient: true,
-                tlsConfiguration: tlsConfiguration
+                owning: Self.securing(tlsConfiguration, certificateChecks),
+                maximumConnectionsPerHost: maximumConnectionsPerHost,
+                pins: nil
             )
         }
 
         /// Creates a transport over a client of its own that judges servers and presents a client
         /// certificate as `trust` says; `shutdown()` shuts the client down.
+        ///
+        /// Public-key pins (`TLSTrust.Server.publicKeys(_:)`, `TLSTrust.Server.publicKeySHA256(_:roots:)`) are
+        /// checked on each new connection once its handshake is done, against the key of the server's own
+        /// certificate: a connection whose key is not pinned is closed before a request is written on it,
+        /// and the calls waiting for it end at once with a `tls` transport failure whose cause is
+        /// `TLSTrust.Failure.pinMismatch(host:)`.
         /// - Parameters:
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
         ///   - maximumConnectionsPerHost: How many HTTP/1.1 connections the client keeps open to one
         ///     host at most.
-        /// - Throws: `TLSTrust.Failure` for what the transport cannot enforce (public-key pins) or read
+        /// - Throws: `TLSTrust.Failure` for a certificate, a pin or a client identity that cannot be read
         ///   (see `makeTLSConfiguration()`).
         public convenience init(trust: TLSTrust, maximumConnectionsPerHost: Int = 8) throws(TLSTrust.Failure) {
+            let pins = try trust.pinnedKeyDigests()
             self.init(
-                tlsConfiguration: try trust.makeTLSConfiguration(),
-                maximumConnectionsPerHost: maximumConnectionsPerHost
+                owning: Self.securing(try trust.makeTLSConfigurationCheckingPinsElsewhere(), .enforced),
+                maximumConnectionsPerHost: maximumConnectionsPerHost,
+                pins: pins.map(PinnedKeyCheck.init(digests:))
+            )
+        }
+
+        /// Creates a transport over a client of its own, made with `makeClientConfiguration()`, `tls` and
+        /// the check of `pins` on each new connection.
+        private convenience init(
+            owning tls: TLSConfiguration,
+            maximumConnectionsPerHost: Int,
+            pins: PinnedKeyCheck?
+        ) {
+            var configuration = Self.makeClientConfiguration()
+            configuration.tlsConfiguration = tls
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(maximumConnectionsPerHost, 1)
+            let connections = ConnectionLog()
+            let opened: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
+                let checked = pins?.check(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
+                return checked.map { connections.opened(port: channel.remoteAddress?.port) }
+            }
+            configuration.http1_1ConnectionDebugInitializer = opened
+            configuration.http2ConnectionDebugInitializer = opened
+            self.init(
+                client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration),
+                ownsClient: true,
+                tlsConfiguration: tls,
+                connections: connections
             )
         }
 
@@ -96,7 +128,9 @@
         /// - Parameters:
         ///   - client: The client requests are sent with.
         ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
-        /// - Throws: `TLSTrust.Failure` for what the transport cannot enforce (public-key pins) or read.
+        /// - Throws: `TLSTrust.Failure` for what the transport cannot enforce or read: public-key pins are
+        ///   refused with `unsupported(transport:feature:)`, since they are checked by the connections of
+        ///   a client the transport makes (`init(trust:maximumConnectionsPerHost:)`).
         public convenience init(client: HTTPClient, trust: TLSTrust) throws(TLSTrust.Failure) {
             self.init(client: client, tlsConfiguration: try trust.makeTLSConfiguration())
         }
@@ -131,14 +165,21 @@
             self.init(
                 client: client,
                 ownsClient: false,
-                tlsConfiguration: Self.securing(tlsConfiguration, certificateChecks)
+                tlsConfiguration: Self.securing(tlsConfiguration, certificateChecks),
+                connections: nil
             )
         }
 
-        private init(client: HTTPClient, ownsClient: Bool, tlsConfiguration: TLSConfiguration) {
+        private init(
+            client: HTTPClient,
+            ownsClient: Bool,
+            tlsConfiguration: TLSConfiguration,
+            connections: ConnectionLog?
+        ) {
             self.client = client
             self.ownsClient = ownsClient
             self.tlsConfiguration = tlsConfiguration
+            self.connections = connections
         }
 
         deinit {
@@ -229,6 +270,10 @@
                 if exchange.isTimedOut {
                     throw ApiError.timeout
                 }
+                if error is PinnedKeyCheck.Mismatch {
+                    let host = request.url.host ?? ""
+                    throw ApiError.transport(.init(kind: .tls, cause: TLSTrust.Failure.pinMismatch(host: host)))
+                }
                 if Task.isCancelled {
                     throw ApiError.cancelled
                 }
@@ -277,18 +322,26 @@
                 if let body {
                     outgoing.body = .stream(body.chunks, length: body.length.map { .known($0) } ?? .unknown)
                 }
-                if url.scheme?.lowercased() == "https" {
+                let secure = url.scheme?.lowercased() == "https"
+                if secure {
                     outgoing.tlsConfiguration = tlsConfiguration
                 }
                 do {
-                    let response = try await client.execute(outgoing, deadline: deadline)
-                    return try await read(
+                    connections?.wait(exchange, port: url.port ?? (secure ? 443 : 80))
+                    let response: HTTPClientResponse
+                    do {
+                        defer { connections?.stopWaiting(exchange) }
+                        response = try await client.execute(outgoing, deadline: deadline)
+                    }
+                    var raw = try await read(
                         response,
                         url: url,
                         method: request.method,
                         exchange: exchange,
                         options: options
                     )
+                    raw.phases = exchange.phases(knowsConnections: connections != nil)
+                    return raw
                 } catch
                     where retries < Self.maximumStaleRetries && !exchange.hasHead && !Task.isCancelled
                     && Self.isStale(error, method: method, sentBody: body?.hasHandedOverBytes ?? false)

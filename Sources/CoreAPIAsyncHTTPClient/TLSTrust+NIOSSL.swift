@@ -11,18 +11,37 @@
         /// SwiftNIO SSL verifies a chain up to a trusted root, so a pinned certificate must be the root
         /// of the chain the server shows — a private CA, or a self-signed server certificate — not a
         /// leaf issued by another CA.
-        /// - Throws: `unsupported(transport:feature:)` for
-        ///   `publicKeys(_:)`: the transport cannot see the server's chain (the
-        ///   client's TLS configuration takes roots, not a verification hook);
-        ///   `invalidCertificate(_:)` or `invalidClientIdentity(_:)`
-        ///   when one cannot be read.
+        /// - Throws: `unsupported(transport:feature:)` for `publicKeys(_:)` and `publicKeySHA256(_:roots:)`:
+        ///   a TLS configuration cannot hold a public-key pin, which the transport checks on each new
+        ///   connection (make it with `AsyncHTTPClientTransport.init(trust:maximumConnectionsPerHost:)`);
+        ///   `invalidCertificate(_:)` or `invalidClientIdentity(_:)` when one cannot be read.
         public func makeTLSConfiguration() throws(TLSTrust.Failure) -> TLSConfiguration {
+            if pinsKeys {
+                throw .unsupported(
+                    transport: "AsyncHTTPClientTransport",
+                    feature: "public-key pinning in a TLS configuration (make the transport with init(trust:))"
+                )
+            }
+            return try makeTLSConfigurationCheckingPinsElsewhere()
+        }
+
+        /// Whether `server` pins keys.
+        var pinsKeys: Bool {
+            switch server {
+            case .system, .certificates: false
+            case .publicKeys, .publicKeySHA256: true
+            }
+        }
+
+        /// The TLS configuration of `makeTLSConfiguration()`, which for pinned keys is the platform's
+        /// validation: the caller checks the pins on each connection.
+        func makeTLSConfigurationCheckingPinsElsewhere() throws(TLSTrust.Failure) -> TLSConfiguration {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.minimumTLSVersion = .tlsv12
             switch server {
-            case .system:
+            case .system, .publicKeys, .publicKeySHA256(_, roots: []):
                 break
-            case .certificates(let certificates):
+            case .certificates(let certificates), .publicKeySHA256(_, let certificates):
                 guard !certificates.isEmpty else {
                     throw .invalidCertificate("no certificate to trust")
                 }
@@ -35,11 +54,6 @@
                     }
                 }
                 configuration.trustRoots = .certificates(roots)
-            case .publicKeys:
-                throw .unsupported(
-                    transport: "AsyncHTTPClientTransport",
-                    feature: "public-key pinning (its TLS configuration takes trusted roots, not a chain check)"
-                )
             }
             if let identity = clientIdentity {
                 let bundle: NIOSSLPKCS12Bundle

@@ -16,6 +16,12 @@
             var uploadReported: Int64 = -1
             /// Whether `end()` was called: nothing is reported or read any more.
             var isEnded = false
+            /// When a connection opened for this exchange was up, if one was (see `ConnectionLog`).
+            var connectionUp: ContinuousClock.Instant?
+            /// When the last body byte was handed to the client.
+            var bodySent: ContinuousClock.Instant?
+            /// When the response head arrived.
+            var headReceived: ContinuousClock.Instant?
         }
 
         private let state = LockedValue(State())
@@ -26,6 +32,9 @@
         private let progress: (@Sendable (TransferProgress) -> Void)?
         /// Held while a progress report runs, so reports never overlap and keep their order.
         private let reporting = LockedValue(())
+
+        /// When the transport began the exchange: the origin of its phases.
+        let started = ContinuousClock.now
 
         init(options: TransportOptions) {
             // With the session's control, the session ends the exchange on time: nothing to watch here.
@@ -59,7 +68,38 @@
         /// Notes that the response head arrived: upload progress is no longer reported.
         func receivedHead() {
             control.touch()
-            state.withLock { $0.hasHead = true }
+            let now = ContinuousClock.now
+            state.withLock {
+                $0.hasHead = true
+                $0.headReceived = now
+            }
+        }
+
+        /// Notes that a connection opened for this exchange was up at `instant`.
+        func openedConnection(at instant: ContinuousClock.Instant) {
+            state.withLock { $0.connectionUp = instant }
+        }
+
+        /// The phases of the exchange, which ends now; whether its connection was reused only when
+        /// `knowsConnections` (the transport's own client, whose connections it hears of).
+        func phases(knowsConnections: Bool) -> ResponseTiming.Phases {
+            let end = ContinuousClock.now
+            let started = started
+            return state.withLock { state in
+                var phases = ResponseTiming.Phases()
+                if knowsConnections {
+                    phases.reusedConnection = state.connectionUp == nil
+                    phases.connection = state.connectionUp.map { .zero..<($0 - started) }
+                }
+                if let sent = state.bodySent {
+                    let from = phases.connection?.upperBound ?? .zero
+                    phases.request = from..<max(from, sent - started)
+                }
+                if let head = state.headReceived {
+                    phases.response = (head - started)..<(end - started)
+                }
+                return phases
+            }
         }
 
         /// Notes that `sent` of `total` body bytes were handed to the client, and reports it unless the
@@ -67,7 +107,9 @@
         /// closed connection).
         func sent(_ sent: Int64, of total: Int64?) {
             control.touch()
+            let now = ContinuousClock.now
             let reports = state.withLock { state in
+                state.bodySent = now
                 guard !state.hasHead, sent > state.uploadReported else { return false }
                 state.uploadReported = sent
                 return true

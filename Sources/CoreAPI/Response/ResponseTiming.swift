@@ -22,12 +22,16 @@ public struct ResponseTiming: Sendable, Hashable {
     /// A call that joined a shared exchange (``CallOptions/sharesIdenticalCalls``) gets the timing of the
     /// call that started it.
     public var exchange: Duration?
+    /// The phases of that exchange — connection, request, response — as far as the transport's engine
+    /// shows them (see ``Phases``); `nil` when the transport reported none.
+    public var phases: ResponseTiming.Phases?
 
     /// Creates a timing.
-    public init(start: Date, total: Duration, exchange: Duration?) {
+    public init(start: Date, total: Duration, exchange: Duration?, phases: ResponseTiming.Phases? = nil) {
         self.start = start
         self.total = total
         self.exchange = exchange
+        self.phases = phases
     }
 }
 

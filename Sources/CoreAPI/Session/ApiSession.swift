@@ -332,10 +332,12 @@ public final class ApiSession: Sendable {
         )
         var response = try process(outcome, for: method, settings: settings)
         if timed, let carrier = response as? any ResponseTimingCarrier {
+            let raw = try? outcome.get()
             let timing = ResponseTiming(
                 start: startDate,
                 total: .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - startNanoseconds)),
-                exchange: try? outcome.get().exchangeDuration
+                exchange: raw?.exchangeDuration,
+                phases: raw?.phases
             )
             response = carrier.adding(timing) as? M.Response ?? response
         }

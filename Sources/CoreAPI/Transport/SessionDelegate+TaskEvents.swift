@@ -38,6 +38,7 @@ extension SessionDelegate {
         }
         let progress = shared.withLock { _ -> (@Sendable (TransferProgress) -> Void)? in
             state.touch()
+            state.headReceived = Date()
             state.collector = collector
             state.streams = streams
             if let failure { state.failure = failure }
@@ -154,6 +155,7 @@ extension SessionDelegate {
         let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
             state.touch()
+            state.bodySent = Date()
             state.bodyBytesSent = totalBytesSent
             state.bodyBytesExpected = totalBytesExpectedToSend
             return state.progress
@@ -193,9 +195,9 @@ extension SessionDelegate {
             let url = state.task?.originalRequest?.url
             state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.collector != nil, url: url)))
         } else if let raw = try? state.collector?.finish() {
-            state.completion(TaskOutcome(response: raw.head, data: raw.data))
+            state.completion(TaskOutcome(response: raw.head, data: raw.data, phases: phases(of: state)))
         } else if let head = (state.task?.response as? HTTPURLResponse).map(ResponseHead.init) {
-            state.completion(TaskOutcome(response: head, data: Data()))
+            state.completion(TaskOutcome(response: head, data: Data(), phases: phases(of: state)))
         } else {
             state.completion(TaskOutcome(error: ApiError.transport(.init(kind: .badResponse))))
         }

@@ -11,10 +11,13 @@ extension SessionDelegate {
         var response: ResponseHead?
         var data = Data()
         var error: ApiError?
+        /// The phases of the exchange, for ``RawResponse/phases``.
+        var phases: ResponseTiming.Phases?
 
-        init(response: ResponseHead, data: Data) {
+        init(response: ResponseHead, data: Data, phases: ResponseTiming.Phases? = nil) {
             self.response = response
             self.data = data
+            self.phases = phases
         }
 
         init(error: ApiError) {
@@ -25,7 +28,9 @@ extension SessionDelegate {
         func rawResponse() throws(ApiError) -> RawResponse {
             if let error { throw error }
             guard let response else { throw ApiError.transport(.init(kind: .badResponse)) }
-            return RawResponse(head: response, data: data)
+            var raw = RawResponse(head: response, data: data)
+            raw.phases = phases
+            return raw
         }
     }
 }

@@ -32,6 +32,14 @@ extension SessionDelegate {
         /// Whether the task is suspended until its stream's reader has made room (Apple only): idle
         /// time does not count meanwhile.
         var isWaitingForReader = false
+        /// When the task was made: the origin of the exchange's phases.
+        let started = Date()
+        /// When the last body bytes were reported sent.
+        var bodySent: Date?
+        /// When the response head arrived.
+        var headReceived: Date?
+        /// The phases URLSession's metrics gave, when they came.
+        var phases: ResponseTiming.Phases?
 
         init(
             completion: @escaping @Sendable (TaskOutcome) -> Void,

@@ -67,7 +67,8 @@ public final class URLSessionTransport: Transport {
     ///   - trust: Which servers are trusted, and the client certificate.
     /// - Throws: ``TLSTrust/Failure/unsupported(transport:feature:)`` on Linux for anything but
     ///   ``TLSTrust/system``; ``TLSTrust/Failure/invalidClientIdentity(_:)`` when the client identity
-    ///   cannot be opened.
+    ///   cannot be opened, ``TLSTrust/Failure/invalidPin(_:)`` or
+    ///   ``TLSTrust/Failure/invalidCertificate(_:)`` when a pin cannot be read.
     public convenience init(
         configuration: URLSessionConfiguration = URLSessionTransport.makeDefaultConfiguration(),
         trust: TLSTrust
@@ -81,6 +82,7 @@ public final class URLSessionTransport: Transport {
             }
         #else
             _ = try trust.clientCredential()
+            _ = try trust.pinnedKeyDigests()
         #endif
         self.init(configuration: configuration, addedHeaders: [], trust: trust)
     }

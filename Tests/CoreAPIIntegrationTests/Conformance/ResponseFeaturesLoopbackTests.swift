@@ -59,6 +59,16 @@ private struct SlowWithMetadata: ApiMethod {
     let ms = 300
 }
 
+/// A JSON body posted to `/echo/items`, with its metadata.
+private struct PostWithMetadata: ApiMethod {
+    typealias Response = WithMetadata<Data>
+    var hostProviderKey: String { "fixture" }
+    var path: String { "/echo/items" }
+    var httpMethod: HTTPMethod { .post }
+    var parametersEncoding: any ParametersEncoding { JsonParametersEncoder() }
+    let name = "phases"
+}
+
 /// Response features over real HTTP, on every transport: GraphQL against the fixture's small endpoint,
 /// and the metadata of a response.
 extension SerialLoopback {
@@ -137,6 +147,48 @@ extension SerialLoopback {
             #expect(timing.total >= exchange)
             #expect(timing.total <= .seconds(after.timeIntervalSince(before)))
             #expect(timing.start >= before.addingTimeInterval(-0.001) && timing.start <= after)
+        }
+
+        /// The phases a transport reports are in order — each starts when the one before has ended — and
+        /// lie within the exchange; the server waits 300 ms before its head, so the response phase starts
+        /// no sooner. The second call goes over the connection the first one left open.
+        @Test(arguments: TestTransport.underTest)
+        func phasesAreInOrderWithinTheExchange(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let first = try #require(try await session.perform(SlowWithMetadata()).timing)
+            let second = try #require(try await session.perform(SlowWithMetadata()).timing)
+            let posted = try #require(try await session.perform(PostWithMetadata()).timing)
+            for timing in [first, second, posted] {
+                let phases = try #require(timing.phases)
+                Self.expectInOrder(phases, within: try #require(timing.exchange))
+                let response = try #require(phases.response)
+                if timing != posted {
+                    #expect(response.lowerBound >= .milliseconds(300))
+                }
+                #expect(phases.connection == nil || phases.reusedConnection == false)
+            }
+            // FoundationNetworking tells nothing of connections.
+            #if canImport(FoundationNetworking)
+                let reports = transport != .urlSession
+            #else
+                let reports = true
+            #endif
+            #expect(second.phases?.reusedConnection == (reports ? true : nil))
+            #expect(posted.phases?.request != nil)
+        }
+
+        /// Each known phase starts no sooner than the one before it ended (the TLS handshake lies within
+        /// the connection), and the last ends within the exchange.
+        static func expectInOrder(_ phases: ResponseTiming.Phases, within exchange: Duration) {
+            var end = Duration.zero
+            for (name, range) in phases.known where name != "secureConnection" {
+                #expect(range.lowerBound >= end, "\(name) starts before the phase before it ended")
+                end = range.upperBound
+            }
+            #expect(end <= exchange)
+            if let handshake = phases.secureConnection, let connection = phases.connection {
+                #expect(handshake.lowerBound >= connection.lowerBound && handshake.upperBound <= connection.upperBound)
+            }
         }
     }
 }

@@ -38,6 +38,36 @@ struct TLSTrustLoopbackTests {
         let error = await #expect(throws: ApiError.self) { try await session.perform(TLSHello()) }
         #expect(error == .transport(.init(kind: .tls, code: error?.transportCode)))
     }
+
+    /// The key a pin is compared with is the certificate's SubjectPublicKeyInfo, byte for byte what
+    /// `openssl pkey -pubin -outform der` writes, and its digest is the one `openssl dgst` makes.
+    @Test(arguments: ["server", "backup"])
+    func thePinnedKeyOfACertificateIsItsSubjectPublicKeyInfo(name: String) throws {
+        let certificates = try TestCertificates.shared()
+        let certificate = try TLSTrust.Certificate(
+            pem: String(decoding: try certificates.contents("\(name).pem"), as: UTF8.self)
+        )
+        let key = try #require(certificate.subjectPublicKeyInfo)
+        #expect(key == [UInt8](try certificates.contents("\(name).spki")))
+        let digests = try TLSTrust(server: .publicKeys([certificate])).pinnedKeyDigests()
+        #expect(digests == [[UInt8](try certificates.contents("\(name).sha256"))])
+        #expect(try TLSTrust(server: .publicKeySHA256([try certificates.pin(name)])).pinnedKeyDigests() == digests)
+    }
+
+    @Test func unreadablePinsAreRefused() {
+        #expect(throws: TLSTrust.Failure.invalidPin("pin 2 is not the base64 of a SHA-256 digest")) {
+            try TLSTrust(server: .publicKeySHA256([String(repeating: "A", count: 43) + "=", "c2hvcnQ="]))
+                .pinnedKeyDigests()
+        }
+        #expect(throws: TLSTrust.Failure.invalidPin("no key is pinned")) {
+            try TLSTrust(server: .publicKeySHA256([])).pinnedKeyDigests()
+        }
+        #expect(throws: TLSTrust.Failure.invalidCertificate("certificate 1 is not a DER X.509 certificate")) {
+            try TLSTrust(server: .publicKeys([TLSTrust.Certificate(der: Data([0x30, 0x03, 0x30, 0x01, 0x02]))]))
+                .pinnedKeyDigests()
+        }
+        #expect(TLSTrust.Failure.pinMismatch(host: "api.example").description.contains("api.example"))
+    }
 }
 
 extension ApiError {
@@ -83,7 +113,8 @@ extension ApiError {
         /// Performs `TLSHello` over `transport` against `server`, then shuts the transport down.
         private func hello(
             over transport: AsyncHTTPClientTransport,
-            at server: TLSFixtureServer
+            at server: TLSFixtureServer,
+            options: CallOptions? = nil
         ) async throws
             -> TLSEcho
         {
@@ -92,7 +123,7 @@ extension ApiError {
                 transport: transport
             )
             do {
-                let echo = try await session.perform(TLSHello())
+                let echo = try await session.perform(TLSHello(), options: options)
                 try await transport.shutdown()
                 return echo
             } catch {
@@ -101,10 +132,14 @@ extension ApiError {
             }
         }
 
-        private func startServer(_ name: String = "server", requireClient: Bool = false) throws -> TLSFixtureServer {
+        private func startServer(
+            _ name: String = "server",
+            key: String? = nil,
+            requireClient: Bool = false
+        ) throws -> TLSFixtureServer {
             try TLSFixtureServer(
                 certificate: certificates.path("\(name).pem"),
-                key: certificates.path("\(name).key"),
+                key: certificates.path("\(key ?? name).key"),
                 clientAuthority: requireClient ? certificates.path("ca.pem") : nil
             )
         }
@@ -198,15 +233,70 @@ extension ApiError {
             #expect(try await hello(over: insecure, at: server) == TLSEcho(path: "/hello", client: nil))
         }
 
-        @Test func publicKeyPinsAndUnreadableIdentitiesAreRefusedWhenTheTransportIsMade() throws {
-            #expect(
-                throws: TLSTrust.Failure.unsupported(
-                    transport: "AsyncHTTPClientTransport",
-                    feature: "public-key pinning (its TLS configuration takes trusted roots, not a chain check)"
+        /// Pins of the test CA's servers: the CA is the only root, and the keys of `names` are pinned.
+        private func pinning(_ names: [String]) throws -> TLSTrust {
+            TLSTrust(server: .publicKeySHA256(try names.map(certificates.pin), roots: [try authority("ca")]))
+        }
+
+        @Test func aServerWithAPinnedKeyIsAccepted() async throws {
+            let server = try startServer()
+            defer { server.stop() }
+            #expect(try await hello(try pinning(["server"]), at: server) == TLSEcho(path: "/hello", client: nil))
+        }
+
+        /// The certificate renewed with the backup key passes while both keys are pinned.
+        @Test func aRotatedKeyWithABackupPinIsAccepted() async throws {
+            let server = try startServer("backup")
+            defer { server.stop() }
+            let echo = try await hello(try pinning(["server", "backup"]), at: server)
+            #expect(echo == TLSEcho(path: "/hello", client: nil))
+        }
+
+        /// A valid chain with another key ends the call with the pin mismatch, at once: the pool does not
+        /// retry the connection until the deadline.
+        @Test func aKeyThatIsNotPinnedEndsTheCallWithAPinMismatch() async throws {
+            let server = try startServer("backup")
+            defer { server.stop() }
+            let transport = try AsyncHTTPClientTransport(trust: try pinning(["server"]))
+            let started = ContinuousClock.now
+            let error = await #expect(throws: ApiError.self) {
+                try await hello(
+                    over: transport,
+                    at: server,
+                    options: CallOptions(timeout: .seconds(30), deadline: .seconds(30))
                 )
-            ) {
-                try AsyncHTTPClientTransport(trust: TLSTrust(server: .publicKeys([try authority("ca")])))
             }
+            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(error == .transport(.init(kind: .tls)))
+            guard case .transport(let failure) = error else { return }
+            #expect(failure.cause as? TLSTrust.Failure == .pinMismatch(host: "127.0.0.1"))
+            #expect(failure.host == "127.0.0.1")
+        }
+
+        /// The pin adds to the validation: an expired certificate is refused though its key is pinned.
+        @Test func anExpiredCertificateWithAPinnedKeyIsRefused() async throws {
+            let server = try startServer("expired", key: "server")
+            defer { server.stop() }
+            let error = await #expect(throws: ApiError.self) { try await hello(try pinning(["server"]), at: server) }
+            #expect(error == .transport(.init(kind: .tls)))
+            guard case .transport(let failure) = error else { return }
+            #expect(failure.cause is NIOSSLError)
+        }
+
+        @Test func pinsAreRefusedInATLSConfigurationOrWithAClientOfAnotherMaker() throws {
+            let expected = TLSTrust.Failure.unsupported(
+                transport: "AsyncHTTPClientTransport",
+                feature: "public-key pinning in a TLS configuration (make the transport with init(trust:))"
+            )
+            let trust = try pinning(["server"])
+            #expect(throws: expected) { try trust.makeTLSConfiguration() }
+            #expect(throws: expected) { try AsyncHTTPClientTransport(client: HTTPClient.shared, trust: trust) }
+            #expect(throws: TLSTrust.Failure.invalidPin("no key is pinned")) {
+                try AsyncHTTPClientTransport(trust: TLSTrust(server: .publicKeySHA256([])))
+            }
+        }
+
+        @Test func unreadableIdentitiesAreRefusedWhenTheTransportIsMade() throws {
             let wrongPassphrase = TLSTrust.ClientIdentity(
                 pkcs12: try certificates.contents("client.p12"),
                 passphrase: "wrong"

@@ -8,6 +8,10 @@ import Foundation
 /// - `wrong-host.pem` / `wrong-host.key`: issued by the test CA for `example.invalid` only.
 /// - `client.pem` / `client.key` / `client.p12`: a client certificate (common name `coreapi-client`) issued
 ///   by the test CA, and the same as a PKCS #12 archive with the passphrase ``passphrase``.
+/// - `backup.pem` / `backup.key`: like `server.pem`, with another key (the key a renewal rotates to).
+/// - `expired.pem`: like `server.pem`, with the same key, valid only on 1 January 2020.
+/// - `server.spki` / `backup.spki`: the DER SubjectPublicKeyInfo of those keys, and `server.sha256` /
+///   `backup.sha256` its SHA-256 digest, as `openssl` writes them (see ``pin(_:)``).
 struct TestCertificates: Sendable {
     enum MakeError: Error, CustomStringConvertible {
         case openssl(arguments: [String], output: String)
@@ -37,6 +41,11 @@ struct TestCertificates: Sendable {
         folder.appendingPathComponent(name).path
     }
 
+    /// The base64 SHA-256 digest of the SubjectPublicKeyInfo of `server` or `backup`, made by `openssl`.
+    func pin(_ name: String) throws -> String {
+        try contents("\(name).sha256").base64EncodedString()
+    }
+
     /// The contents of one of the files.
     func contents(_ name: String) throws -> Data {
         try Data(contentsOf: folder.appendingPathComponent(name))
@@ -58,6 +67,17 @@ struct TestCertificates: Sendable {
             commonName: "example.invalid",
             extensions: "subjectAltName=DNS:example.invalid\nextendedKeyUsage=serverAuth\n"
         )
+        try issue(
+            "backup",
+            commonName: "127.0.0.1",
+            extensions: "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
+        )
+        try issueExpired()
+        for name in ["server", "backup"] {
+            try openssl("x509", "-in", path("\(name).pem"), "-pubkey", "-noout", "-out", path("\(name).pub"))
+            try openssl("pkey", "-pubin", "-in", path("\(name).pub"), "-outform", "der", "-out", path("\(name).spki"))
+            try openssl("dgst", "-sha256", "-binary", "-out", path("\(name).sha256"), path("\(name).spki"))
+        }
         try issue("client", commonName: "coreapi-client", extensions: "extendedKeyUsage=clientAuth\n")
         try openssl(
             "pkcs12",
@@ -131,6 +151,47 @@ struct TestCertificates: Sendable {
             "2",
             "-extfile",
             path("\(name).ext")
+        )
+    }
+
+    /// `expired.pem`: the server's request (so its key) signed by the test CA for a day of 2020, which
+    /// `openssl x509` cannot date in the past before OpenSSL 3.4: `openssl ca` can.
+    private func issueExpired() throws {
+        let config = """
+            [ca]
+            default_ca = issuer
+            [issuer]
+            database = \(path("index.txt"))
+            new_certs_dir = \(folder.path)
+            certificate = \(path("ca.pem"))
+            private_key = \(path("ca.key"))
+            serial = \(path("serial"))
+            default_md = sha256
+            policy = any
+            unique_subject = no
+            [any]
+            commonName = supplied
+
+            """
+        try Data(config.utf8).write(to: folder.appendingPathComponent("issuer.cnf"))
+        try Data().write(to: folder.appendingPathComponent("index.txt"))
+        try Data("01\n".utf8).write(to: folder.appendingPathComponent("serial"))
+        try openssl(
+            "ca",
+            "-batch",
+            "-config",
+            path("issuer.cnf"),
+            "-in",
+            path("server.csr"),
+            "-out",
+            path("expired.pem"),
+            "-startdate",
+            "20200101000000Z",
+            "-enddate",
+            "20200102000000Z",
+            "-notext",
+            "-extfile",
+            path("server.ext")
         )
     }
 

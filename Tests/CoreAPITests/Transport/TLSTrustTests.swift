@@ -65,6 +65,7 @@ import Testing
                 "trusted certificates"
             ),
             (TLSTrust(server: .publicKeys([TLSTrust.Certificate(der: first)])), "public-key pinning"),
+            (TLSTrust(server: .publicKeySHA256([String(repeating: "A", count: 43) + "="])), "public-key pinning"),
             (
                 TLSTrust(clientIdentity: TLSTrust.ClientIdentity(pkcs12: Data(), passphrase: "x")),
                 "a client certificate"

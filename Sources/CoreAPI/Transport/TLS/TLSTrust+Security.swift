@@ -15,27 +15,28 @@
             case .system:
                 return SecTrustEvaluateWithError(trust, nil)
             case .certificates(let certificates):
-                let anchors = certificates.compactMap { SecCertificateCreateWithData(nil, $0.der as CFData) }
-                guard !anchors.isEmpty, anchors.count == certificates.count,
-                    SecTrustSetAnchorCertificates(trust, anchors as CFArray) == errSecSuccess,
-                    SecTrustSetAnchorCertificatesOnly(trust, true) == errSecSuccess
-                else { return false }
-                return SecTrustEvaluateWithError(trust, nil)
-            case .publicKeys(let certificates):
-                guard SecTrustEvaluateWithError(trust, nil) else { return false }
-                let pinned = Set(
-                    certificates.compactMap { SecCertificateCreateWithData(nil, $0.der as CFData) }
-                        .compactMap(Self.publicKey(of:))
-                )
+                return Self.anchor(trust, in: certificates) && SecTrustEvaluateWithError(trust, nil)
+            case .publicKeys, .publicKeySHA256:
+                if case .publicKeySHA256(_, let roots) = server, !roots.isEmpty, !Self.anchor(trust, in: roots) {
+                    return false
+                }
+                guard SecTrustEvaluateWithError(trust, nil), let pinned = try? pinnedKeyDigests() else {
+                    return false
+                }
                 let chain = (SecTrustCopyCertificateChain(trust) as? [SecCertificate]) ?? []
-                return chain.contains { Self.publicKey(of: $0).map(pinned.contains) ?? false }
+                return chain.contains { certificate in
+                    let der = TLSTrust.Certificate(der: SecCertificateCopyData(certificate) as Data)
+                    return der.subjectPublicKeyInfo.map { pinned.contains(SHA256.digest(of: $0)) } ?? false
+                }
             }
         }
 
-        /// The external representation of a certificate's public key.
-        private static func publicKey(of certificate: SecCertificate) -> Data? {
-            guard let key = SecCertificateCopyKey(certificate) else { return nil }
-            return SecKeyCopyExternalRepresentation(key, nil) as Data?
+        /// Makes `certificates` the only anchors of `trust`; whether that worked.
+        private static func anchor(_ trust: SecTrust, in certificates: [TLSTrust.Certificate]) -> Bool {
+            let anchors = certificates.compactMap { SecCertificateCreateWithData(nil, $0.der as CFData) }
+            return !anchors.isEmpty && anchors.count == certificates.count
+                && SecTrustSetAnchorCertificates(trust, anchors as CFArray) == errSecSuccess
+                && SecTrustSetAnchorCertificatesOnly(trust, true) == errSecSuccess
         }
 
         /// The credential for a client-certificate challenge, or `nil` without ``clientIdentity``.
