@@ -10,6 +10,10 @@ import PackageDescription
 /// finds it; `BenchServer` is the loopback HTTP server the network suites start in a process of its own, and
 /// `InstructionCount` performs loopback requests for `count-instructions.sh` to count under callgrind.
 ///
+/// The stub-transport clients with an observability bridge (`coreapi-stub-logging`, `-metrics`, `-tracing`)
+/// measure what each bridge adds with its library's no-op backend, so CoreAPI's `Logging`, `Metrics` and
+/// `Tracing` traits are always on here: swift-log, swift-metrics and swift-distributed-tracing are small.
+///
 /// The clients over AsyncHTTPClient (CoreAPI's transport and the raw baseline) come with the
 /// `AsyncHTTPClient` trait, on by default. CI's gates need none of them and build with
 /// `--disable-default-traits`, which leaves SwiftNIO, BoringSSL and AsyncHTTPClient out of the release build.
@@ -27,10 +31,16 @@ let package = Package(
         .package(
             name: "CoreAPI",
             path: "..",
-            traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))]
+            traits: [
+                .trait(name: "AsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+                "Logging", "Metrics", "Tracing",
+            ]
         ),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -41,6 +51,12 @@ let package = Package(
                 .product(name: "CoreAPI", package: "CoreAPI"),
                 .product(name: "CoreAPIJSON", package: "CoreAPI"),
                 .product(name: "CoreAPITesting", package: "CoreAPI"),
+                .product(name: "CoreAPILogging", package: "CoreAPI"),
+                .product(name: "CoreAPIMetrics", package: "CoreAPI"),
+                .product(name: "CoreAPITracing", package: "CoreAPI"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(
                     name: "CoreAPIAsyncHTTPClient",
                     package: "CoreAPI",

@@ -8,6 +8,8 @@
 #   CoreAPI default session / URLSession .default                                   <= 0.86
 # Targets, reported without failing the run (CoreAPI does not meet them yet; see Docs/Performance.md):
 #   CoreAPI over each transport / that transport raw with the same configuration  <= 1.03
+#   CoreAPI over StubTransport with each observability bridge (swift-log, swift-metrics, tracing) over
+#   its no-op backend / the same without it                                        <= 1.05
 #   (URLSession .default, URLSession with CoreAPI's configuration, AsyncHTTPClient; both modes)
 # and CoreAPI over AsyncHTTPClient / URLSession .default, whose 0.40 bound is on CPU time.
 #
@@ -30,7 +32,7 @@
 # (as root, or with sudo).
 #
 # Usage: Benchmarks/count-instructions.sh [--gates]
-#   --gates  CI's run: only the five clients of the enforced guards, one at a time, three rounds each.
+#   --gates  CI's run: only the clients of the enforced guards, one at a time, three rounds each.
 #            The reported-only targets (8 in flight, AsyncHTTPClient, the transport floor) are left to a
 #            full run, and the package is built without its AsyncHTTPClient trait (build.sh --gates).
 #            Each guard prints its figure, the spread of its rounds (max - min over the median) and its
@@ -63,10 +65,11 @@ bin="$(swift build -c release --package-path "$here" "${traits[@]}" --show-bin-p
 counted="$bin/InstructionCount-counted"
 objcopy --strip-debug "$bin/InstructionCount" "$counted"
 
-# Instructions of the counted requests of one run of `InstructionCount <client> <requests> <in flight>`:
-# the total of the dump its marks write after the counted requests.
+# Instructions of the counted requests of one run of `InstructionCount <clients> <requests> <in flight>`,
+# one line per client (several joined by `+` run in one process, the Nth client's counts in dump N): the
+# total of the dump its marks write after its counted requests.
 count() {
-    local log dump
+    local log dump clients index
     log="$(mktemp)"
     dump="$(mktemp -d)"
     if ! valgrind --tool=callgrind --callgrind-out-file="$dump/out" "$counted" "$1" "$2" "$3" >"$log" 2>&1; then
@@ -74,20 +77,37 @@ count() {
         rm -rf "$log" "$dump"
         return 1
     fi
-    if [ ! -f "$dump/out.1" ]; then
-        echo "no dump of the counted requests: InstructionCount was built without valgrind's headers" \
-            "(install valgrind, then touch Benchmarks/Sources/CallgrindMarks/CallgrindMarks.c and build again)" >&2
-        rm -rf "$log" "$dump"
-        return 1
-    fi
-    sed -n 's/^totals: //p' "$dump/out.1"
+    clients=$(printf '%s' "$1" | awk -F+ '{ print NF }')
+    for index in $(seq 1 "$clients"); do
+        if [ ! -f "$dump/out.$index" ]; then
+            echo "no dump of the counted requests: InstructionCount was built without valgrind's headers" \
+                "(install valgrind, then touch Benchmarks/Sources/CallgrindMarks/CallgrindMarks.c and build again)" >&2
+            rm -rf "$log" "$dump"
+            return 1
+        fi
+        sed -n 's/^totals: //p' "$dump/out.$index"
+    done
     rm -rf "$log" "$dump"
+}
+
+# Appends a results line per client of "$2" (joined by `+`) counted in mode "$1" with "$3" in flight.
+record() {
+    local output counts names index
+    output=$(count "$2" "$requests" "$3") || exit 1
+    read -r -d '' -a counts <<<"$output" || true
+    IFS=+ read -r -a names <<<"$2"
+    for index in "${!names[@]}"; do
+        results="${results}$1 ${names[$index]} ${counts[$index]} $requests
+"
+    done
 }
 
 export SWIFT_DETERMINISTIC_HASHING=1
 requests=300
 rounds=3
-clients="coreapi-stub coreapi-same urlsession-same coreapi-default urlsession-default"
+# CoreAPI over StubTransport, bare and with each observability bridge over its no-op backend, in one process.
+stub_clients="coreapi-stub+coreapi-stub-logging+coreapi-stub-metrics+coreapi-stub-tracing"
+clients="$stub_clients coreapi-same urlsession-same coreapi-default urlsession-default"
 clients_in_flight=""
 if [ "$gates" -eq 0 ]; then
     clients="$clients urlsession-lean coreapi-ahc ahc"
@@ -96,12 +116,10 @@ fi
 results=""
 for round in $(seq 1 "$rounds"); do
     for client in $clients; do
-        results="${results}sequential $client $(count "$client" "$requests" 1) $requests
-"
+        record sequential "$client" 1
     done
     for client in $clients_in_flight; do
-        results="${results}concurrent8 $client $(count "$client" "$requests" 8) $requests
-"
+        record concurrent8 "$client" 8
     done
 done
 

@@ -1,9 +1,12 @@
 // Performs loopback requests with one client, for counting the instructions they take under valgrind's
 // callgrind (see `count-instructions.sh`).
 //
-// Usage: InstructionCount <client> <requests> [<in flight>]
+// Usage: InstructionCount <client>[+<client>...] <requests> [<in flight>]
 //   client:    coreapi-same, urlsession-same, coreapi-default, urlsession-default, urlsession-lean,
-//              coreapi-ahc or ahc (see `ClientKind`)
+//              coreapi-stub, coreapi-stub-logging, coreapi-stub-metrics, coreapi-stub-tracing, coreapi-ahc
+//              or ahc (see `ClientKind`); several joined by `+` are counted one after the other in one
+//              process, each with its own warm-up and its own dump (the Nth client's in dump N), which
+//              spares valgrind's start-up for each
 //   requests:  how many `GET /user` + decode to perform after 50 warm-up requests
 //   in flight: how many of them run at a time, 1 by default
 //
@@ -25,14 +28,17 @@ import Synchronization
 let warmUpRequests = 50
 
 let arguments = CommandLine.arguments
+let kinds =
+    arguments.count > 1
+    ? arguments[1].split(separator: "+").map { name in ClientKind.allCases.first { $0.argument == name } } : []
 guard arguments.count == 3 || arguments.count == 4,
-    let kind = ClientKind.allCases.first(where: { $0.argument == arguments[1] }),
+    !kinds.isEmpty, !kinds.contains(where: { $0 == nil }),
     let requests = Int(arguments[2]), requests >= 0,
     let inFlight = arguments.count == 4 ? Int(arguments[3]) : 1, inFlight >= 1
 else {
     let clients = ClientKind.allCases.map(\.argument).joined(separator: ", ")
     FileHandle.standardError.write(
-        Data("usage: InstructionCount <client> <requests> [<in flight>]; clients: \(clients)\n".utf8)
+        Data("usage: InstructionCount <client>[+<client>...] <requests> [<in flight>]; clients: \(clients)\n".utf8)
     )
     exit(2)
 }
@@ -45,12 +51,14 @@ Task.detached {
     do {
         let server = try BenchServerProcess.start()
         defer { server.stop() }
-        let client = kind.makeClient(baseURL: server.baseURL)
-        defer { client.shutdown() }
-        try await client.fetchChecked(warmUpRequests, inFlight: inFlight)
-        callgrind_marks_zero()
-        try await client.fetchChecked(requests, inFlight: inFlight)
-        callgrind_marks_dump("counted requests")
+        for case let kind? in kinds {
+            let client = kind.makeClient(baseURL: server.baseURL)
+            defer { client.shutdown() }
+            try await client.fetchChecked(warmUpRequests, inFlight: inFlight)
+            callgrind_marks_zero()
+            try await client.fetchChecked(requests, inFlight: inFlight)
+            callgrind_marks_dump("counted requests: \(kind.argument)")
+        }
     } catch {
         failure.withLock { $0 = String(describing: error) }
     }
