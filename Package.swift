@@ -33,7 +33,7 @@ let package = Package(
         ),
         .trait(
             name: "HTTPTypes",
-            description: "Builds CoreAPIHTTPTypes, conversions to and from swift-http-types' HTTPRequest and HTTPResponse."
+            description: "Builds CoreAPIHTTPTypes: conversions to and from swift-http-types' request and response."
         ),
         .default(enabledTraits: []),
     ],
