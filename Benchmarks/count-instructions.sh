@@ -33,8 +33,9 @@
 #
 # Usage: Benchmarks/count-instructions.sh [--gates]
 #   --gates  CI's run: only the clients of the enforced guards, one at a time, three rounds each.
-#            The reported-only targets (8 in flight, AsyncHTTPClient, the transport floor) are left to a
-#            full run, and the package is built without its AsyncHTTPClient trait (build.sh --gates).
+#            The reported-only targets (8 in flight, AsyncHTTPClient, the observability bridges, the transport
+#            floor) are left to a full run, and the package is built without its default traits
+#            (build.sh --gates).
 #            Each guard prints its figure, the spread of its rounds (max - min over the median) and its
 #            margin to the bound in spreads; a margin under three spreads is flagged.
 set -euo pipefail
@@ -105,8 +106,12 @@ record() {
 export SWIFT_DETERMINISTIC_HASHING=1
 requests=300
 rounds=3
-# CoreAPI over StubTransport, bare and with each observability bridge over its no-op backend, in one process.
-stub_clients="coreapi-stub+coreapi-stub-logging+coreapi-stub-metrics+coreapi-stub-tracing"
+# CoreAPI over StubTransport, bare and (in a full run) with each observability bridge over its no-op
+# backend, in one process.
+stub_clients="coreapi-stub"
+if [ "$gates" -eq 0 ]; then
+    stub_clients="coreapi-stub+coreapi-stub-logging+coreapi-stub-metrics+coreapi-stub-tracing"
+fi
 clients="$stub_clients coreapi-same urlsession-same coreapi-default urlsession-default"
 clients_in_flight=""
 if [ "$gates" -eq 0 ]; then

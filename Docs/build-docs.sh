@@ -50,13 +50,13 @@ export COREAPI_WARNINGS_AS_ERRORS="${COREAPI_WARNINGS_AS_ERRORS-1}"
 export COREAPI_TEST_TARGETS="${COREAPI_TEST_TARGETS-CoreAPIIntegrationTests}"
 
 # The trait configuration, built as in CI (.ci/run, step "every trait"): keep the two the same.
-trait_build=(swift build --build-tests --enable-all-traits --scratch-path .build-traits)
+trait_build=(swift build --build-tests --traits AsyncHTTPClient,Logging,Metrics,Tracing,HTTPTypes --scratch-path .build-traits)
 "${trait_build[@]}"
 
 rm -rf "$work"
 mkdir -p "$work/graphs" "$work/link" "$work/archives" "$out"
 dump_log="$work/dump-symbol-graph.log"
-if ! swift package --enable-all-traits --scratch-path .build-traits dump-symbol-graph \
+if ! swift package --traits AsyncHTTPClient,Logging,Metrics,Tracing,HTTPTypes --scratch-path .build-traits dump-symbol-graph \
     --minimum-access-level public >"$dump_log" 2>&1; then
     cat "$dump_log" >&2
     exit 1

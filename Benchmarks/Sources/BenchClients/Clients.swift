@@ -72,12 +72,14 @@ public enum ClientKind: String, CaseIterable, Sendable {
     /// middleware chain, transport seam, response processing and decoding) with no engine and no socket,
     /// so its instruction count repeats from run to run. It makes no request to the server.
     case coreAPIStubTransport = "CoreAPI, stub transport"
-    /// ``coreAPIStubTransport`` with `LoggingMiddleware(logger:)` over swift-log's no-op handler.
-    case coreAPIStubLogging = "CoreAPI, stub transport, swift-log bridge (no-op handler)"
-    /// ``coreAPIStubTransport`` with `MetricsMiddleware` over swift-metrics' no-op handler.
-    case coreAPIStubMetrics = "CoreAPI, stub transport, swift-metrics bridge (no-op handler)"
-    /// ``coreAPIStubTransport`` with `TracingMiddleware` over swift-distributed-tracing's no-op tracer.
-    case coreAPIStubTracing = "CoreAPI, stub transport, tracing bridge (no-op tracer)"
+    #if Observability
+        /// ``coreAPIStubTransport`` with `LoggingMiddleware(logger:)` over swift-log's no-op handler.
+        case coreAPIStubLogging = "CoreAPI, stub transport, swift-log bridge (no-op handler)"
+        /// ``coreAPIStubTransport`` with `MetricsMiddleware` over swift-metrics' no-op handler.
+        case coreAPIStubMetrics = "CoreAPI, stub transport, swift-metrics bridge (no-op handler)"
+        /// ``coreAPIStubTransport`` with `TracingMiddleware` over swift-distributed-tracing's no-op tracer.
+        case coreAPIStubTracing = "CoreAPI, stub transport, tracing bridge (no-op tracer)"
+    #endif
     #if AsyncHTTPClient
         /// CoreAPI over its AsyncHTTPClient transport, with the transport's own client.
         case coreAPIAsyncHTTPClient = "CoreAPI, AsyncHTTPClient transport"
@@ -96,9 +98,11 @@ public enum ClientKind: String, CaseIterable, Sendable {
         case .urlSessionDefault: "urlsession-default"
         case .urlSessionLean: "urlsession-lean"
         case .coreAPIStubTransport: "coreapi-stub"
-        case .coreAPIStubLogging: "coreapi-stub-logging"
-        case .coreAPIStubMetrics: "coreapi-stub-metrics"
-        case .coreAPIStubTracing: "coreapi-stub-tracing"
+        #if Observability
+            case .coreAPIStubLogging: "coreapi-stub-logging"
+            case .coreAPIStubMetrics: "coreapi-stub-metrics"
+            case .coreAPIStubTracing: "coreapi-stub-tracing"
+        #endif
         #if AsyncHTTPClient
             case .coreAPIAsyncHTTPClient: "coreapi-ahc"
             case .asyncHTTPClient: "ahc"
@@ -109,7 +113,10 @@ public enum ClientKind: String, CaseIterable, Sendable {
     /// Whether the client answers in process over `StubTransport`, sending nothing to the server.
     public var isStub: Bool {
         switch self {
-        case .coreAPIStubTransport, .coreAPIStubLogging, .coreAPIStubMetrics, .coreAPIStubTracing: true
+        case .coreAPIStubTransport: true
+        #if Observability
+            case .coreAPIStubLogging, .coreAPIStubMetrics, .coreAPIStubTracing: true
+        #endif
         default: false
         }
     }
@@ -130,18 +137,29 @@ public enum ClientKind: String, CaseIterable, Sendable {
             )
         case .coreAPIStubTransport:
             CoreAPIClient(session: makeStubSession(baseURL: baseURL))
-        case .coreAPIStubLogging:
-            CoreAPIClient(
-                session: makeStubSession(baseURL: baseURL, middlewares: [ObservabilityBridge.logging.makeMiddleware()])
-            )
-        case .coreAPIStubMetrics:
-            CoreAPIClient(
-                session: makeStubSession(baseURL: baseURL, middlewares: [ObservabilityBridge.metrics.makeMiddleware()])
-            )
-        case .coreAPIStubTracing:
-            CoreAPIClient(
-                session: makeStubSession(baseURL: baseURL, middlewares: [ObservabilityBridge.tracing.makeMiddleware()])
-            )
+        #if Observability
+            case .coreAPIStubLogging:
+                CoreAPIClient(
+                    session: makeStubSession(
+                        baseURL: baseURL,
+                        middlewares: [ObservabilityBridge.logging.makeMiddleware()]
+                    )
+                )
+            case .coreAPIStubMetrics:
+                CoreAPIClient(
+                    session: makeStubSession(
+                        baseURL: baseURL,
+                        middlewares: [ObservabilityBridge.metrics.makeMiddleware()]
+                    )
+                )
+            case .coreAPIStubTracing:
+                CoreAPIClient(
+                    session: makeStubSession(
+                        baseURL: baseURL,
+                        middlewares: [ObservabilityBridge.tracing.makeMiddleware()]
+                    )
+                )
+        #endif
         #if AsyncHTTPClient
             case .coreAPIAsyncHTTPClient:
                 CoreAPIAsyncHTTPClientClient(baseURL: baseURL)
