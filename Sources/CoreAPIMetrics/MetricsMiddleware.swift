@@ -41,6 +41,10 @@
             self.factory = factory
         }
 
+        /// `true`: its recorders are fed without waiting, so a call with it needs no task of its own
+        /// (see ``/CoreAPI/Middleware/waitsOnlyInNext``).
+        public var waitsOnlyInNext: Bool { true }
+
         /// Passes the request on and records the metrics of each of its exchanges and of the call.
         /// - Parameters:
         ///   - request: The request as the previous steps left it.

@@ -45,6 +45,10 @@
             self.tracer = tracer
         }
 
+        /// `true`: its spans are started and ended without waiting, so a call with it needs no task of its own
+        /// (see ``/CoreAPI/Middleware/waitsOnlyInNext``).
+        public var waitsOnlyInNext: Bool { true }
+
         /// Runs the call in its span and each of its exchanges in a `CLIENT` span.
         /// - Parameters:
         ///   - request: The request as the previous steps left it.

@@ -12,6 +12,13 @@
 /// every status code as a ``RawResponse``. Transport failures reach them as thrown ``ApiError`` values;
 /// an error a middleware throws itself that is not an ``ApiError`` ends the call unchanged.
 ///
+/// A call with middlewares runs in a task of its own, so that cancelling it through the session
+/// (``ApiSession/cancelAllRequests()``, an ``ApiCall``'s handle) reaches a middleware wherever it waits —
+/// a retry's back-off, a token refresh — since only task cancellation reaches such a wait. A middleware
+/// whose only wait is `next` says so with ``waitsOnlyInNext``; when every middleware of a call says so,
+/// the call runs in the caller's task, as a call without middlewares does, and a cancel reaches it
+/// through the exchange.
+///
 /// Header fields left on the request are validated before it is sent: a name that is not a token or a
 /// value with CR, LF or NUL fails the call with ``ApiError/invalidRequest(_:)`` and nothing is sent.
 ///
@@ -41,4 +48,16 @@ public protocol Middleware: Sendable {
         context: MiddlewareContext,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse
+
+    /// Whether `next` is the only thing ``intercept(_:context:next:)`` waits for: it awaits no sleep,
+    /// no actor, no closure of the user's, nothing that a cancel from the session could not end. A call
+    /// whose middlewares all return `true` runs in the caller's task rather than a task of its own.
+    /// `false` unless the middleware says otherwise; return `true` only when it holds for every path
+    /// through `intercept`, or a cancel from the session would not reach the middleware's own wait.
+    var waitsOnlyInNext: Bool { get }
+}
+
+extension Middleware {
+    /// `false`: the middleware may wait on its own (see ``Middleware/waitsOnlyInNext``).
+    public var waitsOnlyInNext: Bool { false }
 }

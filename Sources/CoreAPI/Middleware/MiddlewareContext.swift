@@ -1,21 +1,55 @@
 /// What a middleware knows about the call it is part of.
 public struct MiddlewareContext: Sendable {
+    /// What every middleware of the call shares, kept once: a context passed down the chain copies one
+    /// reference rather than the method and all the call's settings.
+    private final class Shared: Sendable {
+        let method: any ApiMethod
+        let options: CallOptions
+        let session: ApiSession
+        let storedLookup: StoredLookup?
+        let call: Call?
+
+        init(method: any ApiMethod, options: CallOptions, session: ApiSession, storedLookup: StoredLookup?, call: Call?)
+        {
+            self.method = method
+            self.options = options
+            self.session = session
+            self.storedLookup = storedLookup
+            self.call = call
+        }
+    }
+
+    private let shared: Shared
+
     /// The method being performed.
-    public let method: any ApiMethod
+    public var method: any ApiMethod { shared.method }
     /// The call's settings in effect: the method's ``ApiMethod/options`` with the call's overrides.
-    public let options: CallOptions
+    public var options: CallOptions { shared.options }
     /// 1 for the first time this request passes a middleware; one more for each time a middleware
     /// before it sends it again.
     public internal(set) var attempt: Int
     /// The session performing the method.
-    public let session: ApiSession
+    public var session: ApiSession { shared.session }
     /// The stored-only lookup this call is, if it is one (``ApiSession/cachedThenFresh(_:cache:)``).
-    var storedLookup: StoredLookup? = nil
+    var storedLookup: StoredLookup? { shared.storedLookup }
     /// The call, whose exchanges ``withEachExchange(_:perform:)`` wraps; `nil` for a WebSocket's handshake.
-    var call: Call? = nil
+    var call: Call? { shared.call }
 
     /// The method's type name, for logs and metrics: `GetUser`.
     public var methodName: String { MethodNames.name(of: type(of: method)) }
+
+    /// The context of `method`'s call with `options` in `session`, at `attempt`.
+    init(
+        method: any ApiMethod,
+        options: CallOptions,
+        attempt: Int,
+        session: ApiSession,
+        storedLookup: StoredLookup? = nil,
+        call: Call? = nil
+    ) {
+        shared = Shared(method: method, options: options, session: session, storedLookup: storedLookup, call: call)
+        self.attempt = attempt
+    }
 }
 
 /// The type names of method types, made once per type: `String(describing:)` of a type demangles its

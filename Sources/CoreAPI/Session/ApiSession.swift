@@ -262,9 +262,10 @@ public final class ApiSession: Sendable {
     }
 
     /// Runs `operation` as a call of `method` in flight: listed, counted and cancellable (see ``Call``)
-    /// until it ends. With middlewares it runs in a task of its own, which a cancel reaches wherever a
-    /// middleware waits; without, every wait is the network exchange, which the caller's cancellation
-    /// and the call's handle reach directly, so it runs in the caller's task.
+    /// until it ends. With a middleware that may wait on its own it runs in a task of its own, which a
+    /// cancel reaches wherever that middleware waits; otherwise every wait is the network exchange, which
+    /// the caller's cancellation and the call's handle reach directly, so it runs in the caller's task
+    /// (see ``Middleware/waitsOnlyInNext``).
     @inline(__always)
     func runCall<M: ApiMethod, T: Sendable>(
         of method: M,
@@ -279,7 +280,7 @@ public final class ApiSession: Sendable {
         let id = calls.open(call, method: method, key: settings.callKey, group: group)
         defer { calls.close(id) }
         let chain = middlewareChain(for: settings)
-        guard !chain.isEmpty else {
+        guard chain.contains(where: { !$0.waitsOnlyInNext }) else {
             return try await operation(call, chain)
         }
         let task = Task {

@@ -4,8 +4,9 @@ import Foundation
 /// One call in flight, so ``ApiSession/cancelAllRequests()`` can end it wherever it waits.
 ///
 /// Cancelling it ends the exchange with the transport running at that moment, and the call's own task
-/// when it has one (calls with middlewares run in a task of their own, since a middleware may wait on
-/// its own, for instance before a retry, and only task cancellation reaches such a wait). Each step of
+/// when it has one (a call with a middleware that may wait on its own, for instance before a retry,
+/// runs in a task of its own, since only task cancellation reaches such a wait: see
+/// ``Middleware/waitsOnlyInNext``). Each step of
 /// a call checks ``isCancelled`` before it starts, so nothing new is sent once the call is cancelled.
 final class Call: Sendable {
     private struct State {

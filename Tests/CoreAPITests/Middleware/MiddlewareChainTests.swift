@@ -54,6 +54,26 @@ struct ShortCircuit: Middleware {
     }
 }
 
+/// Passes the request on and records which task it ran in; says whether it waits only in `next`.
+struct TaskRecorder: Middleware {
+    let waitsOnlyInNext: Bool
+    let log: EventLog
+
+    func intercept(
+        _ request: ApiRequest,
+        context: MiddlewareContext,
+        next: @Sendable (ApiRequest) async throws -> RawResponse
+    ) async throws -> RawResponse {
+        log.append(currentTaskID())
+        return try await next(request)
+    }
+}
+
+/// Tells the task running it apart from every other task alive at the same time.
+func currentTaskID() -> String {
+    withUnsafeCurrentTask { task in task.map { String($0.hashValue) } ?? "none" }
+}
+
 /// Strings recorded from several tasks.
 final class EventLog: Sendable {
     private let items = LockedStrings()
@@ -205,6 +225,64 @@ struct Ping: ApiMethod {
         let result = await call.result
         #expect(throws: ApiError.cancelled) { try result.get() }
         #expect(ContinuousClock.now - start < promptly)  // not the 30 s delay
+    }
+
+    @Test(arguments: [
+        (waits: [true], ownTask: false),
+        (waits: [true, true], ownTask: false),
+        (waits: [true, false], ownTask: true),
+        (waits: [false], ownTask: true),
+    ])
+    func aCallRunsInATaskOfItsOwnOnlyWhenAMiddlewareMayWaitOnItsOwn(waits: [Bool], ownTask: Bool) async throws {
+        let log = EventLog()
+        let session = server.makeSession(
+            hosts: ["api": "https://api.test"],
+            middlewares: waits.map { TaskRecorder(waitsOnlyInNext: $0, log: log) }
+        )
+        let caller = currentTaskID()
+        _ = try await session.perform(Ping())
+        #expect(log.events.count == waits.count)
+        #expect(Set(log.events).count == 1)  // every middleware of a call runs in the same task
+        #expect((log.events.first != caller) == ownTask)
+    }
+
+    @Test func theMiddlewaresOfTheLibraryThatWaitOnlyInNextSaySo() {
+        #expect(LoggingMiddleware().waitsOnlyInNext)
+        #expect(ObserverMiddleware().waitsOnlyInNext)
+        #expect(!RetryMiddleware().waitsOnlyInNext)
+        #expect(!MinimumDurationMiddleware(seconds: 1).waitsOnlyInNext)
+        #expect(!MockMiddleware().waitsOnlyInNext)
+        #expect(!Tracer(name: "a", log: EventLog()).waitsOnlyInNext)  // a middleware that does not say
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func cancelAllRequestsEndsACallInTheCallersTaskAndLeavesThatTaskAlone() async throws {
+        server.on(.get, "/ping", reply: StubTransport.Response.text("late").delayed(by: 30))
+        let log = EventLog()
+        let session = server.makeSession(
+            hosts: ["api": "https://api.test"],
+            middlewares: [TaskRecorder(waitsOnlyInNext: true, log: log)]
+        )
+        let call = Task { () -> (Result<Data, any Error>, callerCancelled: Bool, ranInCaller: Bool) in
+            let caller = currentTaskID()
+            let result: Result<Data, any Error>
+            do {
+                result = .success(try await session.perform(Ping()))
+            } catch {
+                result = .failure(error)
+            }
+            return (result, Task.isCancelled, log.events == [caller])
+        }
+        while server.requests.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let start = ContinuousClock.now
+        session.cancelAllRequests()
+        let (result, callerCancelled, ranInCaller) = await call.value
+        #expect(throws: ApiError.cancelled) { try result.get() }
+        #expect(ContinuousClock.now - start < promptly)  // not the 30 s delay
+        #expect(ranInCaller)
+        #expect(!callerCancelled)
     }
 
     @Test func theCompletionHandlerFormRunsTheChainToo() async throws {

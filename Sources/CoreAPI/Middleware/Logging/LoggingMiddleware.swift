@@ -137,6 +137,10 @@ public struct LoggingMiddleware: Middleware {
         self.handler = handler
     }
 
+    /// `true`: its handler is called without waiting, so a call with it needs no task of its own
+    /// (see ``Middleware/waitsOnlyInNext``).
+    public var waitsOnlyInNext: Bool { true }
+
     /// Logs `request`, passes it on, and logs the response or the error.
     /// - Parameters:
     ///   - request: The request as the previous steps left it.

@@ -95,6 +95,10 @@ public final class ObserverMiddleware: Middleware {
         return stream
     }
 
+    /// `true`: its streams and handlers are fed without waiting, so a call with it needs no task of its own
+    /// (see ``Middleware/waitsOnlyInNext``).
+    public var waitsOnlyInNext: Bool { true }
+
     /// Passes the request on and reports the outcome.
     public func intercept(
         _ request: ApiRequest,

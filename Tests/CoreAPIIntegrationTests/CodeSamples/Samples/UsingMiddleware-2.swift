@@ -1,20 +1,17 @@
 // UsingMiddleware.md, sample 2.
 import CoreAPI
+import Foundation
 
-/// The app's sign-in code: it returns a fresh access token.
-protocol AuthService: Sendable {
-    func refreshAccessToken() async throws -> String
-}
+struct RequestStamp: Middleware {
+    var waitsOnlyInNext: Bool { true }  // no sleep, actor or user closure is awaited below
 
-func makeSession(hosts: any HostProvider, savedToken: String?, auth: any AuthService) -> ApiSession {
-    ApiSession(
-        hostProvider: hosts,
-        middlewares: [
-            ObserverMiddleware(),  // sees each call once, after retries
-            RetryMiddleware(policy: RetryPolicy()),  // re-sends transient failures
-            HeadersMiddleware.defaults,  // User-Agent, Accept-Language, Accept-Encoding
-            TokenRefreshMiddleware(token: savedToken) { _ in try await auth.refreshAccessToken() },
-            LoggingMiddleware(level: .info),  // what is sent, one line per attempt, secrets redacted
-        ]
-    )
+    func intercept(
+        _ request: ApiRequest,
+        context: MiddlewareContext,
+        next: @Sendable (ApiRequest) async throws -> RawResponse
+    ) async throws -> RawResponse {
+        var request = request
+        request.headers.set(UUID().uuidString, for: "X-Request-ID")
+        return try await next(request)
+    }
 }

@@ -1,17 +1,20 @@
 // UsingMiddleware.md, sample 3.
 import CoreAPI
 
-struct ClientInfo: Encodable, Sendable {
-    let appVersion: String
-    let deviceID: String?
-    enum CodingKeys: String, CodingKey {
-        case appVersion = "X-App-Version"
-        case deviceID = "X-Device-ID"
-    }
+/// The app's sign-in code: it returns a fresh access token.
+protocol AuthService: Sendable {
+    func refreshAccessToken() async throws -> String
 }
 
-func makeHeaderMiddlewares() -> [any Middleware] {
-    let clientHeaders = HeadersMiddleware(encoding: ClientInfo(appVersion: "4.2", deviceID: nil))
-    let apiKey = HeadersMiddleware(["X-Api-Key": "k-123"], policy: .overwrite)
-    return [clientHeaders, apiKey]
+func makeSession(hosts: any HostProvider, savedToken: String?, auth: any AuthService) -> ApiSession {
+    ApiSession(
+        hostProvider: hosts,
+        middlewares: [
+            ObserverMiddleware(),  // sees each call once, after retries
+            RetryMiddleware(policy: RetryPolicy()),  // re-sends transient failures
+            HeadersMiddleware.defaults,  // User-Agent, Accept-Language, Accept-Encoding
+            TokenRefreshMiddleware(token: savedToken) { _ in try await auth.refreshAccessToken() },
+            LoggingMiddleware(level: .info),  // what is sent, one line per attempt, secrets redacted
+        ]
+    )
 }

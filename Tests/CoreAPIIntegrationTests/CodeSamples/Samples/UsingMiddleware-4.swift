@@ -1,10 +1,17 @@
-// UsingMiddleware.md, sample 4: statements, compiled as the body of a function.
+// UsingMiddleware.md, sample 4.
 import CoreAPI
 
-func retrySample() -> RetryMiddleware {
-    let patientRetry = RetryMiddleware(
-        policy: RetryPolicy(maxAttempts: 5, initialDelay: 1, maxDelay: 20),
-        onRetry: { retry in print("retrying: \(retry)") }
-    )
-    return patientRetry
+struct ClientInfo: Encodable, Sendable {
+    let appVersion: String
+    let deviceID: String?
+    enum CodingKeys: String, CodingKey {
+        case appVersion = "X-App-Version"
+        case deviceID = "X-Device-ID"
+    }
+}
+
+func makeHeaderMiddlewares() -> [any Middleware] {
+    let clientHeaders = HeadersMiddleware(encoding: ClientInfo(appVersion: "4.2", deviceID: nil))
+    let apiKey = HeadersMiddleware(["X-Api-Key": "k-123"], policy: .overwrite)
+    return [clientHeaders, apiKey]
 }

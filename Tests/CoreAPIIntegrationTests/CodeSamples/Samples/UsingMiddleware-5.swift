@@ -1,11 +1,10 @@
 // UsingMiddleware.md, sample 5: statements, compiled as the body of a function.
 import CoreAPI
 
-func loggingSample() -> LoggingMiddleware {
-    let logging = LoggingMiddleware(
-        level: .debug,
-        redaction: Secrets.Redaction(secretHeaderNames: ["X-Api-Key"], secretParameterKeys: ["pin"]),
-        handler: { record in print("[api] \(record.message)") }
+func retrySample() -> RetryMiddleware {
+    let patientRetry = RetryMiddleware(
+        policy: RetryPolicy(maxAttempts: 5, initialDelay: 1, maxDelay: 20),
+        onRetry: { retry in print("retrying: \(retry)") }
     )
-    return logging
+    return patientRetry
 }

@@ -1,9 +1,11 @@
-// UsingMiddleware.md, sample 6.
+// UsingMiddleware.md, sample 6: statements, compiled as the body of a function.
 import CoreAPI
 
-func makeSandboxSession() -> ApiSession {
-    let mock = MockMiddleware()
-    mock.on(.get, "/users/*", reply: .status(404))
-    mock.on(GetUser.self, reply: .json(#"{"id": 42, "name": "Ada"}"#).delayed(by: .milliseconds(300)))
-    return ApiSession(hostProvider: DictionaryHostProvider(["api": "https://sandbox.example"]), middlewares: [mock])
+func loggingSample() -> LoggingMiddleware {
+    let logging = LoggingMiddleware(
+        level: .debug,
+        redaction: Secrets.Redaction(secretHeaderNames: ["X-Api-Key"], secretParameterKeys: ["pin"]),
+        handler: { record in print("[api] \(record.message)") }
+    )
+    return logging
 }

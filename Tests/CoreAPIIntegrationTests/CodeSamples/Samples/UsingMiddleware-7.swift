@@ -1,10 +1,9 @@
 // UsingMiddleware.md, sample 7.
 import CoreAPI
 
-func watchFailures(of observer: ObserverMiddleware) -> Task<Void, Never> {
-    Task {
-        for await failure in observer.failures() where failure.statusCode == 401 {
-            print("signed out after \(failure.methodName)")
-        }
-    }
+func makeSandboxSession() -> ApiSession {
+    let mock = MockMiddleware()
+    mock.on(.get, "/users/*", reply: .status(404))
+    mock.on(GetUser.self, reply: .json(#"{"id": 42, "name": "Ada"}"#).delayed(by: .milliseconds(300)))
+    return ApiSession(hostProvider: DictionaryHostProvider(["api": "https://sandbox.example"]), middlewares: [mock])
 }
