@@ -60,11 +60,11 @@
             let factory = factory
             let methodName = context.methodName
             let start = DispatchTime.now().uptimeNanoseconds
-            var dimensions = [
-                ("http.request.method", Self.method(of: request)),
-                ("server.address", request.url.host ?? ""),
-                ("coreapi.method", methodName),
-            ]
+            var dimensions: [(String, String)] = []
+            dimensions.reserveCapacity(5)
+            dimensions.append(("http.request.method", Self.method(of: request)))
+            dimensions.append(("server.address", Self.host(of: request.url)))
+            dimensions.append(("coreapi.method", methodName))
             do {
                 let response = try await context.withEachExchange(
                     { request, send in
@@ -76,64 +76,64 @@
                 if !context.options.acceptableStatusCodes.contains(response.statusCode) {
                     dimensions.append(("error.type", String(response.statusCode)))
                 }
-                record(since: start, label: "coreapi.client.call.duration", dimensions: dimensions)
+                Self.record(
+                    since: start,
+                    label: "coreapi.client.call.duration",
+                    dimensions: dimensions,
+                    factory: factory
+                )
                 return response
             } catch {
                 dimensions.append(("error.type", String(describing: ObserverMiddleware.FailureCategory(error))))
-                record(since: start, label: "coreapi.client.call.duration", dimensions: dimensions)
+                Self.record(
+                    since: start,
+                    label: "coreapi.client.call.duration",
+                    dimensions: dimensions,
+                    factory: factory
+                )
                 throw error
             }
         }
 
-        /// Sends one exchange and records its duration, counting it as active meanwhile.
+        /// Sends one request on the wire and records its duration and, while it is in flight, the
+        /// active-requests meter.
         private static func measure(
             _ request: ApiRequest,
             methodName: String,
             factory: any MetricsFactory,
             send: @Sendable (ApiRequest) async throws -> RawResponse
         ) async throws -> RawResponse {
-            let scheme = request.url.scheme?.lowercased() ?? ""
-            let port = request.url.port ?? (scheme == "https" ? 443 : 80)
-            let connection = [
-                ("http.request.method", method(of: request)),
-                ("server.address", request.url.host ?? ""),
-                ("server.port", String(port)),
-                ("url.scheme", scheme),
-            ]
-            let active = Meter(label: "http.client.active_requests", dimensions: connection, factory: factory)
+            let url = request.url
+            let scheme = Self.scheme(of: url)
+            let port = url.port ?? (scheme == "https" ? 443 : 80)
+            // The meter's dimensions, then the same with the request's outcome for its timer.
+            var dimensions: [(String, String)] = []
+            dimensions.reserveCapacity(7)
+            dimensions.append(("http.request.method", method(of: request)))
+            dimensions.append(("server.address", host(of: url)))
+            dimensions.append(("server.port", String(port)))
+            dimensions.append(("url.scheme", scheme))
+            let active = Meter(label: "http.client.active_requests", dimensions: dimensions, factory: factory)
             active.increment()
             defer { active.decrement() }
             let start = DispatchTime.now().uptimeNanoseconds
-            var dimensions = connection + [("coreapi.method", methodName)]
+            dimensions.append(("coreapi.method", methodName))
             do {
                 let response = try await send(request)
                 dimensions.append(("http.response.status_code", String(response.statusCode)))
                 if response.statusCode >= 400 {
                     dimensions.append(("error.type", String(response.statusCode)))
                 }
-                Self.record(
-                    since: start,
-                    label: "http.client.request.duration",
-                    dimensions: dimensions,
-                    factory: factory
-                )
+                record(since: start, label: "http.client.request.duration", dimensions: dimensions, factory: factory)
                 return response
             } catch {
                 dimensions.append(("error.type", String(describing: ObserverMiddleware.FailureCategory(error))))
-                Self.record(
-                    since: start,
-                    label: "http.client.request.duration",
-                    dimensions: dimensions,
-                    factory: factory
-                )
+                record(since: start, label: "http.client.request.duration", dimensions: dimensions, factory: factory)
                 throw error
             }
         }
 
-        private func record(since start: UInt64, label: String, dimensions: [(String, String)]) {
-            Self.record(since: start, label: label, dimensions: dimensions, factory: factory)
-        }
-
+        /// Records the time since `start` in a timer `label` with `dimensions`.
         private static func record(
             since start: UInt64,
             label: String,
@@ -144,8 +144,18 @@
             timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - start))
         }
 
-        /// The registered methods, kept as they are; any other is `_OTHER`, as OpenTelemetry asks, so the
-        /// dimension stays bounded.
+        /// The URL's host as it is written (`server.address`): a host is not percent-decoded for a
+        /// dimension, which spares decoding it on every request.
+        static func host(of url: URL) -> String {
+            url.host(percentEncoded: true) ?? ""
+        }
+
+        /// The URL's scheme in lower case (`url.scheme`); `http` and `https` as they are.
+        static func scheme(of url: URL) -> String {
+            guard let scheme = url.scheme else { return "" }
+            return scheme == "https" || scheme == "http" ? scheme : scheme.lowercased()
+        }
+
         private static let registeredMethods: Set<String> = [
             "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
         ]

@@ -98,6 +98,10 @@
         }
 
         /// Sends one exchange in a `CLIENT` span, with the span's context injected into its header fields.
+        ///
+        /// The span is started and ended here rather than with `withSpan`: nothing below runs code that
+        /// would read the current context (the transport's own tracing is off), so it is not bound as a
+        /// task-local value for the exchange, which spares that for every request on the wire.
         private static func exchange(
             _ request: ApiRequest,
             number: Int,
@@ -106,25 +110,27 @@
             tracer: any Tracer,
             send: @Sendable (ApiRequest) async throws -> RawResponse
         ) async throws -> RawResponse {
-            try await tracer.withSpan(request.method.rawValue, ofKind: .client) { span in
-                describe(request, methodName: methodName, redaction: redaction, in: span)
-                if span.isRecording {
-                    span.attributes["http.request.resend_count"] = number
+            let span = tracer.startSpan(request.method.rawValue, ofKind: .client)
+            defer { span.end() }
+            describe(request, methodName: methodName, redaction: redaction, in: span)
+            if span.isRecording {
+                span.attributes["http.request.resend_count"] = number
+            }
+            var request = request
+            tracer.inject(span.context, into: &request.headers, using: HeadersInjector())
+            do {
+                let response = try await send(request)
+                span.attributes["http.response.status_code"] = response.statusCode
+                if response.statusCode >= 400 {
+                    span.attributes["error.type"] = String(response.statusCode)
+                    span.setStatus(SpanStatus(code: .error))
                 }
-                var request = request
-                tracer.inject(span.context, into: &request.headers, using: HeadersInjector())
-                do {
-                    let response = try await send(request)
-                    span.attributes["http.response.status_code"] = response.statusCode
-                    if response.statusCode >= 400 {
-                        span.attributes["error.type"] = String(response.statusCode)
-                        span.setStatus(SpanStatus(code: .error))
-                    }
-                    return response
-                } catch {
-                    span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
-                    throw error
-                }
+                return response
+            } catch {
+                span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
+                span.recordError(error)
+                span.setStatus(SpanStatus(code: .error))
+                throw error
             }
         }
 

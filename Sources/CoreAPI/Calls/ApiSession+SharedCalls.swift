@@ -38,7 +38,7 @@ extension ApiSession {
             // requests, the only ones on the wire (see `MiddlewareContext.withEachExchange`).
             let shared = Call()
             for wrapper in wrappers {
-                _ = shared.addExchangeWrapper(wrapper)
+                _ = shared.addExchangeWrapper(wrapper.wrap)
             }
             return try await send(request, options: options, call: shared)
         }

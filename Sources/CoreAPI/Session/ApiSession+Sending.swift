@@ -136,7 +136,7 @@ extension ApiSession {
                     raw = try await call.exchange(current, with: transport, timing: transportTiming, options: options)
                 } else {
                     // Each attempt and hop passes the wrappers middlewares added (`withEachExchange`).
-                    raw = try await Call.wrapping(current, in: wrappers) { [self] request in
+                    raw = try await Call.wrapping(current, in: wrappers[...]) { [self] request in
                         try await call.exchange(request, with: transport, timing: transportTiming, options: options)
                     }
                 }

@@ -64,21 +64,24 @@ final class Call: Sendable {
         state.withLock { $0.exchangeWrappers.removeAll { $0.id == id } }
     }
 
-    /// The exchange wrappers in effect, outermost first.
-    var exchangeWrappers: [ExchangeWrapper] {
-        state.withLock { $0.exchangeWrappers.map(\.wrap) }
+    /// The exchange wrappers in effect, outermost first, each under the number it was added with.
+    var exchangeWrappers: [(id: Int, wrap: ExchangeWrapper)] {
+        state.withLock { $0.exchangeWrappers }
     }
 
-    /// Sends `request` through `wrappers`, the last of which calls `send`.
+    /// Sends `request` through `wrappers`, the last of which calls `send`. Each wrapper's `send` is a
+    /// closure on the stack that sends through the wrappers after it: nothing is allocated per exchange.
     static func wrapping(
         _ request: ApiRequest,
-        in wrappers: [ExchangeWrapper],
-        send: @escaping @Sendable (ApiRequest) async throws -> RawResponse
+        in wrappers: ArraySlice<(id: Int, wrap: ExchangeWrapper)>,
+        send: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        let composed = wrappers.reversed().reduce(send) { inner, wrap in
-            { @Sendable request in try await wrap(request, inner) }
+        guard let outermost = wrappers.first else {
+            return try await send(request)
         }
-        return try await composed(request)
+        return try await outermost.wrap(request) { request in
+            try await wrapping(request, in: wrappers.dropFirst(), send: send)
+        }
     }
 
     /// Sends `request` with `transport`, and ends the exchange on time whatever the transport does.
