@@ -54,7 +54,11 @@ public struct Headers: Hashable, Sendable {
 
     /// The values of every field called `name`, in order.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+        var values: [String] = []
+        for field in fields where field.name.equalsIgnoringASCIICase(name) {
+            values.append(field.value)
+        }
+        return values
     }
 
     /// Whether a field called `name` exists.
@@ -66,8 +70,12 @@ public struct Headers: Hashable, Sendable {
     /// setting `nil` removes the field.
     public subscript(name: String) -> String? {
         get {
-            let values = values(for: name)
-            return values.isEmpty ? nil : values.joined(separator: ", ")
+            // One pass, and no array for the usual none or one field.
+            var joined: String?
+            for field in fields where field.name.equalsIgnoringASCIICase(name) {
+                joined = joined.map { $0 + ", " + field.value } ?? field.value
+            }
+            return joined
         }
         set {
             if let newValue {
@@ -204,12 +212,25 @@ extension Headers: CustomStringConvertible, CustomDebugStringConvertible, Custom
 }
 
 extension String {
+    /// Whether the two strings are equal but for the case of ASCII letters, as field names compare.
+    /// Compares the UTF-8 bytes in place: looking up a field compares its name with every field's.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        let inPlace = lhs.withContiguousStorageIfAvailable { lhs in
+            rhs.withContiguousStorageIfAvailable { rhs in
+                lhs.indices.allSatisfy { Self.sameIgnoringASCIICase(lhs[$0], rhs[$0]) }
+            }
         }
+        if let inPlace = inPlace ?? nil {
+            return inPlace
+        }
+        return zip(lhs, rhs).allSatisfy { Self.sameIgnoringASCIICase($0, $1) }
+    }
+
+    /// Whether two bytes are equal but for the case of an ASCII letter.
+    private static func sameIgnoringASCIICase(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
     }
 }
