@@ -115,7 +115,9 @@ fi
 clients="$stub_clients coreapi-same urlsession-same coreapi-default urlsession-default"
 clients_in_flight=""
 if [ "$gates" -eq 0 ]; then
-    clients="$clients urlsession-lean coreapi-ahc ahc"
+    # CoreAPI over AsyncHTTPClient, bare and with each bridge, in one process: a bridge's cost on a
+    # request on the wire.
+    clients="$clients urlsession-lean coreapi-ahc+coreapi-ahc-logging+coreapi-ahc-metrics+coreapi-ahc-tracing ahc"
     clients_in_flight="coreapi-same urlsession-same coreapi-default urlsession-lean coreapi-ahc ahc"
 fi
 results=""

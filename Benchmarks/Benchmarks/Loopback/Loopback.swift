@@ -75,7 +75,7 @@ let benchmarks: @Sendable () -> Void = {
         ]
     #endif
     for (label, inFlight) in [("sequential", 1), ("concurrent8", 8)] {
-        for kind in ClientKind.allCases where kind != .urlSessionLean && !kind.isStub {
+        for kind in ClientKind.allCases where kind != .urlSessionLean && !kind.isStub && !kind.measuresBridge {
             let fixture = LoopbackFixture(kinds: [kind])
             Benchmark(
                 "\(label): \(kind.rawValue)",

@@ -50,10 +50,10 @@
         /// The session under test.
         public let session: ApiSession
 
-        /// A session over a new transport for the server at `baseURL`.
-        public init(baseURL: String) {
+        /// A session over a new transport for the server at `baseURL`, with `middlewares`.
+        public init(baseURL: String, middlewares: [any Middleware] = []) {
             transport = AsyncHTTPClientTransport()
-            session = ApiSession(hostProvider: benchHosts(baseURL), transport: transport)
+            session = ApiSession(hostProvider: benchHosts(baseURL), transport: transport, middlewares: middlewares)
         }
 
         /// Performs the method.

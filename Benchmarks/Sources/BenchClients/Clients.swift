@@ -86,10 +86,20 @@ public enum ClientKind: String, CaseIterable, Sendable {
         /// Raw AsyncHTTPClient with the configuration of CoreAPI's transport, baseline of the line above.
         case asyncHTTPClient = "AsyncHTTPClient"
     #endif
+    #if AsyncHTTPClient && Observability
+        /// ``coreAPIAsyncHTTPClient`` with the swift-log bridge over its no-op handler: what the bridge
+        /// adds to a request on the wire.
+        case coreAPIAsyncHTTPClientLogging = "CoreAPI, AsyncHTTPClient transport, swift-log bridge (no-op handler)"
+        /// ``coreAPIAsyncHTTPClient`` with the swift-metrics bridge over its no-op handler.
+        case coreAPIAsyncHTTPClientMetrics = "CoreAPI, AsyncHTTPClient transport, swift-metrics bridge (no-op handler)"
+        /// ``coreAPIAsyncHTTPClient`` with the tracing bridge over the no-op tracer.
+        case coreAPIAsyncHTTPClientTracing = "CoreAPI, AsyncHTTPClient transport, tracing bridge (no-op tracer)"
+    #endif
 
     /// A short name for command lines: `coreapi-same`, `urlsession-same`, `coreapi-default`,
     /// `urlsession-default`, `urlsession-lean`, `coreapi-stub`, `coreapi-stub-logging`, `coreapi-stub-metrics`,
-    /// `coreapi-stub-tracing`, `coreapi-ahc`, `ahc`.
+    /// `coreapi-stub-tracing`, `coreapi-ahc`, `ahc`, `coreapi-ahc-logging`, `coreapi-ahc-metrics`,
+    /// `coreapi-ahc-tracing`.
     public var argument: String {
         switch self {
         case .coreAPISameConfiguration: "coreapi-same"
@@ -107,6 +117,25 @@ public enum ClientKind: String, CaseIterable, Sendable {
             case .coreAPIAsyncHTTPClient: "coreapi-ahc"
             case .asyncHTTPClient: "ahc"
         #endif
+        #if AsyncHTTPClient && Observability
+            case .coreAPIAsyncHTTPClientLogging: "coreapi-ahc-logging"
+            case .coreAPIAsyncHTTPClientMetrics: "coreapi-ahc-metrics"
+            case .coreAPIAsyncHTTPClientTracing: "coreapi-ahc-tracing"
+        #endif
+        }
+    }
+
+    /// Whether the client measures an observability bridge; the loopback CPU benchmarks leave these
+    /// out, and the instruction counts of a full `count-instructions.sh` run take them in.
+    public var measuresBridge: Bool {
+        switch self {
+        #if Observability
+            case .coreAPIStubLogging, .coreAPIStubMetrics, .coreAPIStubTracing: true
+        #endif
+        #if AsyncHTTPClient && Observability
+            case .coreAPIAsyncHTTPClientLogging, .coreAPIAsyncHTTPClientMetrics, .coreAPIAsyncHTTPClientTracing: true
+        #endif
+        default: false
         }
     }
 
@@ -165,6 +194,14 @@ public enum ClientKind: String, CaseIterable, Sendable {
                 CoreAPIAsyncHTTPClientClient(baseURL: baseURL)
             case .asyncHTTPClient:
                 AsyncHTTPClientClient(baseURL: baseURL)
+        #endif
+        #if AsyncHTTPClient && Observability
+            case .coreAPIAsyncHTTPClientLogging:
+                CoreAPIAsyncHTTPClientClient(baseURL: baseURL, middlewares: [ObservabilityBridge.logging.makeMiddleware()])
+            case .coreAPIAsyncHTTPClientMetrics:
+                CoreAPIAsyncHTTPClientClient(baseURL: baseURL, middlewares: [ObservabilityBridge.metrics.makeMiddleware()])
+            case .coreAPIAsyncHTTPClientTracing:
+                CoreAPIAsyncHTTPClientClient(baseURL: baseURL, middlewares: [ObservabilityBridge.tracing.makeMiddleware()])
         #endif
         }
     }
