@@ -8,8 +8,8 @@
 #   CoreAPI default session / URLSession .default                                   <= 0.86
 # Targets, reported without failing the run (CoreAPI does not meet them yet; see Docs/Performance.md):
 #   CoreAPI over each transport / that transport raw with the same configuration  <= 1.03
-#   CoreAPI over StubTransport with each observability bridge (swift-log, swift-metrics, tracing) over
-#   its no-op backend / the same without it                                        <= 1.05
+#   CoreAPI over StubTransport and over AsyncHTTPClient with each observability bridge (swift-log,
+#   swift-metrics, tracing) over its no-op backend / the same without it           <= 1.05
 #   (URLSession .default, URLSession with CoreAPI's configuration, AsyncHTTPClient; both modes)
 # and CoreAPI over AsyncHTTPClient / URLSession .default, whose 0.40 bound is on CPU time.
 #

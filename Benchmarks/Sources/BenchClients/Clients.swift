@@ -197,11 +197,20 @@ public enum ClientKind: String, CaseIterable, Sendable {
         #endif
         #if AsyncHTTPClient && Observability
             case .coreAPIAsyncHTTPClientLogging:
-                CoreAPIAsyncHTTPClientClient(baseURL: baseURL, middlewares: [ObservabilityBridge.logging.makeMiddleware()])
+                CoreAPIAsyncHTTPClientClient(
+                    baseURL: baseURL,
+                    middlewares: [ObservabilityBridge.logging.makeMiddleware()]
+                )
             case .coreAPIAsyncHTTPClientMetrics:
-                CoreAPIAsyncHTTPClientClient(baseURL: baseURL, middlewares: [ObservabilityBridge.metrics.makeMiddleware()])
+                CoreAPIAsyncHTTPClientClient(
+                    baseURL: baseURL,
+                    middlewares: [ObservabilityBridge.metrics.makeMiddleware()]
+                )
             case .coreAPIAsyncHTTPClientTracing:
-                CoreAPIAsyncHTTPClientClient(baseURL: baseURL, middlewares: [ObservabilityBridge.tracing.makeMiddleware()])
+                CoreAPIAsyncHTTPClientClient(
+                    baseURL: baseURL,
+                    middlewares: [ObservabilityBridge.tracing.makeMiddleware()]
+                )
         #endif
         }
     }

@@ -3,8 +3,9 @@
 //
 // Usage: InstructionCount <client>[+<client>...] <requests> [<in flight>]
 //   client:    coreapi-same, urlsession-same, coreapi-default, urlsession-default, urlsession-lean,
-//              coreapi-stub, coreapi-stub-logging, coreapi-stub-metrics, coreapi-stub-tracing, coreapi-ahc
-//              or ahc (see `ClientKind`); several joined by `+` are counted one after the other in one
+//              coreapi-stub, coreapi-stub-logging, coreapi-stub-metrics, coreapi-stub-tracing, coreapi-ahc,
+//              ahc, coreapi-ahc-logging, coreapi-ahc-metrics or coreapi-ahc-tracing (see `ClientKind`);
+//              several joined by `+` are counted one after the other in one
 //              process, each with its own warm-up and its own dump (the Nth client's in dump N), which
 //              spares valgrind's start-up for each
 //   requests:  how many `GET /user` + decode to perform after 50 warm-up requests
@@ -13,6 +14,10 @@
 // Under callgrind only the counted requests are counted: the counts are set to zero after the warm-up
 // and dumped on their own when the last counted answer has arrived (`CallgrindMarks`), so start-up,
 // warm-up and shut-down, whose timers and thread exits differ from run to run, stay out of the figure.
+//
+// After each client's counted requests it prints `cpu <client> <microseconds> <requests>`: the CPU time,
+// user and system, every thread of this process used for them (`bridge-cpu.sh` runs it without valgrind
+// for these figures).
 //
 // The server runs in a process of its own, which callgrind does not follow, so only the client's
 // instructions are counted. The requests run in a detached task while the main thread waits on a
@@ -43,6 +48,19 @@ else {
     exit(2)
 }
 
+/// The CPU time this process has used so far, user and system, in microseconds: every thread of the
+/// client (the server runs in a process of its own).
+func processCPUMicroseconds() -> Int {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
+        + Int(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+}
+
 /// The failure that ended the run, if any.
 let failure = Mutex<String?>(nil)
 /// Signalled when the requests are done.
@@ -56,8 +74,11 @@ Task.detached {
             defer { client.shutdown() }
             try await client.fetchChecked(warmUpRequests, inFlight: inFlight)
             callgrind_marks_zero()
+            let cpuBefore = processCPUMicroseconds()
             try await client.fetchChecked(requests, inFlight: inFlight)
+            let cpuAfter = processCPUMicroseconds()
             callgrind_marks_dump("counted requests: \(kind.argument)")
+            print("cpu \(kind.argument) \(cpuAfter - cpuBefore) \(requests)")
         }
     } catch {
         failure.withLock { $0 = String(describing: error) }

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Runs the bridge groups of bridge-cpu.sh and prints CPU microseconds per request and each bridge's ratio.
+
+Arguments: the InstructionCount binary, the number of rounds, the number of counted requests per client.
+Standard library only.
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+
+BRIDGES = ("logging", "metrics", "tracing")
+GROUPS = {
+    "AsyncHTTPClient on loopback": ["coreapi-ahc"] + [f"coreapi-ahc-{bridge}" for bridge in BRIDGES],
+    "StubTransport": ["coreapi-stub"] + [f"coreapi-stub-{bridge}" for bridge in BRIDGES],
+}
+
+
+def run_group(binary, clients, requests):
+    """CPU microseconds per request of each client of one process, by client."""
+    output = subprocess.run(
+        [binary, "+".join(clients), str(requests), "1"],
+        cwd=os.path.dirname(binary), check=True, capture_output=True, text=True,
+    ).stdout
+    figures = {}
+    for line in output.splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[0] == "cpu":
+            figures[fields[1]] = int(fields[2]) / int(fields[3])
+    return figures
+
+
+def main():
+    binary, rounds, requests = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    for title, clients in GROUPS.items():
+        samples = {client: [] for client in clients}
+        ratios = {client: [] for client in clients[1:]}
+        for round_index in range(rounds):
+            shift = round_index % len(clients)
+            figures = run_group(binary, clients[shift:] + clients[:shift], requests)
+            for client in clients:
+                samples[client].append(figures[client])
+            for client in clients[1:]:
+                ratios[client].append(figures[client] / figures[clients[0]])
+        print(f"{title}: CPU per request, median of {rounds} rounds of {requests} requests")
+        base = statistics.median(samples[clients[0]])
+        print(f"  {clients[0]:22} {base:8.1f} us")
+        for client in clients[1:]:
+            figure = statistics.median(samples[client])
+            ratio_median = statistics.median(ratios[client])
+            spread = (max(ratios[client]) - min(ratios[client])) / ratio_median
+            print(f"  {client:22} {figure:8.1f} us  ratio {figure / base:.3f} (per-round ratios: median "
+                  f"{ratio_median:.3f}, spread {spread * 100:.1f} %)  target 1.05, reported")
+
+
+if __name__ == "__main__":
+    main()
