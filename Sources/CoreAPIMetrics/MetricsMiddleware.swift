@@ -113,9 +113,9 @@
             dimensions.append(("server.address", host(of: url)))
             dimensions.append(("server.port", String(port)))
             dimensions.append(("url.scheme", scheme))
-            let active = Meter(label: "http.client.active_requests", dimensions: dimensions, factory: factory)
-            active.increment()
-            defer { active.decrement() }
+            let active = factory.makeMeter(label: "http.client.active_requests", dimensions: dimensions)
+            active.increment(by: 1)
+            defer { active.decrement(by: 1) }
             let start = DispatchTime.now().uptimeNanoseconds
             dimensions.append(("coreapi.method", methodName))
             do {
@@ -133,14 +133,18 @@
             }
         }
 
-        /// Records the time since `start` in a timer `label` with `dimensions`.
+        /// Records the time since `start` in a timer `label` with `dimensions`, displayed in seconds.
+        ///
+        /// The meter and timers are the factory's handlers themselves, as `Meter` and `Timer` would hold
+        /// them: the wrapper objects would be made and released on every request for nothing.
         private static func record(
             since start: UInt64,
             label: String,
             dimensions: [(String, String)],
             factory: any MetricsFactory
         ) {
-            let timer = Timer(label: label, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory)
+            let timer = factory.makeTimer(label: label, dimensions: dimensions)
+            timer.preferDisplayUnit(.seconds)
             timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - start))
         }
 
