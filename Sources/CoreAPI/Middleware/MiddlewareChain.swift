@@ -10,13 +10,22 @@ struct MiddlewareChain: Sendable {
     let middlewares: [any Middleware]
     let terminal: @Sendable (ApiRequest) async throws -> RawResponse
 
+    @inline(__always)
     func run(_ request: ApiRequest, context: MiddlewareContext) async throws -> RawResponse {
-        try await run(request, context: context, from: 0)
+        guard !middlewares.isEmpty else {
+            return try await terminal(request)
+        }
+        return try await run(request, context: context, from: 0)
     }
 
+    /// Runs the middleware at `index`, whose `next` runs the one after it, or the terminal after the last:
+    /// the terminal is called from the last `next` itself, one async call fewer per request, and the last
+    /// middleware counts no attempts, since the terminal takes no context.
     private func run(_ request: ApiRequest, context: MiddlewareContext, from index: Int) async throws -> RawResponse {
-        guard index < middlewares.count else {
-            return try await terminal(request)
+        if index + 1 == middlewares.count {
+            return try await middlewares[index].intercept(request, context: context) { request in
+                try await terminal(request)
+            }
         }
         let calls = LockedValue(0)
         return try await middlewares[index].intercept(request, context: context) { request in
