@@ -1,8 +1,7 @@
 // UsingMiddleware.md, sample 2.
 import CoreAPI
-import Foundation
 
-struct RequestStamp: Middleware {
+struct SlowCallReporter: Middleware {
     var waitsOnlyInNext: Bool { true }  // no sleep, actor or user closure is awaited below
 
     func intercept(
@@ -10,8 +9,12 @@ struct RequestStamp: Middleware {
         context: MiddlewareContext,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        var request = request
-        request.headers.set(UUID().uuidString, for: "X-Request-ID")
+        let start = ContinuousClock.now
+        defer {
+            if ContinuousClock.now - start > .seconds(2) {
+                print("slow call: \(context.methodName), attempt \(context.attempt)")
+            }
+        }
         return try await next(request)
     }
 }
