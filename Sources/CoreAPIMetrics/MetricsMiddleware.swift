@@ -65,34 +65,33 @@
             dimensions.append(("http.request.method", Self.method(of: request)))
             dimensions.append(("server.address", Self.host(of: request.url)))
             dimensions.append(("coreapi.method", methodName))
+            let response: RawResponse
             do {
-                let response = try await context.withEachExchange(
+                response = try await context.withEachExchange(
                     { request, send in
                         try await Self.measure(request, methodName: methodName, factory: factory, send: send)
                     },
                     perform: { try await next(request) }
                 )
-                dimensions.append(("http.response.status_code", String(response.statusCode)))
-                if !context.options.acceptableStatusCodes.contains(response.statusCode) {
-                    dimensions.append(("error.type", String(response.statusCode)))
-                }
-                Self.record(
-                    since: start,
-                    label: "coreapi.client.call.duration",
-                    dimensions: dimensions,
-                    factory: factory
-                )
-                return response
             } catch {
-                dimensions.append(("error.type", String(describing: ObserverMiddleware.FailureCategory(error))))
                 Self.record(
+                    error,
                     since: start,
-                    label: "coreapi.client.call.duration",
-                    dimensions: dimensions,
+                    in: "coreapi.client.call.duration",
+                    with: &dimensions,
                     factory: factory
                 )
                 throw error
             }
+            Self.record(
+                statusCode: response.statusCode,
+                failed: !context.options.acceptableStatusCodes.contains(response.statusCode),
+                since: start,
+                in: "coreapi.client.call.duration",
+                with: &dimensions,
+                factory: factory
+            )
+            return response
         }
 
         /// Sends one request on the wire and records its duration and, while it is in flight, the
@@ -118,19 +117,53 @@
             defer { active.decrement(by: 1) }
             let start = DispatchTime.now().uptimeNanoseconds
             dimensions.append(("coreapi.method", methodName))
+            let response: RawResponse
             do {
-                let response = try await send(request)
-                dimensions.append(("http.response.status_code", String(response.statusCode)))
-                if response.statusCode >= 400 {
-                    dimensions.append(("error.type", String(response.statusCode)))
-                }
-                record(since: start, label: "http.client.request.duration", dimensions: dimensions, factory: factory)
-                return response
+                response = try await send(request)
             } catch {
-                dimensions.append(("error.type", String(describing: ObserverMiddleware.FailureCategory(error))))
-                record(since: start, label: "http.client.request.duration", dimensions: dimensions, factory: factory)
+                record(error, since: start, in: "http.client.request.duration", with: &dimensions, factory: factory)
                 throw error
             }
+            record(
+                statusCode: response.statusCode,
+                failed: response.statusCode >= 400,
+                since: start,
+                in: "http.client.request.duration",
+                with: &dimensions,
+                factory: factory
+            )
+            return response
+        }
+
+        /// Records the time since `start` in the timer `label`, with `dimensions` and the status code,
+        /// and with the status code as the `error.type` when `failed`.
+        private static func record(
+            statusCode: Int,
+            failed: Bool,
+            since start: UInt64,
+            in label: String,
+            with dimensions: inout [(String, String)],
+            factory: any MetricsFactory
+        ) {
+            let status = String(statusCode)
+            dimensions.append(("http.response.status_code", status))
+            if failed {
+                dimensions.append(("error.type", status))
+            }
+            record(since: start, label: label, dimensions: dimensions, factory: factory)
+        }
+
+        /// Records the time since `start` in the timer `label`, with `dimensions` and the category of
+        /// `error` as the `error.type`.
+        private static func record(
+            _ error: any Error,
+            since start: UInt64,
+            in label: String,
+            with dimensions: inout [(String, String)],
+            factory: any MetricsFactory
+        ) {
+            dimensions.append(("error.type", String(describing: ObserverMiddleware.FailureCategory(error))))
+            record(since: start, label: label, dimensions: dimensions, factory: factory)
         }
 
         /// Records the time since `start` in a timer `label` with `dimensions`, displayed in seconds.

@@ -84,14 +84,14 @@
                         },
                         perform: { try await next(request) }
                     )
-                    span.attributes["http.response.status_code"] = response.statusCode
-                    if !context.options.acceptableStatusCodes.contains(response.statusCode) {
-                        span.attributes["error.type"] = String(response.statusCode)
-                        span.setStatus(SpanStatus(code: .error))
-                    }
+                    Self.record(
+                        response,
+                        failed: !context.options.acceptableStatusCodes.contains(response.statusCode),
+                        on: span
+                    )
                     return response
                 } catch {
-                    span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
+                    Self.record(error, on: span)  // `withSpan` records the error and the error status
                     throw error
                 }
             }
@@ -120,18 +120,28 @@
             tracer.inject(span.context, into: &request.headers, using: HeadersInjector())
             do {
                 let response = try await send(request)
-                span.attributes["http.response.status_code"] = response.statusCode
-                if response.statusCode >= 400 {
-                    span.attributes["error.type"] = String(response.statusCode)
-                    span.setStatus(SpanStatus(code: .error))
-                }
+                record(response, failed: response.statusCode >= 400, on: span)
                 return response
             } catch {
-                span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
+                record(error, on: span)
                 span.recordError(error)
                 span.setStatus(SpanStatus(code: .error))
                 throw error
             }
+        }
+
+        /// Sets the status code of `response` on `span`, and marks the span failed when `failed`.
+        private static func record(_ response: RawResponse, failed: Bool, on span: any Span) {
+            span.attributes["http.response.status_code"] = response.statusCode
+            if failed {
+                span.attributes["error.type"] = String(response.statusCode)
+                span.setStatus(SpanStatus(code: .error))
+            }
+        }
+
+        /// Sets the category of `error` on `span` as its `error.type`.
+        private static func record(_ error: any Error, on span: any Span) {
+            span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
         }
 
         /// Sets the request's attributes on `span`: nothing secret, the URL redacted.
