@@ -227,8 +227,8 @@
             try await client.shutdown()
         }
 
-        /// Sends `request` and reads its response, ending the exchange when the calling task is
-        /// cancelled, when nothing moves for the idle timeout, or when the deadline passes.
+        /// Sends `request` and reads its response, ending the exchange when its control ends it (a cancel,
+        /// the idle timeout or the deadline) or, with no session, when the calling task is cancelled.
         /// - Parameters:
         ///   - request: The request, with its body in memory or in a file to stream from.
         ///   - options: The limits, timeouts and progress handler of this exchange.
@@ -244,31 +244,18 @@
             let exchange = TrackedExchange(options: options)
             defer { exchange.end() }
             do {
-                if !exchange.hasClock {
-                    // No timeout to watch here (none set, or the session enforces them): no task group.
+                if options.control != nil {
+                    // The session ends the control on a cancel of the calling task.
                     return try await self.exchange(request, exchange: exchange, options: options)
                 }
-                return try await withThrowingTaskGroup(of: RawResponse?.self) { group in
-                    group.addTask {
-                        try await self.exchange(request, exchange: exchange, options: options)
-                    }
-                    if exchange.hasClock {
-                        group.addTask {
-                            try await exchange.watch()
-                            return nil
-                        }
-                    }
-                    defer { group.cancelAll() }
-                    while let result = try await group.next() {
-                        if let result {
-                            return result
-                        }
-                    }
-                    throw CancellationError()  // not reached: the watch only ends by throwing
+                return try await withTaskCancellationHandler {
+                    try await self.exchange(request, exchange: exchange, options: options)
+                } onCancel: {
+                    exchange.end(.cancelled)
                 }
             } catch {
-                if exchange.isTimedOut {
-                    throw ApiError.timeout
+                if let reason = exchange.endReason {
+                    throw reason
                 }
                 if error is PinnedKeyCheck.Mismatch {
                     let host = request.url.host ?? ""
@@ -281,16 +268,17 @@
             }
         }
 
-        /// `ExchangeControl.Timing.reportsActivity`: every byte sent or received touches the exchange's control.
-        /// Each exchange runs in a task of its own, which a cancel or a timeout cancels.
-        public var timing: ExchangeControl.Timing { .reportsActivity }
+        /// `ExchangeControl.Timing.endsWhenTold`: every byte sent or received touches the exchange's control,
+        /// and its end cancels the request in flight at once. The session awaits each exchange in the
+        /// calling task.
+        public var timing: ExchangeControl.Timing { .endsWhenTold }
 
         /// How many times a request is sent again after its connection turned out closed before it
         /// reached the server (see `isStale(_:method:sentBody:)`).
         static let maximumStaleRetries = 2
 
-        /// Sends `request` with the client and reads the response; a request that met a connection the
-        /// server had closed is sent again, up to `maximumStaleRetries` times.
+        /// Sends `request` with the client and reads the response through an `ExchangeDelegate`; a request
+        /// that met a connection the server had closed is sent again, up to `maximumStaleRetries` times.
         ///
         /// Each attempt has a body of its own, closed when the attempt ends: AsyncHTTPClient may still ask
         /// for a chunk of a failed attempt's body, and nothing is read from the file after that.
@@ -309,45 +297,47 @@
             if !headers.contains(name: "Accept-Encoding") {
                 headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)
             }
-            let deadline =
-                options.deadline == .distantFuture
-                ? NIODeadline.distantFuture : NIODeadline.uptimeNanoseconds(options.deadline.uptimeNanoseconds)
+            let secure = url.scheme?.lowercased() == "https"
             var retries = 0
             while true {
+                let loop = client.eventLoopGroup.any()
                 let body = try OutgoingBody.make(for: request, exchange: exchange, eventLoops: client.eventLoopGroup)
                 defer { body?.close() }
-                var outgoing = HTTPClientRequest(url: url.absoluteString)
-                outgoing.method = HTTPMethod(rawValue: method)
-                outgoing.headers = headers
-                if let body {
-                    outgoing.body = .stream(body.chunks, length: body.length.map { .known($0) } ?? .unknown)
-                }
-                let secure = url.scheme?.lowercased() == "https"
-                if secure {
-                    outgoing.tlsConfiguration = tlsConfiguration
-                }
+                let outgoing = try HTTPClient.Request(
+                    url: url,
+                    method: HTTPMethod(rawValue: method),
+                    headers: headers,
+                    body: body?.clientBody(on: loop),
+                    tlsConfiguration: secure ? tlsConfiguration : nil
+                )
+                let delegate = ExchangeDelegate(
+                    url: url,
+                    method: request.method,
+                    options: options,
+                    exchange: exchange,
+                    connections: connections,
+                    loop: loop
+                )
+                connections?.wait(exchange, port: url.port ?? (secure ? 443 : 80))
+                defer { connections?.stopWaiting(exchange) }
+                // No deadline for the client: the control ends the exchange on time, waiting for a connection
+                // included, and cancels the request.
+                let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegate(on: loop))
+                exchange.onEnd { task.cancel() }
+                var raw: RawResponse
                 do {
-                    connections?.wait(exchange, port: url.port ?? (secure ? 443 : 80))
-                    let response: HTTPClientResponse
-                    do {
-                        defer { connections?.stopWaiting(exchange) }
-                        response = try await client.execute(outgoing, deadline: deadline)
-                    }
-                    var raw = try await read(
-                        response,
-                        url: url,
-                        method: request.method,
-                        exchange: exchange,
-                        options: options
-                    )
-                    raw.phases = exchange.phases(knowsConnections: connections != nil)
-                    return raw
+                    raw = try await task.get()
+                } catch let kept as ExchangeDelegate.Kept {
+                    raw = kept.response
                 } catch
-                    where retries < Self.maximumStaleRetries && !exchange.hasHead && !Task.isCancelled
+                    where retries < Self.maximumStaleRetries && !exchange.hasHead && exchange.endReason == nil
                     && Self.isStale(error, method: method, sentBody: body?.hasHandedOverBytes ?? false)
                 {
                     retries += 1
+                    continue
                 }
+                raw.phases = exchange.phases(knowsConnections: connections != nil)
+                return raw
             }
         }
     }

@@ -1,16 +1,17 @@
 #if AsyncHTTPClient
+    import AsyncHTTPClient
     import CoreAPI
     import Foundation
     import NIOCore
 
-    /// A request body as AsyncHTTPClient pulls it: from memory or streamed from a file, in chunks of
+    /// A request body as AsyncHTTPClient writes it: from memory or streamed from a file, in chunks of
     /// `chunkSize` bytes, or from a streamed body (`ApiRequest.Stream`) chunk by chunk as its sequence
     /// produces them; each chunk is noted as activity and reported as upload progress.
     ///
-    /// A file is opened when the body is made and read one chunk at a time, so memory stays flat
-    /// whatever its size. Once `close()` has returned nothing more is read: AsyncHTTPClient pulls the
-    /// body from a task of its own, which may still ask for a chunk after the exchange has ended, and
-    /// the session may then remove the file.
+    /// A body of one chunk is written at once. A longer one is pumped by a task of its own, which waits
+    /// for each write to be accepted, so memory stays flat whatever its size: a file is opened when the
+    /// body is made and read one chunk at a time. Once `close()` has returned nothing more is read and
+    /// the pump is cancelled: the session may then remove the file.
     final class OutgoingBody: Sendable {
         /// The most bytes read and handed over at once.
         static let chunkSize = 64 * 1024
@@ -77,6 +78,8 @@
         private struct State {
             var source: Source?
             var sent: Int64 = 0
+            /// The task writing a body of more than one chunk, once AsyncHTTPClient asked for the body.
+            var pump: Task<Void, Never>?
         }
 
         /// The body length in bytes; `nil` for a stream of unknown length.
@@ -147,9 +150,50 @@
         /// The body as an async sequence of chunks.
         var chunks: Chunks { Chunks(body: self) }
 
-        /// Stops reading: later requests for a chunk fail, and a file is closed.
+        /// The body as AsyncHTTPClient asks for it: what it writes with `writer` on `loop`.
+        func clientBody(on loop: any EventLoop) -> HTTPClient.Body {
+            .stream(contentLength: length) { writer in
+                if let length = self.length, length <= Self.chunkSize, self.stream == nil {
+                    do {
+                        guard let chunk = try self.next() else { return loop.makeSucceededVoidFuture() }
+                        return writer.write(.byteBuffer(chunk))
+                    } catch {
+                        return loop.makeFailedFuture(error)
+                    }
+                }
+                return self.pump(to: writer, on: loop)
+            }
+        }
+
+        /// Writes the chunks with `writer`, each once the one before was accepted, from a task of its own
+        /// (a file is not read on an event loop, and a streamed body is produced by async code).
+        private func pump(to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop) -> EventLoopFuture<Void> {
+            let promise = loop.makePromise(of: Void.self)
+            let chunks = chunks
+            let pump = Task {
+                do {
+                    for try await chunk in chunks {
+                        try await writer.write(.byteBuffer(chunk)).get()
+                    }
+                    promise.succeed()
+                } catch {
+                    promise.fail(error)
+                }
+            }
+            let closed = state.withLock { state in
+                state.pump = pump
+                return state.source == nil
+            }
+            if closed {
+                pump.cancel()
+            }
+            return promise.futureResult
+        }
+
+        /// Stops reading: later requests for a chunk fail, a file is closed, and the pump is cancelled.
         func close() {
-            let source = state.withLock { $0.source.take() }
+            let (source, pump) = state.withLock { ($0.source.take(), $0.pump.take()) }
+            pump?.cancel()
             if case .file(let handle, _) = source {
                 try? handle.close()
             }

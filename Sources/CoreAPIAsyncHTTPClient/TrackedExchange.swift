@@ -2,13 +2,10 @@
     import CoreAPI
     import Dispatch
 
-    /// What one exchange of an `AsyncHTTPClientTransport` shares between the task that sends it, its
-    /// watch (when no session keeps its time) and AsyncHTTPClient's task that pulls the request body:
-    /// its `ExchangeControl`, whether it ended, and its progress reports.
+    /// What one exchange of an `AsyncHTTPClientTransport` shares between the task that sends it,
+    /// AsyncHTTPClient's event loop that reads the response and the writer of the request body: its
+    /// `ExchangeControl`, whether it ended, its progress reports and the instants of its phases.
     final class TrackedExchange: Sendable {
-        /// Thrown by `watch()` when the control ends the exchange.
-        struct Ended: Error {}
-
         private struct State {
             /// Whether the response head arrived: upload progress is no longer reported after it.
             var hasHead = false
@@ -18,7 +15,7 @@
             var isEnded = false
             /// When a connection opened for this exchange was up, if one was (see `ConnectionLog`).
             var connectionUp: ContinuousClock.Instant?
-            /// When the last body byte was handed to the client.
+            /// When the last body byte was handed to the client, or the whole request was written.
             var bodySent: ContinuousClock.Instant?
             /// When the response head arrived.
             var headReceived: ContinuousClock.Instant?
@@ -27,8 +24,6 @@
         private let state = LockedValue(State())
         /// The exchange's clock and end signal: the session's, or one of its own on the same timer.
         private let control: ExchangeControl
-        /// Whether the control is this exchange's own, which `watch()` then waits on.
-        let hasClock: Bool
         private let progress: (@Sendable (TransferProgress) -> Void)?
         /// Held while a progress report runs, so reports never overlap and keep their order.
         private let reporting = LockedValue(())
@@ -37,16 +32,24 @@
         let started = ContinuousClock.now
 
         init(options: TransportOptions) {
-            // With the session's control, the session ends the exchange on time: nothing to watch here.
-            hasClock =
-                options.control == nil
-                && (options.idleTimeoutNanoseconds != .max || options.deadline != .distantFuture)
             control = ExchangeControl.for(options)
             progress = options.progress
         }
 
-        /// Whether the control ended the exchange for its idle timeout or its deadline.
-        var isTimedOut: Bool { control.endReason == .timeout }
+        /// Why the control ended the exchange (a cancel, the idle timeout or the deadline); `nil` while it
+        /// runs or when it ended by itself.
+        var endReason: ApiError? { control.endReason }
+
+        /// Makes `handler` what stops the attempt in flight when the control ends the exchange; at once
+        /// when it has ended already.
+        func onEnd(_ handler: @escaping @Sendable () -> Void) {
+            control.onEnd { _ in handler() }
+        }
+
+        /// Ends the exchange with `reason` (the calling task was cancelled, with no session to tell).
+        func end(_ reason: ApiError) {
+            control.end(reason)
+        }
 
         /// Whether the response head arrived.
         var hasHead: Bool { state.withLock { $0.hasHead } }
@@ -102,6 +105,12 @@
             }
         }
 
+        /// Notes that the whole request was written.
+        func sentRequest() {
+            let now = ContinuousClock.now
+            state.withLock { $0.bodySent = now }
+        }
+
         /// Notes that `sent` of `total` body bytes were handed to the client, and reports it unless the
         /// response head has arrived already, or more was reported before (by an attempt that met a
         /// closed connection).
@@ -135,19 +144,6 @@
                 state.withLock { $0.isEnded = true }
             }
             control.finish()
-        }
-
-        /// Throws `Ended` once the control ends the exchange: the process's one timer found it idle for
-        /// too long or past its deadline, or the task watching was cancelled.
-        func watch() async throws {
-            let control = control
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    control.onEnd { _ in continuation.resume(throwing: Ended()) }
-                }
-            } onCancel: {
-                control.end(.cancelled)
-            }
         }
 
         /// Calls the progress handler with `value`, one report at a time, unless the exchange ended (or,
