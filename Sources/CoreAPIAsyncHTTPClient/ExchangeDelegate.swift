@@ -66,37 +66,41 @@
         }
 
         func didVisitURL(task: HTTPClient.Task<RawResponse>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-            state.value.visits += 1
-            if state.value.visits == 1 {
-                state.value.firstStatus = Int(head.status.code)
-            } else if state.value.redirect == nil {
-                // The client followed a redirect, which only the session may do.
-                state.value.redirect = .redirect(
-                    .init(
-                        reason: .tooManyRedirects(limit: 0),
-                        statusCode: state.value.firstStatus,
-                        target: request.url
+            state.withValue { state in
+                state.visits += 1
+                if state.visits == 1 {
+                    state.firstStatus = Int(head.status.code)
+                } else if state.redirect == nil {
+                    // The client followed a redirect, which only the session may do.
+                    state.redirect = .redirect(
+                        .init(reason: .tooManyRedirects(limit: 0), statusCode: state.firstStatus, target: request.url)
                     )
-                )
+                }
             }
         }
 
         func didReceiveHead(task: HTTPClient.Task<RawResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             exchange.receivedHead()
             connections?.stopWaiting(exchange)
-            if let redirect = state.value.redirect {
-                return loop.makeFailedFuture(redirect)
+            let failure = state.withValue { state -> (any Error)? in
+                if let redirect = state.redirect {
+                    return redirect
+                }
+                do {
+                    let disposition = try state.collector.receive(Self.head(of: head, url: url))
+                    if state.collector.hasBody {
+                        state.decoder = ContentDecoder(contentEncoding: state.collector.contentEncoding)
+                    }
+                    if case .stream(let handler) = disposition {
+                        state.handler = handler
+                    }
+                    return nil
+                } catch {
+                    return error
+                }
             }
-            do {
-                let disposition = try state.value.collector.receive(Self.head(of: head, url: url))
-                if state.value.collector.hasBody {
-                    state.value.decoder = ContentDecoder(contentEncoding: state.value.collector.contentEncoding)
-                }
-                if case .stream(let handler) = disposition {
-                    state.value.handler = handler
-                }
-            } catch {
-                return loop.makeFailedFuture(error)
+            if let failure {
+                return loop.makeFailedFuture(failure)
             }
             exchange.received(0, of: nil)
             return loop.makeSucceededVoidFuture()
@@ -104,23 +108,34 @@
 
         func didReceiveBodyPart(task: HTTPClient.Task<RawResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
             exchange.touch()
-            do {
+            let step = state.withValue { state -> Result<TransferProgress, any Error> in
+                do {
+                    if state.handler != nil {
+                        try Self.decode(buffer, with: state.decoder) { state.pending.append(Data($0)) }
+                        return .success(state.collector.progress)
+                    }
+                    var complete = false
+                    try Self.decode(buffer, with: state.decoder) { piece in
+                        if !complete, try state.collector.append(piece) == .complete { complete = true }
+                    }
+                    if complete {
+                        return .failure(Kept(response: try state.collector.finish()))
+                    }
+                    return .success(state.collector.progress)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch step {
+            case .failure(let error):
+                return loop.makeFailedFuture(error)
+            case .success(let progress):
                 if let handler = state.value.handler {
-                    try decode(buffer) { state.value.pending.append(Data($0)) }
                     return handOn(to: handler)
                 }
-                var complete = false
-                try decode(buffer) { piece in
-                    if !complete, try state.value.collector.append(piece) == .complete { complete = true }
-                }
-                if complete {
-                    return loop.makeFailedFuture(Kept(response: try state.value.collector.finish()))
-                }
-            } catch {
-                return loop.makeFailedFuture(error)
+                exchange.received(progress)
+                return loop.makeSucceededVoidFuture()
             }
-            exchange.received(state.value.collector.progress)
-            return loop.makeSucceededVoidFuture()
         }
 
         func didReceiveError(task: HTTPClient.Task<RawResponse>, _ error: any Error) {
@@ -128,14 +143,20 @@
         }
 
         func didFinishRequest(task: HTTPClient.Task<RawResponse>) throws -> RawResponse {
-            try state.value.decoder?.finish()
-            return try state.value.collector.finish()
+            try state.withValue { state in
+                try state.decoder?.finish()
+                return try state.collector.finish()
+            }
         }
 
-        /// Passes the bytes of `buffer`, decoded, to `emit`.
-        private func decode(_ buffer: ByteBuffer, into emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        /// Passes the bytes of `buffer`, decoded by `decoder` when there is one, to `emit`.
+        private static func decode(
+            _ buffer: ByteBuffer,
+            with decoder: ContentDecoder?,
+            into emit: (UnsafeRawBufferPointer) throws -> Void
+        ) throws {
             try buffer.withUnsafeReadableBytes { bytes in
-                if let decoder = state.value.decoder {
+                if let decoder {
                     try decoder.decode(bytes, into: emit)
                 } else {
                     try emit(bytes)
@@ -151,8 +172,10 @@
                 if !handler.hasRoom(for: piece.count) {
                     return waitForRoom(for: piece.count, in: handler).flatMap { self.handOn(to: handler) }
                 }
-                state.value.pending.removeFirst()
-                state.value.collector.streamed(piece.count)
+                state.withValue { state in
+                    state.pending.removeFirst()
+                    state.collector.streamed(piece.count)
+                }
                 do {
                     try handler.receive(piece)
                 } catch {
