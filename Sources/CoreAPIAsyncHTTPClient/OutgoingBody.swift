@@ -8,9 +8,9 @@
     /// `chunkSize` bytes, or from a streamed body (`ApiRequest.Stream`) chunk by chunk as its sequence
     /// produces them; each chunk is noted as activity and reported as upload progress.
     ///
-    /// A body of one chunk is written at once. A longer one is pumped by a task of its own, which waits
-    /// for each write to be accepted, so memory stays flat whatever its size: a file is opened when the
-    /// body is made and read one chunk at a time. Once `close()` has returned nothing more is read and
+    /// A body of one chunk in memory is written at once. Any other is pumped by a task of its own (a file
+    /// is not read on an event loop), which waits for each write to be accepted, so memory stays flat
+    /// whatever its size: a file is opened when the body is made and read one chunk at a time. Once `close()` has returned nothing more is read and
     /// the pump is cancelled: the session may then remove the file.
     final class OutgoingBody: Sendable {
         /// The most bytes read and handed over at once.
@@ -18,15 +18,15 @@
 
         /// How many bytes are handed over between two waits for the event loops.
         ///
-        /// AsyncHTTPClient asks for the next chunk as soon as it has passed the last one to the
+        /// AsyncHTTPClient accepts the next chunk as soon as it has passed the last one to the
         /// connection's event loop, and learns only later, from that loop, that the socket is full: a
         /// fast reader gets far ahead of the socket, and the chunks wait in the loop's queue (a 1 GiB
-        /// upload over loopback held about 100 MiB at its peak). A task submitted to every loop of the
+        /// upload over loopback held about 100 MiB at its peak through AsyncHTTPClient's `async` API). A task submitted to every loop of the
         /// group runs after the writes queued before it, so waiting for it bounds what is queued to about
         /// this many bytes.
         static let barrierInterval = 1024 * 1024
 
-        /// The body as AsyncHTTPClient iterates it.
+        /// The body as the pump iterates it.
         struct Chunks: AsyncSequence, Sendable {
             typealias Element = ByteBuffer
 
@@ -84,6 +84,8 @@
 
         /// The body length in bytes; `nil` for a stream of unknown length.
         let length: Int64?
+        /// Whether the body is in memory and fits in one chunk: written at once, on the event loop.
+        private let isOneChunkInMemory: Bool
         /// The streamed body the chunks come from, when the body is one.
         let stream: ApiRequest.Stream?
         private let exchange: TrackedExchange
@@ -132,6 +134,11 @@
             eventLoops: any EventLoopGroup
         ) {
             self.length = length
+            if case .memory = source, let length, length <= Self.chunkSize {
+                isOneChunkInMemory = true
+            } else {
+                isOneChunkInMemory = false
+            }
             self.stream = stream
             self.exchange = exchange
             self.eventLoops = eventLoops
@@ -153,7 +160,7 @@
         /// The body as AsyncHTTPClient asks for it: what it writes with `writer` on `loop`.
         func clientBody(on loop: any EventLoop) -> HTTPClient.Body {
             .stream(contentLength: length) { writer in
-                if let length = self.length, length <= Self.chunkSize, self.stream == nil {
+                if self.isOneChunkInMemory {
                     do {
                         guard let chunk = try self.next() else { return loop.makeSucceededVoidFuture() }
                         return writer.write(.byteBuffer(chunk))
