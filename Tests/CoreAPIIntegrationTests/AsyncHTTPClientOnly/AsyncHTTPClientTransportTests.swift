@@ -238,6 +238,18 @@
                 #expect(data.count == 64 << 20)
             }
 
+            /// The transport ends when told, so the session awaits each exchange in the calling task: no
+            /// task of its own per exchange (a transport that only reports its activity gets one).
+            @Test func theSessionAwaitsTheExchangeInTheCallersTask() async throws {
+                let recorder = TaskRecordingTransport(base: Self.transport)
+                let recording = ApiSession(hostProvider: server.hosts, transport: recorder)
+                let caller = withUnsafeCurrentTask { $0.map { $0.hashValue } }
+                let echo = try await recording.perform(TransportCall<RawEcho>(url: url("/redirect/chain?n=1")))
+                #expect(echo.requestLine.hasPrefix("GET /echo/raw "))
+                #expect(recorder.tasks.current.count == 2)  // the redirect and its target
+                #expect(recorder.tasks.current.allSatisfy { $0 == caller })
+            }
+
             @Test func theSessionFollowsRedirects() async throws {
                 let echo = try await session.perform(TransportCall<RawEcho>(url: url("/redirect/chain?n=2")))
                 #expect(echo.requestLine.hasPrefix("GET /echo/raw "))
