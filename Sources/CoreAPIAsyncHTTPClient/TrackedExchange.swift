@@ -94,7 +94,11 @@
                     phases.reusedConnection = state.connectionUp == nil
                     phases.connection = state.connectionUp.map { .zero..<($0 - started) }
                 }
-                if let sent = state.bodySent {
+                if var sent = state.bodySent {
+                    // A server may answer before the body is through: the phases stay in order.
+                    if let head = state.headReceived {
+                        sent = min(sent, head)
+                    }
                     let from = phases.connection?.upperBound ?? .zero
                     phases.request = from..<max(from, sent - started)
                 }

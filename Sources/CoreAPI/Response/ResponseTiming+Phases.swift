@@ -11,7 +11,7 @@ extension ResponseTiming {
     /// | ``domainLookup`` | yes | no | no |
     /// | ``connection`` | yes | no | yes, waiting for the pool included |
     /// | ``secureConnection`` | yes | no | no |
-    /// | ``request`` | yes | with a body | with a body |
+    /// | ``request`` | yes | with a body | yes |
     /// | ``response`` | yes | yes | yes |
     ///
     /// URLSession's come from `URLSessionTaskMetrics` on Apple platforms. FoundationNetworking on Linux
@@ -21,9 +21,9 @@ extension ResponseTiming {
     /// TLS event: the transport learns that a connection was opened when AsyncHTTPClient runs its
     /// connection initializer, once the connection is up (TLS included), and credits that connection to
     /// the oldest exchange to the same port still waiting for one — with exchanges to several hosts on
-    /// the same port at once, the credit may go to another of them. Its request phase ends when the last
-    /// body byte was handed to AsyncHTTPClient, and a request without a body has none: the async API
-    /// reports no write.
+    /// the same port at once, the credit may go to another of them. Its request phase ends when
+    /// AsyncHTTPClient reports the whole request written (its delegate's `didSendRequest(task:)`), with or
+    /// without a body.
     ///
     /// A transport of your own reports them in ``RawResponse/phases``; the session hands them on.
     public struct Phases: Sendable, Hashable {

@@ -23,7 +23,8 @@
             }
 
             /// A transport of its own opens a connection for the first call, whose phases start with its
-            /// setup, and the second call goes over the same connection.
+            /// setup, and the second call goes over the same connection. A request without a body has a
+            /// request phase too: it ends when AsyncHTTPClient has written the request.
             @Test func aNewConnectionIsReportedAndThenReused() async throws {
                 let transport = AsyncHTTPClientTransport()
                 let session = ApiSession(hostProvider: server.hosts, transport: transport)
@@ -33,10 +34,13 @@
                 #expect(first?.reusedConnection == false)
                 let connection = try #require(first?.connection)
                 #expect(connection.lowerBound == .zero)
-                #expect(first?.response.map { $0.lowerBound >= connection.upperBound } == true)
+                let request = try #require(first?.request)
+                #expect(request.lowerBound == connection.upperBound)
+                #expect(first?.response.map { $0.lowerBound >= request.upperBound } == true)
                 #expect(second?.reusedConnection == true)
                 #expect(second?.connection == nil)
-                #expect(second?.response != nil)
+                let secondRequest = try #require(second?.request)
+                #expect(second?.response.map { $0.lowerBound >= secondRequest.upperBound } == true)
             }
 
             /// Over a client of another maker the transport hears of no connection: whether one was
