@@ -25,8 +25,9 @@
         /// The exchange's clock and end signal: the session's, or one of its own on the same timer.
         private let control: ExchangeControl
         private let progress: (@Sendable (TransferProgress) -> Void)?
-        /// Held while a progress report runs, so reports never overlap and keep their order.
-        private let reporting = LockedValue(())
+        /// Held while a progress report runs, so reports never overlap and keep their order; only with a
+        /// progress handler.
+        private let reporting: LockedValue<Void>?
 
         /// When the transport began the exchange: the origin of its phases.
         let started = ContinuousClock.now
@@ -34,6 +35,7 @@
         init(options: TransportOptions) {
             control = ExchangeControl.for(options)
             progress = options.progress
+            reporting = options.progress == nil ? nil : LockedValue(())
         }
 
         /// Why the control ended the exchange (a cancel, the idle timeout or the deadline); `nil` while it
@@ -144,7 +146,11 @@
 
         /// Ends the exchange: nothing is reported after this returns.
         func end() {
-            reporting.withLock { _ in
+            if let reporting {
+                reporting.withLock { _ in
+                    state.withLock { $0.isEnded = true }
+                }
+            } else {
                 state.withLock { $0.isEnded = true }
             }
             control.finish()
@@ -153,7 +159,7 @@
         /// Calls the progress handler with `value`, one report at a time, unless the exchange ended (or,
         /// with `unlessHead`, its response head arrived).
         private func report(_ value: TransferProgress, unlessHead: Bool = false) {
-            guard let progress else { return }
+            guard let progress, let reporting else { return }
             reporting.withLock { _ in
                 let skipped = state.withLock { $0.isEnded || (unlessHead && $0.hasHead) }
                 if !skipped {
