@@ -130,17 +130,23 @@
             }
         }
 
-        /// Sets the status code of `response` on `span`, and marks the span failed when `failed`.
+        /// Sets the status code of `response` on `span`, and marks the span failed when `failed`; a span
+        /// that records nothing gets no attributes, which would be built for nothing.
         private static func record(_ response: RawResponse, failed: Bool, on span: any Span) {
-            span.attributes["http.response.status_code"] = response.statusCode
+            if span.isRecording {
+                span.attributes["http.response.status_code"] = response.statusCode
+                if failed {
+                    span.attributes["error.type"] = String(response.statusCode)
+                }
+            }
             if failed {
-                span.attributes["error.type"] = String(response.statusCode)
                 span.setStatus(SpanStatus(code: .error))
             }
         }
 
-        /// Sets the category of `error` on `span` as its `error.type`.
+        /// Sets the category of `error` on `span` as its `error.type`, when the span records.
         private static func record(_ error: any Error, on span: any Span) {
+            guard span.isRecording else { return }
             span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
         }
 
