@@ -289,11 +289,7 @@
         ) async throws -> RawResponse {
             let url = request.url
             let method = request.method.rawValue
-            var headers = HTTPHeaders()
-            headers.reserveCapacity(request.headers.count + 1)
-            for field in request.headers {
-                headers.add(name: field.name, value: field.value)
-            }
+            var headers = HTTPHeaders(request.headers, reservingExtra: 1)
             if !headers.contains(name: "Accept-Encoding") {
                 headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)
             }

@@ -205,12 +205,7 @@
         /// CoreAPI's head for `head`: its status and its header fields as AsyncHTTPClient keeps them, in
         /// order, repeated names as separate fields (`Set-Cookie` among them).
         static func head(of head: HTTPResponseHead, url: URL) -> ResponseHead {
-            var fields: [Headers.Field] = []
-            fields.reserveCapacity(head.headers.count)
-            for (name, value) in head.headers {
-                fields.append(Headers.Field(name: name, value: value))
-            }
-            return ResponseHead(status: HTTPStatus(Int(head.status.code)), headers: Headers(fields), url: url)
+            ResponseHead(status: HTTPStatus(Int(head.status.code)), headers: Headers(head.headers), url: url)
         }
     }
 #endif

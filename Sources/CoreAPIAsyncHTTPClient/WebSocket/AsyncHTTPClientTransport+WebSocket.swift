@@ -43,10 +43,7 @@
             var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             if let query = components.percentEncodedQuery { target += "?" + query }
 
-            var headers = HTTPHeaders()
-            for field in request.headers {
-                headers.add(name: field.name, value: field.value)
-            }
+            var headers = HTTPHeaders(request.headers, reservingExtra: 1)
             if !headers.contains(name: "Host") {
                 let bracketed = host.contains(":") ? "[\(host)]" : host
                 headers.add(name: "Host", value: components.port.map { "\(bracketed):\($0)" } ?? bracketed)

@@ -51,13 +51,14 @@
                 context.close(promise: nil)
                 return
             }
-            var headers = Headers()
-            for field in head.headers {
-                headers.add(field.value, for: field.name)
-            }
             do {
                 promise.succeed(
-                    try RawResponse(url: url, statusCode: Int(head.status.code), headers: headers, data: body)
+                    try RawResponse(
+                        url: url,
+                        statusCode: Int(head.status.code),
+                        headers: Headers(head.headers),
+                        data: body
+                    )
                 )
             } catch {
                 promise.fail(error)
