@@ -41,8 +41,8 @@
         let tlsConfiguration: TLSConfiguration
         /// Whether `shutdown()` was called.
         private let isShutDown = LockedValue(false)
-        /// The connections the client opened, for the exchanges' phases: only for a client the transport
-        /// made, whose connection initializers it sets.
+        /// The connections the client opened, for the exchanges' phases and the event loops their
+        /// delegates run on: only for a client the transport made, whose connection initializers it sets.
         private let connections: ConnectionLog?
 
         /// The content codings bodies are decoded from, lower-cased; a response with another one fails
@@ -111,7 +111,7 @@
             let connections = ConnectionLog()
             let opened: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
                 let checked = pins?.check(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
-                return checked.map { connections.opened(port: channel.remoteAddress?.port) }
+                return checked.map { connections.opened(channel) }
             }
             configuration.http1_1ConnectionDebugInitializer = opened
             configuration.http2ConnectionDebugInitializer = opened
@@ -296,7 +296,10 @@
             let secure = url.scheme?.lowercased() == "https"
             var retries = 0
             while true {
-                let loop = client.eventLoopGroup.any()
+                // The loop of an open connection to the server, when the log knows one (see `ConnectionLog`).
+                let port = url.port ?? (secure ? 443 : 80)
+                let loop = connections?.wait(exchange, port: port) ?? client.eventLoopGroup.any()
+                defer { connections?.stopWaiting(exchange) }
                 let body = try OutgoingBody.make(for: request, exchange: exchange, eventLoops: client.eventLoopGroup)
                 defer { body?.close() }
                 let outgoing = try HTTPClient.Request(
@@ -314,15 +317,13 @@
                     connections: connections,
                     loop: loop
                 )
-                connections?.wait(exchange, port: url.port ?? (secure ? 443 : 80))
-                defer { connections?.stopWaiting(exchange) }
                 // No deadline for the client: the control ends the exchange on time, waiting for a connection
                 // included, and cancels the request.
                 let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegate(on: loop))
                 exchange.onEnd { task.cancel() }
                 var raw: RawResponse
                 do {
-                    raw = try await task.get()
+                    raw = try await task.get().response
                 } catch let kept as ExchangeDelegate.Kept {
                     raw = kept.response
                 } catch

@@ -1,40 +1,95 @@
 #if AsyncHTTPClient
     import CoreAPI
+    import NIOCore
 
-    /// Which exchange a new connection of the transport's own client was opened for, as far as the
-    /// transport can tell: AsyncHTTPClient shows no connection event but its connection initializer, which
-    /// runs once a connection is up (TLS included), with no word of the request that asked for it.
+    /// What the transport knows of its own client's connections: which exchange a new connection was
+    /// opened for, and which event loops the open connections to each port run on. AsyncHTTPClient shows
+    /// no connection event but its connection initializer, which runs once a connection is up (TLS
+    /// included), with no word of the request that asked for it.
     ///
-    /// The pool hands a new connection to the request that has waited longest for one, so the log credits
-    /// it to the oldest exchange to the same port still waiting for its response head without a
-    /// connection credited. With exchanges to several hosts on the same port in flight at once, the
+    /// **Credit.** The pool hands a new connection to the request that has waited longest for one, so the
+    /// log credits it to the oldest exchange to the same port still waiting for its response head without
+    /// a connection credited. With exchanges to several hosts on the same port in flight at once, the
     /// credit may go to another of them; an exchange never credited went over a connection that was open
     /// already.
+    ///
+    /// **Event loops.** AsyncHTTPClient calls a delegate on the event loop the request names, and hops
+    /// there from the connection's loop for every head, body part and end when the two differ. Its pool
+    /// prefers an idle connection on the named loop, so naming a loop that has open connections to the
+    /// server, in turn among such loops, keeps the callbacks on the connection's loop whenever one of
+    /// them is idle, and spreads the delegates over the loops as the connections are.
     final class ConnectionLog: Sendable {
-        /// The exchanges waiting for a response head, oldest first, with the port they connect to.
-        private let waiting = LockedValue<[(port: Int, exchange: TrackedExchange)]>([])
+        private struct State {
+            /// The exchanges waiting for a response head, oldest first, with the port they connect to.
+            var waiting: [(port: Int, exchange: TrackedExchange)] = []
+            /// The event loops with open connections, per port, with how many are open on each.
+            var loops: [(port: Int, loop: any EventLoop, open: Int)] = []
+            /// How many loops were named so far: the turn of the next one.
+            var turn = 0
+        }
+
+        private let state = LockedValue(State())
 
         /// Notes that `exchange` is about to be handed to the client, for a server on `port`.
-        func wait(_ exchange: TrackedExchange, port: Int) {
-            waiting.withLock { $0.append((port, exchange)) }
+        /// - Returns: The event loop to name for it: one with an open connection to `port`, in turn, or
+        ///   `nil` when there is none.
+        func wait(_ exchange: TrackedExchange, port: Int) -> (any EventLoop)? {
+            state.withLock { state in
+                state.waiting.append((port, exchange))
+                var candidates = 0
+                for entry in state.loops where entry.port == port { candidates += 1 }
+                guard candidates > 0 else { return nil }
+                var pick = state.turn % candidates
+                state.turn &+= 1
+                for entry in state.loops where entry.port == port {
+                    if pick == 0 { return entry.loop }
+                    pick -= 1
+                }
+                return nil
+            }
         }
 
         /// Notes that `exchange` got its response head, or failed.
         func stopWaiting(_ exchange: TrackedExchange) {
-            waiting.withLock { waiting in
-                if let index = waiting.firstIndex(where: { $0.exchange === exchange }) {
-                    waiting.remove(at: index)
+            state.withLock { state in
+                if let index = state.waiting.firstIndex(where: { $0.exchange === exchange }) {
+                    state.waiting.remove(at: index)
                 }
             }
         }
 
-        /// Credits a connection to a server on `port` that is up now to the oldest exchange waiting for
-        /// one.
-        func opened(port: Int?) {
+        /// Credits `channel`, a connection that is up now, to the oldest exchange waiting for one to the
+        /// same port, and counts it on its event loop until it closes.
+        func opened(_ channel: any Channel) {
+            opened(port: channel.remoteAddress?.port, on: channel.eventLoop, closing: channel.closeFuture)
+        }
+
+        /// Credits a connection to `port` that is up now on `loop` to the oldest exchange waiting for one
+        /// to that port, and counts it on `loop` until `closing` completes.
+        func opened(port: Int?, on loop: any EventLoop, closing: EventLoopFuture<Void>) {
             let now = ContinuousClock.now
-            waiting.withLock { waiting in
-                guard let index = waiting.firstIndex(where: { $0.port == port }) else { return }
-                waiting.remove(at: index).exchange.openedConnection(at: now)
+            state.withLock { state in
+                if let index = state.waiting.firstIndex(where: { $0.port == port }) {
+                    state.waiting.remove(at: index).exchange.openedConnection(at: now)
+                }
+                guard let port else { return }
+                if let index = state.loops.firstIndex(where: { $0.port == port && $0.loop === loop }) {
+                    state.loops[index].open += 1
+                } else {
+                    state.loops.append((port, loop, 1))
+                }
+            }
+            guard let port else { return }
+            closing.whenComplete { [self] _ in
+                state.withLock { state in
+                    guard let index = state.loops.firstIndex(where: { $0.port == port && $0.loop === loop }) else {
+                        return
+                    }
+                    state.loops[index].open -= 1
+                    if state.loops[index].open == 0 {
+                        state.loops.remove(at: index)
+                    }
+                }
             }
         }
     }
