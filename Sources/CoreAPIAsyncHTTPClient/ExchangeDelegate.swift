@@ -13,7 +13,18 @@
     /// exchange's control ends, so no task of its own is needed; only a body handler whose reader has no
     /// room makes one, to wait for the reader.
     final class ExchangeDelegate: HTTPClientResponseDelegate {
-        typealias Response = RawResponse
+        typealias Response = Collected
+
+        /// The response of an attempt, in a box: AsyncHTTPClient passes it through its futures and
+        /// results, which are generic and copy a value through its value witnesses, field by field; a box
+        /// is one reference to count.
+        final class Collected: Sendable {
+            let response: RawResponse
+
+            init(_ response: RawResponse) {
+                self.response = response
+            }
+        }
 
         /// Ends the attempt early with all that is kept of its response (a redirect's first bytes): the
         /// rest of the body is not read, and AsyncHTTPClient closes the connection.
@@ -61,11 +72,11 @@
             state = .makeBoxSendingValue(State(collector: collector), eventLoop: loop)
         }
 
-        func didSendRequest(task: HTTPClient.Task<RawResponse>) {
+        func didSendRequest(task: HTTPClient.Task<Collected>) {
             exchange.sentRequest()
         }
 
-        func didVisitURL(task: HTTPClient.Task<RawResponse>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        func didVisitURL(task: HTTPClient.Task<Collected>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
             state.withValue { state in
                 state.visits += 1
                 if state.visits == 1 {
@@ -79,7 +90,7 @@
             }
         }
 
-        func didReceiveHead(task: HTTPClient.Task<RawResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             exchange.receivedHead()
             connections?.stopWaiting(exchange)
             let failure = state.withValue { state -> (any Error)? in
@@ -106,7 +117,7 @@
             return loop.makeSucceededVoidFuture()
         }
 
-        func didReceiveBodyPart(task: HTTPClient.Task<RawResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
             exchange.touch()
             let step = state.withValue { state -> Result<TransferProgress, any Error> in
                 do {
@@ -138,14 +149,14 @@
             }
         }
 
-        func didReceiveError(task: HTTPClient.Task<RawResponse>, _ error: any Error) {
+        func didReceiveError(task: HTTPClient.Task<Collected>, _ error: any Error) {
             state.value.waiter?.cancel()
         }
 
-        func didFinishRequest(task: HTTPClient.Task<RawResponse>) throws -> RawResponse {
+        func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
             try state.withValue { state in
                 try state.decoder?.finish()
-                return try state.collector.finish()
+                return Collected(try state.collector.finish())
             }
         }
 
