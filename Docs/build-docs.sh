@@ -13,12 +13,11 @@
 # command for that configuration, so right after CI's trait build nothing is compiled again, and on a
 # fresh clone the same command builds it (BoringSSL and SwiftNIO included: many minutes once).
 #
-# The tests are built too, and must be: `swift package dump-symbol-graph` runs the symbol graph extractor
-# on every library-type module of the root package, and that includes the two modules SwiftPM makes for
-# the test runner (CoreAPIPackageDiscoveredTests, CoreAPIPackageTests), while the build it runs first
-# leaves the tests out. Without a build with --build-tests it fails with "Failed to emit symbol graph for
-# 'CoreAPIPackageTests'". (It also enables every trait, so in the plain .build it compiled SwiftNIO and
-# BoringSSL a second time: one more reason to read .build-traits only.)
+# The graphs are extracted from that build's modules by swift-symbolgraph-extract, with the search paths
+# and C module maps the build compiled them with (read from its build manifest, debug.yaml), as `swift
+# package dump-symbol-graph` does. That command is not used: it plans a build of its own first, and
+# SwiftPM lists the enabled traits' `-D` flags in a different order in each plan it makes, so it compiled
+# every module of this package again (about 60 s in CI) before extracting the same graphs.
 #
 # Links between modules: `docc convert --dependency <archive>` resolves links (``/CoreAPIJSON/JsonApiResponse``
 # with a leading slash and the module's name) against archives converted before, with
@@ -45,8 +44,8 @@ addons=(CoreAPIJSON CoreAPIText CoreAPITesting CoreAPIAsyncHTTPClient CoreAPILog
 # CI builds every one of this package's targets with COREAPI_WARNINGS_AS_ERRORS=1 (read by Package.swift);
 # the same value here keeps the build below CI's build, not a different one.
 export COREAPI_WARNINGS_AS_ERRORS="${COREAPI_WARNINGS_AS_ERRORS-1}"
-# CI's trait build compiles only the integration tests (COREAPI_TEST_TARGETS, read by Package.swift): the
-# symbol graph dump needs a test build, not every test target.
+# CI's trait build compiles the tests too, only the integration tests (COREAPI_TEST_TARGETS, read by
+# Package.swift); the same command and setting here keep this build CI's.
 export COREAPI_TEST_TARGETS="${COREAPI_TEST_TARGETS-CoreAPIIntegrationTests}"
 
 # The trait configuration, built as in CI (.ci/run, step "every trait"): keep the two the same.
@@ -54,14 +53,39 @@ trait_build=(swift build --build-tests --traits AsyncHTTPClient,Logging,Metrics,
 "${trait_build[@]}"
 
 rm -rf "$work"
-mkdir -p "$work/graphs" "$work/link" "$work/archives" "$out"
-dump_log="$work/dump-symbol-graph.log"
-if ! swift package --traits AsyncHTTPClient,Logging,Metrics,Tracing,HTTPTypes --scratch-path .build-traits dump-symbol-graph \
-    --minimum-access-level public >"$dump_log" 2>&1; then
-    cat "$dump_log" >&2
-    exit 1
-fi
-graphs="$("${trait_build[@]}" --show-bin-path 2>/dev/null)/../symbolgraph"
+mkdir -p "$work/graphs" "$work/link" "$work/archives" "$work/symbolgraph" "$out"
+graphs="$work/symbolgraph"
+# Each module's graphs, public symbols only, with the flags of the module's own compile command in the
+# manifest: its target, module cache, module search paths and the C modules' maps and headers.
+python3 - .build-traits/debug.yaml "$graphs" CoreAPI "${addons[@]}" <<'PYTHON'
+import json, subprocess, sys
+
+manifest, output, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
+flags, seen = [], set()
+with open(manifest) as lines:
+    for line in lines:
+        if "args:" not in line or '"-emit-module"' not in line:
+            continue
+        args = json.loads(line.split("args:", 1)[1])
+        if "-module-name" not in args or args[args.index("-module-name") + 1] not in modules:
+            continue
+        index = 0
+        while index < len(args):
+            if args[index] in ("-I", "-F", "-Xcc", "-target", "-module-cache-path", "-sdk"):
+                flag = tuple(args[index : index + 2])
+                if flag == ("-Xcc", "-I"):  # a C module's headers: -Xcc -I -Xcc <folder>
+                    flag = tuple(args[index : index + 4])
+                if flag not in seen:
+                    seen.add(flag)
+                    flags += flag
+                index += len(flag)
+            else:
+                index += 1
+for module in modules:
+    command = ["swift-symbolgraph-extract", "-module-name", module, "-minimum-access-level", "public"]
+    if subprocess.run(command + ["-output-dir", output] + flags).returncode != 0:
+        sys.exit(f"no symbol graph for {module}")
+PYTHON
 
 # Converts module $1's catalog into $2 with any further docc options; its symbol graphs: the module's own
 # and its extensions of other modules' types (Module@Other.symbols.json).
