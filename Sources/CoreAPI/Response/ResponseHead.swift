@@ -17,19 +17,18 @@ public import Foundation
 public struct ResponseHead: Sendable {
     /// The status.
     public var status: HTTPStatus {
-        didSet { isUnchanged = false }
+        get { storage.status }
+        set { modify { $0.status = newValue } }
     }
     /// The URL the response is for: after redirects, the last one.
     public var url: URL {
-        didSet { isUnchanged = false }
+        get { storage.url }
+        set { modify { $0.url = newValue } }
     }
-    /// The fields when they were given or set; `nil` while they are only in ``foundation``.
-    private var fields: Headers?
-    /// The engine's own `HTTPURLResponse` this head was made from, whose fields are read from it when
-    /// asked for.
-    private let foundation: FoundationHead?
-    /// Whether nothing was changed since the head was made from ``foundation``.
-    private var isUnchanged = true
+    /// The head's values, in one box: a head passes through the transport, the middlewares and the
+    /// response type, often through generic code that copies a value field by field, and a box is one
+    /// reference to count. A change makes a new box.
+    private var storage: Storage
 
     /// Creates a response head.
     /// - Parameters:
@@ -37,19 +36,13 @@ public struct ResponseHead: Sendable {
     ///   - headers: The header fields.
     ///   - url: The URL the response is for.
     public init(status: HTTPStatus, headers: Headers = Headers(), url: URL) {
-        self.status = status
-        self.url = url
-        fields = headers
-        foundation = nil
+        storage = Storage(status: status, url: url, fields: headers, foundation: nil)
     }
 
     /// A head made from an engine's `HTTPURLResponse`: its fields are copied only when ``headers`` is
     /// read, and ``httpURLResponse`` returns the object as it is while nothing changed.
     init(status: HTTPStatus, url: URL, foundation response: HTTPURLResponse) {
-        self.status = status
-        self.url = url
-        fields = nil
-        foundation = FoundationHead(response)
+        storage = Storage(status: status, url: url, fields: nil, foundation: FoundationHead(response))
     }
 
     /// The header fields, in the order they came.
@@ -58,23 +51,29 @@ public struct ResponseHead: Sendable {
     /// ordered by name, repeated fields already joined by Foundation — so a call that reads only a field
     /// or two, as CoreAPI's own checks do, never pays for the rest.
     public var headers: Headers {
-        get { fields ?? foundation?.headers ?? Headers() }
-        set {
-            fields = newValue
-            isUnchanged = false
-        }
+        get { storage.fields ?? storage.foundation?.headers ?? Headers() }
+        set { modify { $0.fields = newValue } }
     }
 
     /// The value of the field `name` (repeated values joined with `", "`), or `nil`: the same as
     /// `headers[name]`, without copying the fields of a head from Foundation.
     func field(_ name: String) -> String? {
-        if let fields { return fields[name] }
-        return foundation?.value(of: name)
+        if let fields = storage.fields { return fields[name] }
+        return storage.foundation?.value(of: name)
     }
 
     /// The engine's own `HTTPURLResponse`, when the head was made from one and is unchanged since.
     var original: HTTPURLResponse? {
-        isUnchanged ? foundation?.response : nil
+        storage.isUnchanged ? storage.foundation?.response : nil
+    }
+
+    /// Changes the head's values with `change`, in a new box, and marks them changed. A box never
+    /// changes: other copies of the head keep theirs.
+    private mutating func modify(_ change: (inout Storage.Values) -> Void) {
+        var values = storage.values
+        change(&values)
+        values.isUnchanged = false
+        storage = Storage(values)
     }
 
     /// The status code, such as `200`.
@@ -102,6 +101,40 @@ private final class FoundationHead: Sendable {
     func value(of name: String) -> String? {
         if let headers = copied.current { return headers[name] }
         return response.value(forHTTPHeaderField: name)
+    }
+}
+
+extension ResponseHead {
+    /// The box of a head's values, which never change once boxed.
+    private final class Storage: Sendable {
+        /// The values a head holds.
+        struct Values: Sendable {
+            var status: HTTPStatus
+            var url: URL
+            /// The fields when they were given or set; `nil` while they are only in `foundation`.
+            var fields: Headers?
+            /// The engine's own `HTTPURLResponse` this head was made from, whose fields are read from it
+            /// when asked for.
+            let foundation: FoundationHead?
+            /// Whether nothing was changed since the head was made from `foundation`.
+            var isUnchanged = true
+        }
+
+        let values: Values
+
+        init(_ values: Values) {
+            self.values = values
+        }
+
+        convenience init(status: HTTPStatus, url: URL, fields: Headers?, foundation: FoundationHead?) {
+            self.init(Values(status: status, url: url, fields: fields, foundation: foundation))
+        }
+
+        var status: HTTPStatus { values.status }
+        var url: URL { values.url }
+        var fields: Headers? { values.fields }
+        var foundation: FoundationHead? { values.foundation }
+        var isUnchanged: Bool { values.isUnchanged }
     }
 }
 
