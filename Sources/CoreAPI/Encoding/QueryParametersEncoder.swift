@@ -55,6 +55,9 @@ public struct QueryParametersEncoder: ParametersEncoding {
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/encoding(_:)``.
     public func encode(_ parameters: any Encodable, in request: ApiRequest) throws -> ApiRequest {
         let query = try queryString(for: parameters)
+        if query.isEmpty {
+            return request  // nothing to add, in the URL or as a body
+        }
         var request = request
         let method = request.method
         let inQuery =
@@ -64,16 +67,16 @@ public struct QueryParametersEncoder: ParametersEncoding {
             case .httpBody: false
             }
         if inQuery {
-            guard !query.isEmpty,
-                var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-            else { return request }
+            guard var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
+                return request
+            }
             let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
             components.percentEncodedQuery = existing + query
             guard let newURL = components.url else {
                 throw ApiError.invalidRequest(.invalidURL("the query could not be added to the URL"))
             }
             request.url = newURL
-        } else if !query.isEmpty {
+        } else {
             if !request.headers.contains("Content-Type") {
                 request.headers.set("application/x-www-form-urlencoded; charset=utf-8", for: "Content-Type")
             }

@@ -179,20 +179,23 @@ public final class URLSessionTransport: Transport {
         let control = ExchangeControl.for(options)
         defer { control.finish() }
         options.control = control  // the delegate touches it as the task reports
-        var request = request
-        var spooled: URL?
-        // Removed once no task reads it (see `TemporaryBodyFiles`); the session's own files are its own.
-        defer { spooled.map(TemporaryBodyFiles.discard) }
-        if let stream = request.body.stream {
-            // FoundationNetworking cannot stream an upload body: the stream goes to a file first.
-            let file = try await Self.spool(stream, control: control)
-            spooled = file.url
-            request.body = .file(file)
-            request.headers.set(String(file.length), for: "Content-Length")
+        // The control's end cancels the task from now on (the spooling below has its own end handler).
+        func sendCancellable(_ request: ApiRequest) async throws -> RawResponse {
+            let cancellation = TaskCancellation(delegate: delegate)
+            control.onEnd { reason in cancellation.cancel(with: reason) }
+            return try await send(request, options: options, cancellation: cancellation)
         }
-        let cancellation = TaskCancellation(delegate: delegate)
-        control.onEnd { reason in cancellation.cancel(with: reason) }
-        return try await send(request, options: options, cancellation: cancellation)
+        guard let stream = request.body.stream else {
+            return try await sendCancellable(request)
+        }
+        // FoundationNetworking cannot stream an upload body: the stream goes to a file first, removed once
+        // no task reads it (see `TemporaryBodyFiles`); the session's own files are its own.
+        let file = try await Self.spool(stream, control: control)
+        defer { TemporaryBodyFiles.discard(file.url) }
+        var spooled = request
+        spooled.body = .file(file)
+        spooled.headers.set(String(file.length), for: "Content-Length")
+        return try await sendCancellable(spooled)
     }
 
     /// ``ExchangeControl/Timing/endsWhenTold``: every response and body chunk touches the exchange's control,
