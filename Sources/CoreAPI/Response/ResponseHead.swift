@@ -17,12 +17,12 @@ public import Foundation
 public struct ResponseHead: Sendable {
     /// The status.
     public var status: HTTPStatus {
-        get { storage.status }
+        get { storage.values.status }
         set { modify { $0.status = newValue } }
     }
     /// The URL the response is for: after redirects, the last one.
     public var url: URL {
-        get { storage.url }
+        get { storage.values.url }
         set { modify { $0.url = newValue } }
     }
     /// The head's values, in one box: a head passes through the transport, the middlewares and the
@@ -51,20 +51,20 @@ public struct ResponseHead: Sendable {
     /// ordered by name, repeated fields already joined by Foundation — so a call that reads only a field
     /// or two, as CoreAPI's own checks do, never pays for the rest.
     public var headers: Headers {
-        get { storage.fields ?? storage.foundation?.headers ?? Headers() }
+        get { storage.values.fields ?? storage.values.foundation?.headers ?? Headers() }
         set { modify { $0.fields = newValue } }
     }
 
     /// The value of the field `name` (repeated values joined with `", "`), or `nil`: the same as
     /// `headers[name]`, without copying the fields of a head from Foundation.
     func field(_ name: String) -> String? {
-        if let fields = storage.fields { return fields[name] }
-        return storage.foundation?.value(of: name)
+        if let fields = storage.values.fields { return fields[name] }
+        return storage.values.foundation?.value(of: name)
     }
 
     /// The engine's own `HTTPURLResponse`, when the head was made from one and is unchanged since.
     var original: HTTPURLResponse? {
-        storage.isUnchanged ? storage.foundation?.response : nil
+        storage.values.isUnchanged ? storage.values.foundation?.response : nil
     }
 
     /// Changes the head's values with `change`, in a new box, and marks them changed. A box never
@@ -129,12 +129,6 @@ extension ResponseHead {
         convenience init(status: HTTPStatus, url: URL, fields: Headers?, foundation: FoundationHead?) {
             self.init(Values(status: status, url: url, fields: fields, foundation: foundation))
         }
-
-        var status: HTTPStatus { values.status }
-        var url: URL { values.url }
-        var fields: Headers? { values.fields }
-        var foundation: FoundationHead? { values.foundation }
-        var isUnchanged: Bool { values.isUnchanged }
     }
 }
 

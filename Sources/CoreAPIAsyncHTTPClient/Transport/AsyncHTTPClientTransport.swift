@@ -294,10 +294,10 @@
                 headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)
             }
             let secure = url.scheme?.lowercased() == "https"
+            let port = url.port ?? (secure ? 443 : 80)
             var retries = 0
             while true {
                 // The loop of an open connection to the server, when the log knows one (see `ConnectionLog`).
-                let port = url.port ?? (secure ? 443 : 80)
                 let loop = connections?.wait(exchange, port: port) ?? client.eventLoopGroup.any()
                 defer { connections?.stopWaiting(exchange) }
                 let body = try OutgoingBody.make(for: request, exchange: exchange, eventLoops: client.eventLoopGroup)

@@ -26,6 +26,11 @@
             var loops: [(port: Int, loop: any EventLoop, open: Int)] = []
             /// How many loops were named so far: the turn of the next one.
             var turn = 0
+
+            /// Where `loop`'s count for `port` is in `loops`.
+            func index(of loop: any EventLoop, port: Int) -> Int? {
+                loops.firstIndex { $0.port == port && $0.loop === loop }
+            }
         }
 
         private let state = LockedValue(State())
@@ -36,16 +41,11 @@
         func wait(_ exchange: TrackedExchange, port: Int) -> (any EventLoop)? {
             state.withLock { state in
                 state.waiting.append((port, exchange))
-                var candidates = 0
-                for entry in state.loops where entry.port == port { candidates += 1 }
-                guard candidates > 0 else { return nil }
-                var pick = state.turn % candidates
-                state.turn &+= 1
-                for entry in state.loops where entry.port == port {
-                    if pick == 0 { return entry.loop }
-                    pick -= 1
-                }
-                return nil
+                let candidates = state.loops.lazy.filter { $0.port == port }
+                let count = candidates.count
+                guard count > 0 else { return nil }
+                defer { state.turn &+= 1 }
+                return candidates.dropFirst(state.turn % count).first?.loop
             }
         }
 
@@ -73,7 +73,7 @@
                     state.waiting.remove(at: index).exchange.openedConnection(at: now)
                 }
                 guard let port else { return }
-                if let index = state.loops.firstIndex(where: { $0.port == port && $0.loop === loop }) {
+                if let index = state.index(of: loop, port: port) {
                     state.loops[index].open += 1
                 } else {
                     state.loops.append((port, loop, 1))
@@ -82,9 +82,7 @@
             guard let port else { return }
             closing.whenComplete { [self] _ in
                 state.withLock { state in
-                    guard let index = state.loops.firstIndex(where: { $0.port == port && $0.loop === loop }) else {
-                        return
-                    }
+                    guard let index = state.index(of: loop, port: port) else { return }
                     state.loops[index].open -= 1
                     if state.loops[index].open == 0 {
                         state.loops.remove(at: index)

@@ -10,8 +10,9 @@
     ///
     /// A body of one chunk in memory is written at once. Any other is pumped by a task of its own (a file
     /// is not read on an event loop), which waits for each write to be accepted, so memory stays flat
-    /// whatever its size: a file is opened when the body is made and read one chunk at a time. Once `close()` has returned nothing more is read and
-    /// the pump is cancelled: the session may then remove the file.
+    /// whatever its size: a file is opened when the body is made and read one chunk at a time. Once
+    /// `close()` has returned nothing more is read and the pump is cancelled: the session may then remove
+    /// the file.
     final class OutgoingBody: Sendable {
         /// The most bytes read and handed over at once.
         static let chunkSize = 64 * 1024
@@ -21,9 +22,9 @@
         /// AsyncHTTPClient accepts the next chunk as soon as it has passed the last one to the
         /// connection's event loop, and learns only later, from that loop, that the socket is full: a
         /// fast reader gets far ahead of the socket, and the chunks wait in the loop's queue (a 1 GiB
-        /// upload over loopback held about 100 MiB at its peak through AsyncHTTPClient's `async` API). A task submitted to every loop of the
-        /// group runs after the writes queued before it, so waiting for it bounds what is queued to about
-        /// this many bytes.
+        /// upload over loopback held about 100 MiB at its peak through AsyncHTTPClient's `async` API). A
+        /// task submitted to every loop of the group runs after the writes queued before it, so waiting
+        /// for it bounds what is queued to about this many bytes.
         static let barrierInterval = 1024 * 1024
 
         /// The body as the pump iterates it.
