@@ -128,6 +128,9 @@ public final class StubTransport: Transport {
         return data
     }
 
+    /// The content codings the stub's bodies may declare: none but `identity`, which needs no decoding.
+    private static let decodedCodings: Set<String> = ["identity"]
+
     /// Records the request with its body — read from the body file, or collected from a streamed body,
     /// when there is one — and answers it.
     /// - Parameters:
@@ -181,7 +184,7 @@ public final class StubTransport: Transport {
         // The rules every transport follows come from the one collector: redirect bodies, the size limit,
         // body handlers, no body for `HEAD`, `204` and `304`.
         let head = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers).head
-        var collector = ResponseCollector(method: request.method, options: options, decodedCodings: ["identity"])
+        var collector = ResponseCollector(method: request.method, options: options, decodedCodings: Self.decodedCodings)
         let answer = reply.body
         switch try collector.receive(head, expectedLength: Int64(answer.count)) {
         case .stream(let handler):

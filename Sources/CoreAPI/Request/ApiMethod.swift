@@ -70,7 +70,7 @@ extension ApiMethod {
     /// ``QueryParametersEncoder`` for `GET`, `HEAD` and `DELETE`, ``JsonParametersEncoder`` otherwise,
     /// each with default strategies.
     public var parametersEncoding: any ParametersEncoding {
-        httpMethod.prefersQueryParameters ? QueryParametersEncoder() : JsonParametersEncoder()
+        httpMethod.prefersQueryParameters ? defaultQueryEncoding : defaultJSONEncoding
     }
     /// No headers.
     public var headers: Headers { Headers() }
@@ -93,3 +93,8 @@ extension ApiMethod {
         .components(host: try hostProvider.host(for: hostProviderKey), path: path)
     }
 }
+
+/// The default encoders, boxed once: an encoder is too large for an existential's inline buffer, so
+/// making one for every call would allocate its box every time, where a copy of this one is a reference.
+private let defaultQueryEncoding: any ParametersEncoding = QueryParametersEncoder()
+private let defaultJSONEncoding: any ParametersEncoding = JsonParametersEncoder()

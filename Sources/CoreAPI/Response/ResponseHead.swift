@@ -62,6 +62,22 @@ public struct ResponseHead: Sendable {
         return storage.values.foundation?.value(of: name)
     }
 
+    /// The fields ``HeadChecks`` reads: `Content-Length` and `Content-Encoding`, and whether there is a
+    /// `Location` when `needsLocation`. One pass over the fields a head holds; over Foundation's response,
+    /// its own lookups.
+    func checkedFields(needsLocation: Bool) -> (contentLength: String?, contentEncoding: String?, hasLocation: Bool) {
+        if let fields = storage.values.fields {
+            let (length, encoding, location) = fields.values(of: ("Content-Length", "Content-Encoding", "Location"))
+            return (length, encoding, needsLocation && location != nil)
+        }
+        let foundation = storage.values.foundation
+        return (
+            foundation?.value(of: "Content-Length"),
+            foundation?.value(of: "Content-Encoding"),
+            needsLocation && foundation?.value(of: "Location") != nil
+        )
+    }
+
     /// The engine's own `HTTPURLResponse`, when the head was made from one and is unchanged since.
     var original: HTTPURLResponse? {
         storage.values.isUnchanged ? storage.values.foundation?.response : nil

@@ -234,7 +234,14 @@ public final class ApiSession: Sendable {
         options: CallOptions? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> M.Output {
-        let settings = options.map(method.options.merging) ?? method.options
+        // The method's options are read once: `options.map(method.options.merging) ?? method.options`
+        // would build them twice.
+        let settings: CallOptions
+        if let options {
+            settings = method.options.merging(options)
+        } else {
+            settings = method.options
+        }
         return try await performOwnCall(method, settings: settings, progress: progress, group: nil)
     }
 

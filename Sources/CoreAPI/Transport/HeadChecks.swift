@@ -23,13 +23,13 @@ package struct HeadChecks {
     /// Whether the head has a `Location` field; read only for a status of ``Redirect/followedStatuses``.
     package let hasLocation: Bool
 
-    /// The fields of `head` the checks read: two lookups, and a third for `Location` only when the
+    /// The fields of `head` the checks read, in one pass over its fields; `Location` counts only when the
     /// status is one a redirect has.
     package init(_ head: ResponseHead) {
         statusCode = head.status.code
-        contentLength = head.field("Content-Length")
-        contentEncoding = head.field("Content-Encoding")
-        hasLocation = Redirect.followedStatuses.contains(statusCode) && head.field("Location") != nil
+        (contentLength, contentEncoding, hasLocation) = head.checkedFields(
+            needsLocation: Redirect.followedStatuses.contains(statusCode)
+        )
     }
 
     /// Whether the head is a redirect the session may follow: a status of ``Redirect/followedStatuses``
