@@ -32,7 +32,7 @@ traits=()
 for argument in "$@"; do
     case "$argument" in
         --short) mode="short" ;;
-        --gates) mode="gates"; suites=(--target Pipeline --target Upload --target Caching); traits=(--disable-default-traits) ;;
+        --gates) mode="gates"; suites=(--target Pipeline --target Upload --target Caching); traits=(--traits AsyncHTTPClient) ;;
         --full) mode="full" ;;
         --cpu-ratios-as-targets) targets=(--cpu-ratios-as-targets) ;;
         -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;

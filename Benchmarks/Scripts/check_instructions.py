@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks the instruction counts of count-instructions.sh against CoreAPI's guards and targets.
 
-Reads lines `<mode> <client> <instructions> <requests>` on standard input, one per round of a client: the
-instructions callgrind counted over that many requests, warm-up, start-up and shut-down left out. Per
-request = instructions / requests; a client's figure is the median of its rounds, and a ratio is taken
-between two medians.
+Reads lines `<mode> <client> <instructions> <requests> [<mallocs>]` on standard input, one per round of a
+client: the instructions callgrind counted over that many requests, warm-up, start-up and shut-down left
+out, and the malloc-family calls among them. Per request = count / requests; a client's figure is the
+median of its rounds, and a ratio is taken between two medians.
 
 The spread of a figure is the range of its samples over their median. A ratio's spread is the sum of its
 two clients' spreads (each may move either way). Every guard prints its figure, its spread and its margin
@@ -25,7 +25,7 @@ for _mode in ("sequential", "concurrent8"):
          False),
         (f"{_mode}: CoreAPI default session / URLSession, same configuration", _mode, "coreapi-default",
          "urlsession-lean", 1.03, False),
-        (f"{_mode}: CoreAPI / AsyncHTTPClient, same configuration", _mode, "coreapi-ahc", "ahc", 1.03, False),
+        (f"{_mode}: CoreAPI / AsyncHTTPClient, same configuration", _mode, "coreapi-ahc", "ahc", 1.10, False),
     ]
 CHECKS += [
     # Guard bounds, at least three spreads from their figures (Docs/Performance.md, "Gates and their
@@ -38,6 +38,14 @@ CHECKS += [
      "urlsession-same", 1.18, True),
     ("sequential: CoreAPI default session / URLSession .default (guard)", "sequential", "coreapi-default",
      "urlsession-default", 0.86, True),
+    # Over AsyncHTTPClient the bound is 1.20, not reached yet (1.24 on a quiet machine), so it is reported;
+    # the guard sits three of the ratio's spreads between runs above the figure. Raw AsyncHTTPClient hops
+    # between its event loop and the calling task, and how often its loop wakes depends on the load beside
+    # the run: on a loaded machine its count rose by up to 5 % and the ratio fell to 1.18-1.19, while
+    # CoreAPI's delegate stays on the connection's loop.
+    ("sequential: CoreAPI / AsyncHTTPClient, instructions", "sequential", "coreapi-ahc", "ahc", 1.20, False),
+    ("sequential: CoreAPI / AsyncHTTPClient, instructions (guard)", "sequential", "coreapi-ahc", "ahc", 1.40,
+     True),
     # The 0.40 bound is on CPU (check-thresholds.sh), where the kernel time of FoundationNetworking's thread
     # hops counts; callgrind counts user-space instructions only, so this ratio is reported.
     ("sequential: CoreAPI over AsyncHTTPClient / URLSession .default", "sequential", "coreapi-ahc",
@@ -65,6 +73,13 @@ ABSOLUTE_GUARDS = [
 ]
 
 
+# (label, mode, CoreAPI client, baseline client, bound): malloc-family calls per request, enforced. They do
+# not depend on timing: the rounds of a client agree to a tenth of a malloc.
+MALLOC_CHECKS = [
+    ("sequential: CoreAPI / AsyncHTTPClient, mallocs per request", "sequential", "coreapi-ahc", "ahc", 1.4),
+]
+
+
 def margin_note(figure, bound, noise):
     """The spread, the margin to the bound and the margin in spreads, flagged under three spreads."""
     margin = (bound - figure) / figure
@@ -88,11 +103,14 @@ def spread(values):
 
 def main():
     rounds = {}
+    malloc_rounds = {}
     for line in sys.stdin:
         if not line.strip():
             continue
-        mode, client, instructions, requests = line.split()
+        mode, client, instructions, requests, *mallocs = line.split()
         rounds.setdefault((mode, client), []).append(int(instructions) / int(requests))
+        if mallocs:
+            malloc_rounds.setdefault((mode, client), []).append(int(mallocs[0]) / int(requests))
     if not rounds:
         sys.exit("no counts on standard input")
     per_request = {key: statistics.median(counts) for key, counts in rounds.items()}
@@ -121,6 +139,16 @@ def main():
             noise = spread(rounds[(mode, coreapi)]) + spread(rounds[(mode, baseline)])
             line += margin_note(ratio, bound, noise)
         print(line)
+    for label, mode, coreapi, baseline, bound in MALLOC_CHECKS:
+        if (mode, coreapi) not in malloc_rounds or (mode, baseline) not in malloc_rounds:
+            continue
+        ours, theirs = malloc_rounds[(mode, coreapi)], malloc_rounds[(mode, baseline)]
+        ratio = statistics.median(ours) / statistics.median(theirs)
+        verdict = "PASS" if ratio <= bound else "FAIL"
+        failed = failed or verdict == "FAIL"
+        figures = f"{statistics.median(ours):.1f} / {statistics.median(theirs):.1f}"
+        line = f"{label:70} {ratio:6.3f}  ({figures}; bound {bound:.2f})  {verdict}"
+        print(line + margin_note(ratio, bound, spread(ours) + spread(theirs)))
     for label, mode, client, bound in ABSOLUTE_GUARDS:
         if (mode, client) not in rounds:
             continue
