@@ -99,6 +99,7 @@ struct SessionDelegateResponseTests {
 
     @Test(arguments: [
         ("10", Int64(10)), ("0", 0), ("10, 10", 10), ("99999999999999999999999", .max), ("abc", nil), ("", nil),
+        ("007", 7), ("9223372036854775806", .max - 1), ("9223372036854775808", .max), ("1a", nil), ("-1", nil),
     ])
     func theDeclaredLengthIsReadFromContentLength(value: String, expected: Int64?) {
         #expect(HeadChecks(response(200, ["Content-Length": value])).declaredLength == expected)

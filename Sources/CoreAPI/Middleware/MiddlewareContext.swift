@@ -4,14 +4,22 @@ public struct MiddlewareContext: Sendable {
     /// reference rather than the method and all the call's settings.
     private final class Shared: Sendable {
         let method: any ApiMethod
+        let methodName: String
         let options: CallOptions
         let session: ApiSession
         let storedLookup: StoredLookup?
         let call: Call?
 
-        init(method: any ApiMethod, options: CallOptions, session: ApiSession, storedLookup: StoredLookup?, call: Call?)
-        {
+        init(
+            method: any ApiMethod,
+            methodName: String,
+            options: CallOptions,
+            session: ApiSession,
+            storedLookup: StoredLookup?,
+            call: Call?
+        ) {
             self.method = method
+            self.methodName = methodName
             self.options = options
             self.session = session
             self.storedLookup = storedLookup
@@ -36,39 +44,27 @@ public struct MiddlewareContext: Sendable {
     var call: Call? { shared.call }
 
     /// The method's type name, for logs and metrics: `GetUser`.
-    public var methodName: String { MethodNames.name(of: type(of: method)) }
+    public var methodName: String { shared.methodName }
 
-    /// The context of `method`'s call with `options` in `session`, at `attempt`.
+    /// The context of `method`'s call with `options` in `session`, at `attempt`; `methodName` is its
+    /// type's name when the caller has it (``MethodFacts``).
     init(
         method: any ApiMethod,
+        methodName: String? = nil,
         options: CallOptions,
         attempt: Int,
         session: ApiSession,
         storedLookup: StoredLookup? = nil,
         call: Call? = nil
     ) {
-        shared = Shared(method: method, options: options, session: session, storedLookup: storedLookup, call: call)
+        shared = Shared(
+            method: method,
+            methodName: methodName ?? MethodFacts.of(method).name,
+            options: options,
+            session: session,
+            storedLookup: storedLookup,
+            call: call
+        )
         self.attempt = attempt
-    }
-}
-
-/// The type names of method types, made once per type: `String(describing:)` of a type demangles its
-/// name, thousands of instructions that every logged, measured or traced call would pay again.
-enum MethodNames {
-    /// Names so far, by type; emptied should it ever hold more than 1024.
-    private static let known = LockedValue<[ObjectIdentifier: String]>([:])
-
-    /// The name of `type`.
-    static func name(of type: any ApiMethod.Type) -> String {
-        let key = ObjectIdentifier(type)
-        if let name = known.withLock({ $0[key] }) {
-            return name
-        }
-        let name = String(describing: type)
-        known.withLock { table in
-            if table.count >= 1024 { table.removeAll() }
-            table[key] = name
-        }
-        return name
     }
 }

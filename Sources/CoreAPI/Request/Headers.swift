@@ -238,7 +238,7 @@ extension Headers: CustomStringConvertible, CustomDebugStringConvertible, Custom
 extension String {
     /// Whether the two strings are equal but for the case of ASCII letters, as field names compare.
     /// Compares the UTF-8 bytes in place: looking up a field compares its name with every field's.
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+    package func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }

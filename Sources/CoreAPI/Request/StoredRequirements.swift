@@ -1,23 +1,19 @@
 /// Finds a stored property that supplies one of ``ApiMethod``'s requirements and would also be sent as a
 /// parameter with the same value: `let path = "/get"` would otherwise send `?path=%2Fget` without a word.
 ///
-/// Which requirements a method type supplies with stored properties is found once per type, from its
-/// mirror (a property wrapper such as ``Excluded`` is stored as `_path`, so it is not one of them). Only a
-/// type that has one pays for the check, which encodes the method's parameters once more and compares the
-/// value under the property's key with the requirement's.
+/// Which requirements a method type supplies with stored properties is found once per type
+/// (``MethodFacts``), from its mirror (a property wrapper such as ``Excluded`` is stored as `_path`, so it
+/// is not one of them). Only a type that has one pays for the check, which encodes the method's
+/// parameters once more and compares the value under the property's key with the requirement's.
 enum StoredRequirements {
     /// The requirements a stored property may supply that encode as text.
     private static let names: Set<String> = ["path", "hostProviderKey"]
 
-    /// The requirement names each type supplies with stored properties; emptied should it ever hold
-    /// more than 1024 types.
-    private static let known = LockedValue<[ObjectIdentifier: [String]]>([:])
-
     /// Throws when `method` would send a requirement's stored property as a parameter with the
     /// requirement's value.
     /// - Throws: ``ApiError/InvalidRequestReason/requirementSentAsParameter(property:)``.
-    static func check<M: ApiMethod>(_ method: M) throws(ApiError) {
-        let stored = supplied(by: method)
+    static func check<M: ApiMethod>(_ method: M, facts: MethodFacts) throws(ApiError) {
+        let stored = facts.storedRequirements
         guard !stored.isEmpty,
             let tree = try? ParameterTreeEncoder().encode(method),
             case .object(let fields) = tree
@@ -30,19 +26,11 @@ enum StoredRequirements {
         }
     }
 
-    /// The requirement names `method`'s type supplies with stored properties.
-    private static func supplied<M: ApiMethod>(by method: M) -> [String] {
-        let key = ObjectIdentifier(M.self)
-        if let names = known.withLock({ $0[key] }) {
-            return names
-        }
-        let found = Mirror(reflecting: method).children.compactMap { child in
+    /// The requirement names `method`'s type supplies with stored properties, from its mirror; found once
+    /// per type (``MethodFacts``).
+    static func supplied<M: ApiMethod>(by method: M) -> [String] {
+        Mirror(reflecting: method).children.compactMap { child in
             child.label.flatMap { names.contains($0) ? $0 : nil }
         }
-        known.withLock { table in
-            if table.count >= 1024 { table.removeAll() }
-            table[key] = found
-        }
-        return found
     }
 }

@@ -14,6 +14,10 @@ public import Foundation
 ///
 /// Code that needs Foundation's `HTTPURLResponse` asks for ``httpURLResponse``: it is built only then,
 /// except over ``URLSessionTransport``, which passes its own through.
+///
+/// A transport whose engine keeps the fields in a form of its own can hand them over as they are, with
+/// ``init(status:fieldSource:url:)``: they are copied into ``Headers`` only when ``headers`` is read, and
+/// CoreAPI's own checks look up the few fields they need in the engine's form.
 public struct ResponseHead: Sendable {
     /// The status.
     public var status: HTTPStatus {
@@ -36,13 +40,26 @@ public struct ResponseHead: Sendable {
     ///   - headers: The header fields.
     ///   - url: The URL the response is for.
     public init(status: HTTPStatus, headers: Headers = Headers(), url: URL) {
-        storage = Storage(status: status, url: url, fields: headers, foundation: nil)
+        storage = Storage(status: status, url: url, fields: headers, source: nil, foundation: nil)
+    }
+
+    /// Creates a response head whose fields stay in the engine's form until ``headers`` is read.
+    ///
+    /// Each read of ``headers`` copies them from `fieldSource`; a lookup of one field, as CoreAPI's checks
+    /// and a response's content-type check make, asks `fieldSource` for it. Setting ``headers`` replaces
+    /// the source.
+    /// - Parameters:
+    ///   - status: The status.
+    ///   - fieldSource: The header fields as the engine keeps them.
+    ///   - url: The URL the response is for.
+    public init(status: HTTPStatus, fieldSource: some FieldSource, url: URL) {
+        storage = Storage(status: status, url: url, fields: nil, source: fieldSource, foundation: nil)
     }
 
     /// A head made from an engine's `HTTPURLResponse`: its fields are copied only when ``headers`` is
     /// read, and ``httpURLResponse`` returns the object as it is while nothing changed.
     init(status: HTTPStatus, url: URL, foundation response: HTTPURLResponse) {
-        storage = Storage(status: status, url: url, fields: nil, foundation: FoundationHead(response))
+        storage = Storage(status: status, url: url, fields: nil, source: FoundationHead(response), foundation: response)
     }
 
     /// The header fields, in the order they came.
@@ -51,7 +68,7 @@ public struct ResponseHead: Sendable {
     /// ordered by name, repeated fields already joined by Foundation — so a call that reads only a field
     /// or two, as CoreAPI's own checks do, never pays for the rest.
     public var headers: Headers {
-        get { storage.values.fields ?? storage.values.foundation?.headers ?? Headers() }
+        get { storage.values.fields ?? storage.values.source?.headers ?? Headers() }
         set { modify { $0.fields = newValue } }
     }
 
@@ -59,28 +76,28 @@ public struct ResponseHead: Sendable {
     /// `headers[name]`, without copying the fields of a head from Foundation.
     func field(_ name: String) -> String? {
         if let fields = storage.values.fields { return fields[name] }
-        return storage.values.foundation?.value(of: name)
+        return storage.values.source?.value(of: name)
     }
 
     /// The fields ``HeadChecks`` reads: `Content-Length` and `Content-Encoding`, and whether there is a
-    /// `Location` when `needsLocation`. One pass over the fields a head holds; over Foundation's response,
-    /// its own lookups.
+    /// `Location` when `needsLocation`. One pass over the fields a head holds; over an engine's fields,
+    /// the engine's own lookups.
     func checkedFields(needsLocation: Bool) -> (contentLength: String?, contentEncoding: String?, hasLocation: Bool) {
         if let fields = storage.values.fields {
             let (length, encoding, location) = fields.values(of: ("Content-Length", "Content-Encoding", "Location"))
             return (length, encoding, needsLocation && location != nil)
         }
-        let foundation = storage.values.foundation
+        let source = storage.values.source
         return (
-            foundation?.value(of: "Content-Length"),
-            foundation?.value(of: "Content-Encoding"),
-            needsLocation && foundation?.value(of: "Location") != nil
+            source?.value(of: "Content-Length"),
+            source?.value(of: "Content-Encoding"),
+            needsLocation && source?.value(of: "Location") != nil
         )
     }
 
     /// The engine's own `HTTPURLResponse`, when the head was made from one and is unchanged since.
     var original: HTTPURLResponse? {
-        storage.values.isUnchanged ? storage.values.foundation?.response : nil
+        storage.values.isUnchanged ? storage.values.foundation : nil
     }
 
     /// Changes the head's values with `change`, in a new box, and marks them changed. A box never
@@ -96,8 +113,10 @@ public struct ResponseHead: Sendable {
     public var statusCode: Int { status.code }
 }
 
-/// The `HTTPURLResponse` a head was made from, and its fields once they were copied out.
-private final class FoundationHead: Sendable {
+/// The fields of the `HTTPURLResponse` a head was made from, read through Foundation's own lookup until
+/// they are first copied out, then from the copy: on Linux, copying them costs FoundationNetworking
+/// thousands of instructions per field.
+private final class FoundationHead: ResponseHead.FieldSource {
     let response: HTTPURLResponse
     private let copied = LockedValue<Headers?>(nil)
 
@@ -121,17 +140,38 @@ private final class FoundationHead: Sendable {
 }
 
 extension ResponseHead {
+    /// A response head's header fields in the form an engine keeps them, handed to
+    /// ``ResponseHead/init(status:fieldSource:url:)`` so they are copied into ``Headers`` only when read.
+    ///
+    /// ```swift
+    /// struct EngineFields: ResponseHead.FieldSource {
+    ///     let pairs: [(name: String, value: String)]
+    ///     var headers: Headers { Headers(pairs.map { Headers.Field(name: $0.name, value: $0.value) }) }
+    ///     func value(of name: String) -> String? { headers[name] }
+    /// }
+    /// ```
+    public protocol FieldSource: Sendable {
+        /// Every field, in order; repeated names as separate fields where the engine keeps them apart.
+        var headers: Headers { get }
+        /// The values of the fields called `name`, compared ignoring ASCII case, joined with `", "`;
+        /// `nil` when there is none.
+        func value(of name: String) -> String?
+    }
+}
+
+extension ResponseHead {
     /// The box of a head's values, which never change once boxed.
     private final class Storage: Sendable {
         /// The values a head holds.
         struct Values: Sendable {
             var status: HTTPStatus
             var url: URL
-            /// The fields when they were given or set; `nil` while they are only in `foundation`.
+            /// The fields when they were given or set; `nil` while they are only in `source`.
             var fields: Headers?
-            /// The engine's own `HTTPURLResponse` this head was made from, whose fields are read from it
-            /// when asked for.
-            let foundation: FoundationHead?
+            /// The fields in the engine's form, read from it when asked for, while `fields` is `nil`.
+            let source: (any ResponseHead.FieldSource)?
+            /// The engine's own `HTTPURLResponse` this head was made from.
+            let foundation: HTTPURLResponse?
             /// Whether nothing was changed since the head was made from `foundation`.
             var isUnchanged = true
         }
@@ -142,8 +182,14 @@ extension ResponseHead {
             self.values = values
         }
 
-        convenience init(status: HTTPStatus, url: URL, fields: Headers?, foundation: FoundationHead?) {
-            self.init(Values(status: status, url: url, fields: fields, foundation: foundation))
+        convenience init(
+            status: HTTPStatus,
+            url: URL,
+            fields: Headers?,
+            source: (any ResponseHead.FieldSource)?,
+            foundation: HTTPURLResponse?
+        ) {
+            self.init(Values(status: status, url: url, fields: fields, source: source, foundation: foundation))
         }
     }
 }

@@ -41,24 +41,3 @@ protocol ResponseTimingCarrier {
     /// The value with `timing` added.
     func adding(_ timing: ResponseTiming) -> Self
 }
-
-/// Which response types are ``ResponseTimingCarrier``s, found once per type: a conformance check of an
-/// unspecialised generic type costs about a thousand instructions, a look-up here a few hundred.
-enum ResponseTimingCarriers {
-    /// Answers so far, by type; emptied should it ever hold more than 1024.
-    private static let known = LockedValue<[ObjectIdentifier: Bool]>([:])
-
-    /// Whether `type` takes the timing.
-    static func contains<Response>(_ type: Response.Type) -> Bool {
-        let key = ObjectIdentifier(type)
-        if let answer = known.withLock({ $0[key] }) {
-            return answer
-        }
-        let answer = type is any ResponseTimingCarrier.Type
-        known.withLock { table in
-            if table.count >= 1024 { table.removeAll() }
-            table[key] = answer
-        }
-        return answer
-    }
-}

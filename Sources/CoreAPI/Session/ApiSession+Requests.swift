@@ -21,9 +21,9 @@ extension ApiSession {
 
     /// The request as it is sent: body in memory, in a file, or (a large multipart body) to be written
     /// to a temporary file for each attempt.
-    func makeEncodedRequest<M: ApiMethod>(for method: M) throws -> ApiRequest {
+    func makeEncodedRequest<M: ApiMethod>(for method: M, facts: MethodFacts) throws -> ApiRequest {
         let request = try makeRequestWithoutParameters(for: method)
-        try StoredRequirements.check(method)
+        try StoredRequirements.check(method, facts: facts)
         let encoding = method.parametersEncoding
         if let body = method.body {
             var query = encoding as? QueryParametersEncoder ?? QueryParametersEncoder()

@@ -23,7 +23,8 @@ extension ApiSession {
 
     /// Builds `method`'s request, with `extraHeaders` set on it, and runs it through `middlewares` and
     /// the transport; when `shares` is `true`, the request the chain leaves joins an identical one in
-    /// flight (see ``send(_:options:call:sharingFor:settings:)``).
+    /// flight (see ``send(_:options:call:sharingFor:settings:)``). `facts` are `method`'s type's, when the
+    /// caller has them already.
     /// - Returns: The response, or the ``ApiError`` the exchange ended with.
     /// - Throws: ``ApiError/invalidRequest(_:)`` when the request cannot be built; nothing is sent then.
     @inline(__always)
@@ -34,9 +35,11 @@ extension ApiSession {
         options: TransportOptions,
         extraHeaders: [(name: String, value: String)] = [],
         shares: Bool = false,
-        call: Call
+        call: Call,
+        facts: MethodFacts? = nil
     ) async throws -> Result<RawResponse, ApiError> {
-        var request = try makeEncodedRequest(for: method)
+        let facts = facts ?? MethodFacts.of(method)
+        var request = try makeEncodedRequest(for: method, facts: facts)
         defer { request.discardTemporaryFile() }
         for field in extraHeaders {
             request.headers.set(field.value, for: field.name)
@@ -68,6 +71,7 @@ extension ApiSession {
                 // (a token refresh) are ordinary ones.
                 let context = MiddlewareContext(
                     method: method,
+                    methodName: facts.name,
                     options: settings,
                     attempt: 1,
                     session: self,
@@ -82,7 +86,14 @@ extension ApiSession {
             return .success(
                 try await chain.run(
                     request,
-                    context: MiddlewareContext(method: method, options: settings, attempt: 1, session: self, call: call)
+                    context: MiddlewareContext(
+                        method: method,
+                        methodName: facts.name,
+                        options: settings,
+                        attempt: 1,
+                        session: self,
+                        call: call
+                    )
                 )
             )
         } catch let error as ApiError {

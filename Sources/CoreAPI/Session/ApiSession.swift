@@ -327,7 +327,8 @@ public final class ApiSession: Sendable {
             throw ApiError.invalidRequest(.sessionInvalidated)
         }
         // Only a response type that carries the timing has the clocks read for it.
-        let timed = ResponseTimingCarriers.contains(M.Response.self)
+        let facts = MethodFacts.of(method)
+        let timed = facts.takesTiming
         let startDate = timed ? Date() : Date.distantPast
         let startNanoseconds = timed ? DispatchTime.now().uptimeNanoseconds : 0
         let outcome = try await exchange(
@@ -336,7 +337,8 @@ public final class ApiSession: Sendable {
             middlewares: middlewares,
             options: transportOptions(for: settings, progress: progress),
             shares: settings.sharesIdenticalCalls,
-            call: call
+            call: call,
+            facts: facts
         )
         var response = try process(outcome, for: method, settings: settings)
         if timed, let carrier = response as? any ResponseTimingCarrier {

@@ -293,22 +293,20 @@
             if !headers.contains(name: "Accept-Encoding") {
                 headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)
             }
-            let secure = url.scheme?.lowercased() == "https"
-            let port = url.port ?? (secure ? 443 : 80)
             var retries = 0
             while true {
+                // AsyncHTTPClient deconstructs the URL here: the scheme and port are read from that rather
+                // than parsed out of the URL again.
+                var outgoing = try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: method), headers: headers)
+                if outgoing.useTLS {
+                    outgoing.tlsConfiguration = tlsConfiguration
+                }
                 // The loop of an open connection to the server, when the log knows one (see `ConnectionLog`).
-                let loop = connections?.wait(exchange, port: port) ?? client.eventLoopGroup.any()
+                let loop = connections?.wait(exchange, port: outgoing.port) ?? client.eventLoopGroup.any()
                 defer { connections?.stopWaiting(exchange) }
                 let body = try OutgoingBody.make(for: request, exchange: exchange, eventLoops: client.eventLoopGroup)
                 defer { body?.close() }
-                let outgoing = try HTTPClient.Request(
-                    url: url,
-                    method: HTTPMethod(rawValue: method),
-                    headers: headers,
-                    body: body?.clientBody(on: loop),
-                    tlsConfiguration: secure ? tlsConfiguration : nil
-                )
+                outgoing.body = body?.clientBody(on: loop)
                 let delegate = ExchangeDelegate(
                     url: url,
                     method: request.method,
@@ -323,7 +321,10 @@
                 exchange.onEnd { task.cancel() }
                 var raw: RawResponse
                 do {
-                    raw = try await task.get().response
+                    // The future's own `get()`, which SwiftNIO makes inlinable, is specialised here for the
+                    // delegate's response; the task's `get()` is compiled in AsyncHTTPClient for any response,
+                    // and looks up the metadata of each generic type it touches on every request.
+                    raw = try await task.futureResult.get().response
                 } catch let kept as ExchangeDelegate.Kept {
                     raw = kept.response
                 } catch

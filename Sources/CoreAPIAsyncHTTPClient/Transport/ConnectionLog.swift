@@ -1,5 +1,7 @@
 #if AsyncHTTPClient
     import CoreAPI
+    import Dispatch
+    import NIOConcurrencyHelpers
     import NIOCore
 
     /// What the transport knows of its own client's connections: which exchange a new connection was
@@ -33,25 +35,34 @@
             }
         }
 
-        private let state = LockedValue(State())
+        private let state = NIOLockedValueBox(State())
 
         /// Notes that `exchange` is about to be handed to the client, for a server on `port`.
         /// - Returns: The event loop to name for it: one with an open connection to `port`, in turn, or
         ///   `nil` when there is none.
         func wait(_ exchange: TrackedExchange, port: Int) -> (any EventLoop)? {
-            state.withLock { state in
+            state.withLockedValue { state in
                 state.waiting.append((port, exchange))
-                let candidates = state.loops.lazy.filter { $0.port == port }
-                let count = candidates.count
+                // Two plain passes over the few entries: count the loops open to `port`, then take the one
+                // whose turn it is.
+                var count = 0
+                for entry in state.loops where entry.port == port {
+                    count += 1
+                }
                 guard count > 0 else { return nil }
-                defer { state.turn &+= 1 }
-                return candidates.dropFirst(state.turn % count).first?.loop
+                var skip = state.turn % count
+                state.turn &+= 1
+                for entry in state.loops where entry.port == port {
+                    if skip == 0 { return entry.loop }
+                    skip -= 1
+                }
+                return nil
             }
         }
 
         /// Notes that `exchange` got its response head, or failed.
         func stopWaiting(_ exchange: TrackedExchange) {
-            state.withLock { state in
+            state.withLockedValue { state in
                 if let index = state.waiting.firstIndex(where: { $0.exchange === exchange }) {
                     state.waiting.remove(at: index)
                 }
@@ -67,8 +78,8 @@
         /// Credits a connection to `port` that is up now on `loop` to the oldest exchange waiting for one
         /// to that port, and counts it on `loop` until `closing` completes.
         func opened(port: Int?, on loop: any EventLoop, closing: EventLoopFuture<Void>) {
-            let now = ContinuousClock.now
-            state.withLock { state in
+            let now = DispatchTime.now().uptimeNanoseconds
+            state.withLockedValue { state in
                 if let index = state.waiting.firstIndex(where: { $0.port == port }) {
                     state.waiting.remove(at: index).exchange.openedConnection(at: now)
                 }
@@ -81,7 +92,7 @@
             }
             guard let port else { return }
             closing.whenComplete { [self] _ in
-                state.withLock { state in
+                state.withLockedValue { state in
                     guard let index = state.index(of: loop, port: port) else { return }
                     state.loops[index].open -= 1
                     if state.loops[index].open == 0 {

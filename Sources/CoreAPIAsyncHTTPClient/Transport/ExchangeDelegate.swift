@@ -214,9 +214,14 @@
         }
 
         /// CoreAPI's head for `head`: its status and its header fields as AsyncHTTPClient keeps them, in
-        /// order, repeated names as separate fields (`Set-Cookie` among them).
+        /// order, repeated names as separate fields (`Set-Cookie` among them), copied into `Headers` only
+        /// when they are read.
         static func head(of head: HTTPResponseHead, url: URL) -> ResponseHead {
-            ResponseHead(status: HTTPStatus(Int(head.status.code)), headers: Headers(head.headers), url: url)
+            ResponseHead(
+                status: HTTPStatus(Int(head.status.code)),
+                fieldSource: NIOFieldSource(fields: head.headers),
+                url: url
+            )
         }
     }
 #endif

@@ -1,5 +1,6 @@
 #if AsyncHTTPClient
     import CoreAPI
+    import NIOConcurrencyHelpers
     import Dispatch
 
     /// What one exchange of an `AsyncHTTPClientTransport` shares between the task that sends it,
@@ -13,29 +14,32 @@
             var uploadReported: Int64 = -1
             /// Whether `end()` was called: nothing is reported or read any more.
             var isEnded = false
-            /// When a connection opened for this exchange was up, if one was (see `ConnectionLog`).
-            var connectionUp: ContinuousClock.Instant?
-            /// When the last body byte was handed to the client, or the whole request was written.
-            var bodySent: ContinuousClock.Instant?
-            /// When the response head arrived.
-            var headReceived: ContinuousClock.Instant?
+            /// When a connection opened for this exchange was up, if one was (see `ConnectionLog`); `0`
+            /// for none. Instants are uptime nanoseconds (`DispatchTime`): a plain integer to store and
+            /// subtract, turned into durations only for the phases.
+            var connectionUp: UInt64 = 0
+            /// When the last body byte was handed to the client, or the whole request was written; `0` for
+            /// not yet.
+            var bodySent: UInt64 = 0
+            /// When the response head arrived; `0` for not yet.
+            var headReceived: UInt64 = 0
         }
 
-        private let state = LockedValue(State())
+        private let state = NIOLockedValueBox(State())
         /// The exchange's clock and end signal: the session's, or one of its own on the same timer.
         private let control: ExchangeControl
         private let progress: (@Sendable (TransferProgress) -> Void)?
         /// Held while a progress report runs, so reports never overlap and keep their order; only with a
         /// progress handler.
-        private let reporting: LockedValue<Void>?
+        private let reporting: NIOLockedValueBox<Void>?
 
-        /// When the transport began the exchange: the origin of its phases.
-        let started = ContinuousClock.now
+        /// When the transport began the exchange, in uptime nanoseconds: the origin of its phases.
+        let started = DispatchTime.now().uptimeNanoseconds
 
         init(options: TransportOptions) {
             control = ExchangeControl.for(options)
             progress = options.progress
-            reporting = options.progress == nil ? nil : LockedValue(())
+            reporting = options.progress == nil ? nil : NIOLockedValueBox(())
         }
 
         /// Why the control ended the exchange (a cancel, the idle timeout or the deadline); `nil` while it
@@ -54,10 +58,10 @@
         }
 
         /// Whether the response head arrived.
-        var hasHead: Bool { state.withLock { $0.hasHead } }
+        var hasHead: Bool { state.withLockedValue { $0.hasHead } }
 
         /// Whether the exchange ended.
-        var isEnded: Bool { state.withLock { $0.isEnded } }
+        var isEnded: Bool { state.withLockedValue { $0.isEnded } }
 
         /// Notes that a byte moved.
         func touch() {
@@ -73,48 +77,51 @@
         /// Notes that the response head arrived: upload progress is no longer reported.
         func receivedHead() {
             control.touch()
-            let now = ContinuousClock.now
-            state.withLock {
+            let now = DispatchTime.now().uptimeNanoseconds
+            state.withLockedValue {
                 $0.hasHead = true
                 $0.headReceived = now
             }
         }
 
-        /// Notes that a connection opened for this exchange was up at `instant`.
-        func openedConnection(at instant: ContinuousClock.Instant) {
-            state.withLock { $0.connectionUp = instant }
+        /// Notes that a connection opened for this exchange was up at `instant` (uptime nanoseconds).
+        func openedConnection(at instant: UInt64) {
+            state.withLockedValue { $0.connectionUp = instant }
         }
 
         /// The phases of the exchange, which ends now; whether its connection was reused only when
         /// `knowsConnections` (the transport's own client, whose connections it hears of).
         func phases(knowsConnections: Bool) -> ResponseTiming.Phases {
-            let end = ContinuousClock.now
-            let started = started
-            return state.withLock { state in
-                var phases = ResponseTiming.Phases()
-                if knowsConnections {
-                    phases.reusedConnection = state.connectionUp == nil
-                    phases.connection = state.connectionUp.map { .zero..<($0 - started) }
-                }
-                if var sent = state.bodySent {
-                    // A server may answer before the body is through: the phases stay in order.
-                    if let head = state.headReceived {
-                        sent = min(sent, head)
-                    }
-                    let from = phases.connection?.upperBound ?? .zero
-                    phases.request = from..<max(from, sent - started)
-                }
-                if let head = state.headReceived {
-                    phases.response = (head - started)..<(end - started)
-                }
-                return phases
+            let end = DispatchTime.now().uptimeNanoseconds
+            let (connectionUp, bodySent, headReceived) = state.withLockedValue { state in
+                (state.connectionUp, state.bodySent, state.headReceived)
             }
+            // Each instant as a duration since the start; none is before it.
+            let started = started
+            func since(_ instant: UInt64) -> Duration {
+                .nanoseconds(Int64(clamping: instant &- min(instant, started)))
+            }
+            var phases = ResponseTiming.Phases()
+            if knowsConnections {
+                phases.reusedConnection = connectionUp == 0
+                phases.connection = connectionUp == 0 ? nil : .zero..<since(connectionUp)
+            }
+            if bodySent != 0 {
+                // A server may answer before the body is through: the phases stay in order.
+                let sent = headReceived != 0 ? min(bodySent, headReceived) : bodySent
+                let from = phases.connection?.upperBound ?? .zero
+                phases.request = from..<max(from, since(sent))
+            }
+            if headReceived != 0 {
+                phases.response = since(headReceived)..<max(since(headReceived), since(end))
+            }
+            return phases
         }
 
         /// Notes that the whole request was written.
         func sentRequest() {
-            let now = ContinuousClock.now
-            state.withLock { $0.bodySent = now }
+            let now = DispatchTime.now().uptimeNanoseconds
+            state.withLockedValue { $0.bodySent = now }
         }
 
         /// Notes that `sent` of `total` body bytes were handed to the client, and reports it unless the
@@ -122,8 +129,8 @@
         /// closed connection).
         func sent(_ sent: Int64, of total: Int64?) {
             control.touch()
-            let now = ContinuousClock.now
-            let reports = state.withLock { state in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let reports = state.withLockedValue { state in
                 state.bodySent = now
                 guard !state.hasHead, sent > state.uploadReported else { return false }
                 state.uploadReported = sent
@@ -147,11 +154,11 @@
         /// Ends the exchange: nothing is reported after this returns.
         func end() {
             if let reporting {
-                reporting.withLock { _ in
-                    state.withLock { $0.isEnded = true }
+                reporting.withLockedValue { _ in
+                    state.withLockedValue { $0.isEnded = true }
                 }
             } else {
-                state.withLock { $0.isEnded = true }
+                state.withLockedValue { $0.isEnded = true }
             }
             control.finish()
         }
@@ -160,8 +167,8 @@
         /// with `unlessHead`, its response head arrived).
         private func report(_ value: TransferProgress, unlessHead: Bool = false) {
             guard let progress, let reporting else { return }
-            reporting.withLock { _ in
-                let skipped = state.withLock { $0.isEnded || (unlessHead && $0.hasHead) }
+            reporting.withLockedValue { _ in
+                let skipped = state.withLockedValue { $0.isEnded || (unlessHead && $0.hasHead) }
                 if !skipped {
                     progress(value)
                 }
