@@ -87,11 +87,11 @@ public struct ResponseHead: Sendable {
             let (length, encoding, location) = fields.values(of: ("Content-Length", "Content-Encoding", "Location"))
             return (length, encoding, needsLocation && location != nil)
         }
-        let source = storage.values.source
+        // Read through the box each time: a copy of the existential would count a reference for nothing.
         return (
-            source?.value(of: "Content-Length"),
-            source?.value(of: "Content-Encoding"),
-            needsLocation && source?.value(of: "Location") != nil
+            storage.values.source?.value(of: "Content-Length"),
+            storage.values.source?.value(of: "Content-Encoding"),
+            needsLocation && storage.values.source?.value(of: "Location") != nil
         )
     }
 
