@@ -8,8 +8,7 @@
 #   CoreAPI default session / URLSession .default                                   <= 0.86
 #   CoreAPI over AsyncHTTPClient / raw AsyncHTTPClient, mallocs per request         <= 1.4
 #   CoreAPI over AsyncHTTPClient / raw AsyncHTTPClient, instructions (guard)        <= 1.40
-# Reported without failing the run (see Docs/Performance.md): the 1.20 bound over AsyncHTTPClient, met on
-# a quiet machine but within three spreads of its figure, and targets CoreAPI does not meet yet:
+# Targets, reported without failing the run (CoreAPI does not meet them yet; see Docs/Performance.md):
 #   CoreAPI over AsyncHTTPClient / raw AsyncHTTPClient, instructions                <= 1.20, then 1.10
 #   CoreAPI over each transport / that transport raw with the same configuration  <= 1.03
 #   CoreAPI over StubTransport and over AsyncHTTPClient with each observability bridge (swift-log,
