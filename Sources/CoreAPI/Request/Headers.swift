@@ -74,8 +74,7 @@ public struct Headers: Hashable, Sendable {
             var joined: String?
             // By index: the loop reads each name in place instead of copying every field.
             for index in fields.indices where fields[index].name.equalsIgnoringASCIICase(name) {
-                let value = fields[index].value
-                joined = joined.map { $0 + ", " + value } ?? value
+                Self.join(fields[index].value, to: &joined)
             }
             return joined
         }
@@ -94,20 +93,22 @@ public struct Headers: Hashable, Sendable {
         of names: (String, String, String)
     ) -> (String?, String?, String?) {
         var found: (String?, String?, String?) = (nil, nil, nil)
-        func join(_ joined: inout String?, _ value: String) {
-            joined = joined.map { $0 + ", " + value } ?? value
-        }
         for index in fields.indices {
             let name = fields[index].name
             if name.equalsIgnoringASCIICase(names.0) {
-                join(&found.0, fields[index].value)
+                Self.join(fields[index].value, to: &found.0)
             } else if name.equalsIgnoringASCIICase(names.1) {
-                join(&found.1, fields[index].value)
+                Self.join(fields[index].value, to: &found.1)
             } else if name.equalsIgnoringASCIICase(names.2) {
-                join(&found.2, fields[index].value)
+                Self.join(fields[index].value, to: &found.2)
             }
         }
         return found
+    }
+
+    /// Adds `value` to the values of one name read so far, joined with `", "` as repeated fields read.
+    package static func join(_ value: String, to joined: inout String?) {
+        joined = joined.map { $0 + ", " + value } ?? value
     }
 
     /// Appends a value for `name`, keeping any existing values.

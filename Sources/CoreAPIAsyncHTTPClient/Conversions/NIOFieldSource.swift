@@ -12,7 +12,7 @@
         func value(of name: String) -> String? {
             var joined: String?
             for (fieldName, value) in fields where fieldName.equalsIgnoringASCIICase(name) {
-                joined = joined.map { $0 + ", " + value } ?? value
+                Headers.join(value, to: &joined)
             }
             return joined
         }
