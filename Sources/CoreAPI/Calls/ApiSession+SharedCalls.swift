@@ -36,10 +36,7 @@ extension ApiSession {
             // A call of its own, which no caller's cancel reaches: it ends when its task is cancelled,
             // once every caller has left. The exchange wrappers of the caller that starts it wrap its
             // requests, the only ones on the wire (see `MiddlewareContext.withEachExchange`).
-            let shared = Call()
-            for wrapper in wrappers {
-                _ = shared.addExchangeWrapper(wrapper.wrap)
-            }
+            let shared = Call(exchangeWrappers: wrappers)
             return try await send(request, options: options, call: shared)
         }
     }

@@ -19,13 +19,11 @@ struct MiddlewareChain: Sendable {
     }
 
     /// Runs the middleware at `index`, whose `next` runs the one after it, or the terminal after the last:
-    /// the terminal is called from the last `next` itself, one async call fewer per request, and the last
+    /// the terminal is the last one's `next` itself, one async call fewer per request, and the last
     /// middleware counts no attempts, since the terminal takes no context.
     private func run(_ request: ApiRequest, context: MiddlewareContext, from index: Int) async throws -> RawResponse {
         if index + 1 == middlewares.count {
-            return try await middlewares[index].intercept(request, context: context) { request in
-                try await terminal(request)
-            }
+            return try await middlewares[index].intercept(request, context: context, next: terminal)
         }
         let calls = LockedValue(0)
         return try await middlewares[index].intercept(request, context: context) { request in

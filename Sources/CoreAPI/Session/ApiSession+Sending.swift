@@ -59,13 +59,18 @@ extension ApiSession {
                 }
                 return .success(try await send(request, options: options, call: call))
             }
-            let chain = MiddlewareChain(middlewares: middlewares) { [self] request in
-                if storedLookup != nil { throw StoredLookup.Miss() }
-                if shares {
-                    return try await send(request, options: options, call: call, sharingFor: method, settings: settings)
+            let terminal: @Sendable (ApiRequest) async throws -> RawResponse
+            if storedLookup != nil {
+                terminal = { _ in throw StoredLookup.Miss() }
+            } else if shares {
+                terminal = { [self] request in
+                    try await send(request, options: options, call: call, sharingFor: method, settings: settings)
                 }
-                return try await send(request, options: options, call: call)
+            } else {
+                // Most calls: the closure holds only what sending needs.
+                terminal = { [self] request in try await send(request, options: options, call: call) }
             }
+            let chain = MiddlewareChain(middlewares: middlewares, terminal: terminal)
             if let storedLookup {
                 // The middlewares learn of the lookup from their context; calls they make on their own
                 // (a token refresh) are ordinary ones.
@@ -147,7 +152,7 @@ extension ApiSession {
                     raw = try await call.exchange(current, with: transport, timing: transportTiming, options: options)
                 } else {
                     // Each attempt and hop passes the wrappers middlewares added (`withEachExchange`).
-                    raw = try await Call.wrapping(current, in: wrappers[...]) { [self] request in
+                    raw = try await wrappers.send(current) { [self] request in
                         try await call.exchange(request, with: transport, timing: transportTiming, options: options)
                     }
                 }

@@ -14,17 +14,16 @@ final class Call: Sendable {
         /// Ends the exchange in flight, if any.
         var cancelExchange: (@Sendable () -> Void)?
         var cancelTask: (@Sendable () -> Void)?
-        /// What middlewares wrap each exchange of the call with (``MiddlewareContext/withEachExchange(_:perform:)``),
-        /// outermost first, each under the number it was added with.
-        var exchangeWrappers: [(id: Int, wrap: ExchangeWrapper)] = []
-        var wrappersAdded = 0
+        /// What middlewares wrap each exchange of the call with (``MiddlewareContext/withEachExchange(_:perform:)``).
+        var exchangeWrappers = ExchangeWrappers()
     }
 
-    /// Wraps one exchange: gets the request of one attempt or redirect hop and sends it on.
-    typealias ExchangeWrapper =
-        @Sendable (ApiRequest, _ send: @Sendable (ApiRequest) async throws -> RawResponse) async throws -> RawResponse
+    private let state: LockedValue<State>
 
-    private let state = LockedValue(State())
+    /// A call whose exchanges pass `exchangeWrappers`, none unless given.
+    init(exchangeWrappers: ExchangeWrappers = ExchangeWrappers()) {
+        state = LockedValue(State(exchangeWrappers: exchangeWrappers))
+    }
 
     /// Whether ``cancel()`` was called.
     var isCancelled: Bool {
@@ -51,37 +50,18 @@ final class Call: Sendable {
     }
 
     /// Adds `wrap` inside the wrappers added before it, and returns the number to remove it with.
-    func addExchangeWrapper(_ wrap: @escaping ExchangeWrapper) -> Int {
-        state.withLock { state in
-            state.wrappersAdded += 1
-            state.exchangeWrappers.append((state.wrappersAdded, wrap))
-            return state.wrappersAdded
-        }
+    func addExchangeWrapper(_ wrap: @escaping ExchangeWrappers.Wrapper) -> Int {
+        state.withLock { $0.exchangeWrappers.add(wrap) }
     }
 
     /// Removes the wrapper `addExchangeWrapper(_:)` returned `id` for.
     func removeExchangeWrapper(_ id: Int) {
-        state.withLock { $0.exchangeWrappers.removeAll { $0.id == id } }
+        state.withLock { $0.exchangeWrappers.remove(id) }
     }
 
-    /// The exchange wrappers in effect, outermost first, each under the number it was added with.
-    var exchangeWrappers: [(id: Int, wrap: ExchangeWrapper)] {
+    /// The exchange wrappers in effect.
+    var exchangeWrappers: ExchangeWrappers {
         state.withLock { $0.exchangeWrappers }
-    }
-
-    /// Sends `request` through `wrappers`, the last of which calls `send`. Each wrapper's `send` is a
-    /// closure on the stack that sends through the wrappers after it: nothing is allocated per exchange.
-    static func wrapping(
-        _ request: ApiRequest,
-        in wrappers: ArraySlice<(id: Int, wrap: ExchangeWrapper)>,
-        send: @Sendable (ApiRequest) async throws -> RawResponse
-    ) async throws -> RawResponse {
-        guard let outermost = wrappers.first else {
-            return try await send(request)
-        }
-        return try await outermost.wrap(request) { request in
-            try await wrapping(request, in: wrappers.dropFirst(), send: send)
-        }
     }
 
     /// Sends `request` with `transport`, and ends the exchange on time whatever the transport does.
