@@ -60,16 +60,26 @@
             let factory = factory
             let methodName = context.methodName
             let start = DispatchTime.now().uptimeNanoseconds
+            let method = Self.method(of: request)
+            // The server of the call's own URL, read once: every exchange but a redirect hop's goes there.
+            let url = request.url
+            let server = Server(url)
             var dimensions: [(String, String)] = []
             dimensions.reserveCapacity(5)
-            dimensions.append(("http.request.method", Self.method(of: request)))
-            dimensions.append(("server.address", Self.host(of: request.url)))
+            dimensions.append(("http.request.method", method))
+            dimensions.append(("server.address", server.address))
             dimensions.append(("coreapi.method", methodName))
             let response: RawResponse
             do {
                 response = try await context.withEachExchange(
                     { request, send in
-                        try await Self.measure(request, methodName: methodName, factory: factory, send: send)
+                        try await Self.measure(
+                            request,
+                            server: request.url == url ? server : Server(request.url),
+                            methodName: methodName,
+                            factory: factory,
+                            send: send
+                        )
                     },
                     perform: { try await next(request) }
                 )
@@ -94,24 +104,22 @@
             return response
         }
 
-        /// Sends one request on the wire and records its duration and, while it is in flight, the
-        /// active-requests meter.
+        /// Sends one request on the wire to `server` and records its duration and, while it is in
+        /// flight, the active-requests meter.
         private static func measure(
             _ request: ApiRequest,
+            server: Server,
             methodName: String,
             factory: any MetricsFactory,
             send: @Sendable (ApiRequest) async throws -> RawResponse
         ) async throws -> RawResponse {
-            let url = request.url
-            let scheme = Self.scheme(of: url)
-            let port = url.port ?? (scheme == "https" ? 443 : 80)
             // The meter's dimensions, then the same with the request's outcome for its timer.
             var dimensions: [(String, String)] = []
             dimensions.reserveCapacity(7)
             dimensions.append(("http.request.method", method(of: request)))
-            dimensions.append(("server.address", host(of: url)))
-            dimensions.append(("server.port", String(port)))
-            dimensions.append(("url.scheme", scheme))
+            dimensions.append(("server.address", server.address))
+            dimensions.append(("server.port", server.port))
+            dimensions.append(("url.scheme", server.scheme))
             let active = factory.makeMeter(label: "http.client.active_requests", dimensions: dimensions)
             active.increment(by: 1)
             defer { active.decrement(by: 1) }
@@ -145,7 +153,7 @@
             with dimensions: inout [(String, String)],
             factory: any MetricsFactory
         ) {
-            let status = String(statusCode)
+            let status = Server.decimal(statusCode)
             dimensions.append(("http.response.status_code", status))
             if failed {
                 dimensions.append(("error.type", status))
@@ -179,18 +187,6 @@
             let timer = factory.makeTimer(label: label, dimensions: dimensions)
             timer.preferDisplayUnit(.seconds)
             timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - start))
-        }
-
-        /// The URL's host as it is written (`server.address`): a host is not percent-decoded for a
-        /// dimension, which spares decoding it on every request.
-        static func host(of url: URL) -> String {
-            url.host(percentEncoded: true) ?? ""
-        }
-
-        /// The URL's scheme in lower case (`url.scheme`); `http` and `https` as they are.
-        static func scheme(of url: URL) -> String {
-            guard let scheme = url.scheme else { return "" }
-            return scheme == "https" || scheme == "http" ? scheme : scheme.lowercased()
         }
 
         /// The request's method as the conventions name it: one of the nine registered ones, else

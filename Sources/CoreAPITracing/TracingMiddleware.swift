@@ -64,18 +64,18 @@
             let tracer = tracer ?? InstrumentationSystem.tracer
             let redaction = Secrets.Redaction(secrets: context.session.policy.secrets)
             let methodName = context.methodName
-            return try await tracer.withSpan(methodName, ofKind: .internal) { span in
-                Self.describe(request, methodName: methodName, redaction: redaction, in: span)
-                let exchanges = LockedValue(0)  // the call's exchanges so far, for `http.request.resend_count`
-                do {
-                    let response = try await context.withEachExchange(
+            // `withSpan` by hand: its generic code, run for any tracer, costs more than the few steps.
+            let span = tracer.startSpan(methodName, ofKind: .internal)
+            defer { span.end() }
+            Self.describe(request, methodName: methodName, redaction: redaction, in: span)
+            let exchanges = SharedCounter()  // the call's exchanges so far, for `http.request.resend_count`
+            do {
+                let response = try await ServiceContext.$current.withValue(span.context) {
+                    try await context.withEachExchange(
                         { request, send in
                             try await Self.exchange(
                                 request,
-                                number: exchanges.withLock { count in
-                                    defer { count += 1 }
-                                    return count
-                                },
+                                number: exchanges.next(),
                                 methodName: methodName,
                                 redaction: redaction,
                                 tracer: tracer,
@@ -84,16 +84,18 @@
                         },
                         perform: { try await next(request) }
                     )
-                    Self.record(
-                        response,
-                        failed: !context.options.acceptableStatusCodes.contains(response.statusCode),
-                        on: span
-                    )
-                    return response
-                } catch {
-                    Self.record(error, on: span)  // `withSpan` records the error and the error status
-                    throw error
                 }
+                Self.record(
+                    response,
+                    failed: !context.options.acceptableStatusCodes.contains(response.statusCode),
+                    on: span
+                )
+                return response
+            } catch {
+                Self.record(error, on: span)
+                span.recordError(error)
+                span.setStatus(SpanStatus(code: .error))
+                throw error
             }
         }
 

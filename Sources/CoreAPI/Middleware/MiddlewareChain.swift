@@ -25,14 +25,10 @@ struct MiddlewareChain: Sendable {
         if index + 1 == middlewares.count {
             return try await middlewares[index].intercept(request, context: context, next: terminal)
         }
-        let calls = LockedValue(0)
+        let calls = SharedCounter()
         return try await middlewares[index].intercept(request, context: context) { request in
-            let call = calls.withLock { count in
-                count += 1
-                return count
-            }
             var context = context
-            context.attempt += call - 1
+            context.attempt += calls.next()
             return try await run(request, context: context, from: index + 1)
         }
     }

@@ -1,11 +1,13 @@
 /// What a middleware knows about the call it is part of.
 public struct MiddlewareContext: Sendable {
     /// What every middleware of the call shares, kept once: a context passed down the chain copies one
-    /// reference rather than the method and all the call's settings.
-    private final class Shared: Sendable {
+    /// reference rather than the method and all the call's settings. Reachable from inlinable code, so
+    /// reading one of the settings does not copy them all out of another module.
+    @usableFromInline
+    final class Shared: Sendable {
         let method: any ApiMethod
         let methodName: String
-        let options: CallOptions
+        @usableFromInline let options: CallOptions
         let session: ApiSession
         let storedLookup: StoredLookup?
         let call: Call?
@@ -27,12 +29,12 @@ public struct MiddlewareContext: Sendable {
         }
     }
 
-    private let shared: Shared
+    @usableFromInline let shared: Shared
 
     /// The method being performed.
     public var method: any ApiMethod { shared.method }
     /// The call's settings in effect: the method's ``ApiMethod/options`` with the call's overrides.
-    public var options: CallOptions { shared.options }
+    @inlinable public var options: CallOptions { shared.options }
     /// 1 for the first time this request passes a middleware; one more for each time a middleware
     /// before it sends it again.
     public internal(set) var attempt: Int

@@ -1,6 +1,6 @@
 #if Metrics
     import CoreAPI
-    import CoreAPIMetrics
+    @testable import CoreAPIMetrics
     import CoreAPITesting
     import Foundation
     import Metrics
@@ -68,6 +68,40 @@
                 #expect(!value.contains("/"), "\(name) holds a path: \(value)")
                 #expect(ObservedCall.isFreeOfSecrets(value), "\(name) holds a secret")
             }
+        }
+
+        @Test func aHopToAnotherServerIsRecordedWithItsOwnServer() async throws {
+            let metrics = TestMetrics()
+            let stub = StubTransport()
+            stub.on(.get, "/orders/42") { _ in
+                StubTransport.Response(statusCode: 307, headers: ["Location": "https://files.example.com:8443/o/42"])
+            }
+            stub.on(.get, "/o/42", reply: .text("{}"))
+            let session = stub.makeSession(
+                hosts: ["api": "https://api.example.com"],
+                middlewares: [MetricsMiddleware(factory: metrics)]
+            )
+            _ = try await session.perform(ObservedGet())
+            let requests = metrics.timers(label: "http.client.request.duration").map { Self.dimensions($0.dimensions) }
+            let servers = requests.map {
+                [$0["http.response.status_code"], $0["server.address"], $0["server.port"], $0["url.scheme"]]
+            }
+            #expect(
+                Set(servers) == [
+                    ["307", "api.example.com", "443", "https"], ["200", "files.example.com", "8443", "https"],
+                ]
+            )
+            let call = try #require(metrics.timers(label: "coreapi.client.call.duration").first)
+            #expect(Self.dimensions(call.dimensions)["server.address"] == "api.example.com")
+        }
+
+        @Test(arguments: [
+            (0, "0"), (7, "7"), (80, "80"), (99, "99"), (100, "100"), (204, "204"), (443, "443"), (599, "599"),
+            (600, "600"),
+            (8443, "8443"), (65535, "65535"), (-1, "-1"), (Int.min, String(Int.min)),
+        ])
+        func numbersAreWrittenInDecimal(value: Int, text: String) {
+            #expect(MetricsMiddleware.Server.decimal(value) == text)
         }
 
         @Test func failuresAreCountedByErrorType() async throws {
