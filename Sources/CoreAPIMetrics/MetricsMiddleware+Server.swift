@@ -3,7 +3,7 @@
 
     extension MetricsMiddleware {
         /// Where a request goes, as the dimensions `server.address`, `server.port` and `url.scheme` name it.
-        struct Server: Sendable {
+        struct Server: Sendable, Equatable {
             /// The URL's host as it is written: a host is not percent-decoded for a dimension, which spares
             /// decoding it on every request.
             let address: String
@@ -14,6 +14,11 @@
 
             /// The server `url` names.
             init(_ url: URL) {
+                self = Self(plain: url.absoluteString) ?? Self(parts: url)
+            }
+
+            /// The server of a URL as Foundation reads its parts.
+            init(parts url: URL) {
                 address = url.host(percentEncoded: true) ?? ""
                 let scheme = url.scheme.map { $0 == "https" || $0 == "http" ? $0 : $0.lowercased() } ?? ""
                 self.scheme = scheme
@@ -22,6 +27,60 @@
                 } else {
                     self.port = scheme == "https" ? "443" : "80"
                 }
+            }
+
+            /// The server of `text` when it is a plain `http` or `https` URL — `https://host[:port]` then
+            /// the end, `/`, `?` or `#` — the URLs CoreAPI builds; `nil` for anything else (user
+            /// information, an IPv6 or percent-encoded host, another scheme), which Foundation reads.
+            ///
+            /// Each of Foundation's getters on Linux costs several hundred instructions; a plain URL's
+            /// server is found in one pass over its first bytes.
+            init?(plain text: String) {
+                var text = text
+                guard let server = text.withUTF8({ Self(plain: $0) }) else { return nil }
+                self = server
+            }
+
+            /// The server of the plain URL `bytes` spell, if they spell one.
+            private init?(plain bytes: UnsafeBufferPointer<UInt8>) {
+                // `http://` or `https://`.
+                guard bytes.count > 8, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"),
+                    bytes[2] == UInt8(ascii: "t"), bytes[3] == UInt8(ascii: "p")
+                else { return nil }
+                let secure = bytes[4] == UInt8(ascii: "s")
+                var index = secure ? 5 : 4
+                guard bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+                    bytes[index + 2] == UInt8(ascii: "/")
+                else { return nil }
+                index += 3
+                let scheme = secure ? "https" : "http"
+                let hostStart = index
+                var port = 0
+                var portDigits = -1  // no colon yet
+                scan: while index < bytes.count {
+                    let byte = bytes[index]
+                    switch byte {
+                    case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                        break scan
+                    case UInt8(ascii: ":") where portDigits < 0:
+                        portDigits = 0
+                    case UInt8(ascii: "0")...UInt8(ascii: "9") where portDigits >= 0:
+                        portDigits += 1
+                        port = port * 10 + Int(byte - UInt8(ascii: "0"))
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                        UInt8(ascii: "-"), UInt8(ascii: "."):
+                        guard portDigits < 0 else { return nil }
+                    default:
+                        return nil
+                    }
+                    guard portDigits <= 5 else { return nil }
+                    index += 1
+                }
+                let hostEnd = portDigits < 0 ? index : index - portDigits - 1
+                guard hostEnd > hostStart, portDigits != 0 else { return nil }
+                address = String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self)
+                self.scheme = scheme
+                self.port = portDigits < 0 ? (scheme == "https" ? "443" : "80") : Self.decimal(port)
             }
 
             /// `value` in decimal digits. A status code, and a port up to 599, is read from a table made

@@ -104,6 +104,30 @@
             #expect(MetricsMiddleware.Server.decimal(value) == text)
         }
 
+        /// A URL's server as the quick reading of plain URLs finds it (`true`: it reads this one), always
+        /// the same as Foundation's.
+        @Test(arguments: [
+            ("https://api.example.com/orders/42?page=2", true),
+            ("https://api.example.com", true),
+            ("http://127.0.0.1:8080/x", true),
+            ("https://files.example.com:8443?q=1", true),
+            ("https://h.example#frag", true),
+            ("https://api.example.com:0080/x", true),
+            ("https://API.example.com/x", false),
+            ("HTTPS://api.example.com/x", false),
+            ("https://user:secret@api.example.com/x", false),
+            ("https://[::1]:8443/x", false),
+            ("http://[fe80::1%25en0]/x", false),
+            ("https://caf%C3%A9.example/x", false),
+            ("https://api.example.com:/x", false),
+            ("ws://api.example.com/socket", false),
+        ])
+        func theServerOfAURLIsFoundationsReading(text: String, isPlain: Bool) throws {
+            let url = try #require(URL(string: text))
+            #expect((MetricsMiddleware.Server(plain: text) != nil) == isPlain)
+            #expect(MetricsMiddleware.Server(url) == MetricsMiddleware.Server(parts: url))
+        }
+
         @Test func failuresAreCountedByErrorType() async throws {
             let metrics = TestMetrics()
             let stub = StubTransport(fallback: .failure(.timedOut))
