@@ -341,16 +341,27 @@ public final class ApiSession: Sendable {
             facts: facts
         )
         var response = try process(outcome, for: method, settings: settings)
-        if timed, let carrier = response as? any ResponseTimingCarrier {
+        if timed {
             let raw = try? outcome.get()
-            let timing = ResponseTiming(
-                start: startDate,
-                total: .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - startNanoseconds)),
-                exchange: raw?.exchangeDuration,
-                phases: raw?.phases
+            response = Self.adding(
+                ResponseTiming(
+                    start: startDate,
+                    total: .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - startNanoseconds)),
+                    exchange: raw?.exchangeDuration,
+                    phases: raw?.phases
+                ),
+                to: response
             )
-            response = carrier.adding(timing) as? M.Response ?? response
         }
         return try await method.finalize(response)
+    }
+
+    /// `response` with `timing`, when its type carries one (``ResponseTimingCarrier``).
+    ///
+    /// A function of its own: an optional of the response type, which the cast back needs, would
+    /// otherwise be part of the caller's frame, and its metadata looked up on every call.
+    private static func adding<Response>(_ timing: ResponseTiming, to response: Response) -> Response {
+        guard let carrier = response as? any ResponseTimingCarrier else { return response }
+        return carrier.adding(timing) as? Response ?? response
     }
 }
