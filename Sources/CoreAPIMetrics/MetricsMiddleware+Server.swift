@@ -14,7 +14,8 @@
 
             /// The server `url` names.
             init(_ url: URL) {
-                self = Self(plain: url.absoluteString) ?? Self(parts: url)
+                // A URL without a base is its relative string, which Foundation keeps as it was given.
+                self = (url.baseURL == nil ? Self(plain: url.relativeString) : nil) ?? Self(parts: url)
             }
 
             /// The server of a URL as Foundation reads its parts.
@@ -57,23 +58,24 @@
                 let hostStart = index
                 var port = 0
                 var portDigits = -1  // no colon yet
-                scan: while index < bytes.count {
+                while index < bytes.count {
                     let byte = bytes[index]
-                    switch byte {
-                    case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                        break scan
-                    case UInt8(ascii: ":") where portDigits < 0:
-                        portDigits = 0
-                    case UInt8(ascii: "0")...UInt8(ascii: "9") where portDigits >= 0:
-                        portDigits += 1
-                        port = port * 10 + Int(byte - UInt8(ascii: "0"))
-                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                        UInt8(ascii: "-"), UInt8(ascii: "."):
-                        guard portDigits < 0 else { return nil }
-                    default:
-                        return nil
+                    if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                        break
                     }
-                    guard portDigits <= 5 else { return nil }
+                    let digit = byte &- UInt8(ascii: "0")
+                    if portDigits >= 0 {  // after the colon: the port's digits only, five at most
+                        guard digit < 10, portDigits < 5 else { return nil }
+                        portDigits += 1
+                        port = port * 10 + Int(digit)
+                    } else if byte == UInt8(ascii: ":") {
+                        portDigits = 0
+                    } else {  // the host: lower-case letters, digits, `-` and `.`
+                        guard
+                            byte &- UInt8(ascii: "a") < 26 || digit < 10 || byte == UInt8(ascii: "-")
+                                || byte == UInt8(ascii: ".")
+                        else { return nil }
+                    }
                     index += 1
                 }
                 let hostEnd = portDigits < 0 ? index : index - portDigits - 1
