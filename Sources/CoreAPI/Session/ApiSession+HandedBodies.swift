@@ -38,7 +38,9 @@ extension ApiSession {
             return tracked
         }()
         let settings = method.options
-        let outcome = try await runCall(of: method, settings: settings, group: nil) { [self] call, chain in
+        let opened = try openCall(of: method, settings: settings, group: nil)
+        defer { calls.close(opened.id) }
+        let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
             var options = transportOptions(for: settings, progress: progress, bodyHandler: tracked)
             if limits == .unlimited {
                 options.deadline = .distantFuture
@@ -46,12 +48,13 @@ extension ApiSession {
             return try await exchange(
                 for: method,
                 settings: settings,
-                middlewares: chain,
+                middlewares: opened.chain,
                 options: options,
                 extraHeaders: extraHeaders,
-                call: call
+                call: opened.call
             )
         }
+        let outcome = try await opened.needsTask ? runInOwnTask(opened.call, operation) : operation()
         let raw = try outcome.get()
         if handedOver.current {
             return raw.head

@@ -263,35 +263,52 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?,
         group: ObjectIdentifier?
     ) async throws -> M.Output {
-        try await runCall(of: method, settings: settings, group: group) { [self] call, chain in
-            try await execute(method, settings: settings, middlewares: chain, progress: progress, call: call)
+        let opened = try openCall(of: method, settings: settings, group: group)
+        defer { calls.close(opened.id) }
+        guard opened.needsTask else {
+            // No closure to allocate, and no copy of the settings in one.
+            return try await execute(
+                method,
+                settings: settings,
+                middlewares: opened.chain,
+                progress: progress,
+                call: opened.call
+            )
+        }
+        return try await runInOwnTask(opened.call) { [self] in
+            try await execute(method, settings: settings, middlewares: opened.chain, progress: progress, call: opened.call)
         }
     }
 
-    /// Runs `operation` as a call of `method` in flight: listed, counted and cancellable (see ``Call``)
-    /// until it ends. With a middleware that may wait on its own it runs in a task of its own, which a
-    /// cancel reaches wherever that middleware waits; otherwise every wait is the network exchange, which
-    /// the caller's cancellation and the call's handle reach directly, so it runs in the caller's task
-    /// (see ``Middleware/waitsOnlyInNext``).
+    /// Opens a call of `method`: listed, counted and cancellable (see ``Call``) until the caller closes it
+    /// with `calls.close(id)`. With a middleware that may wait on its own, the call must run in a task of
+    /// its own (``runInOwnTask(_:_:)``), which a cancel reaches wherever that middleware waits; otherwise
+    /// every wait is the network exchange, which the caller's cancellation and the call's handle reach
+    /// directly, so it runs in the caller's task (see ``Middleware/waitsOnlyInNext``).
+    /// - Returns: The call, its number in the registry, its middlewares, and whether it needs a task.
+    /// - Throws: ``ApiError/cancelled`` when the calling task is cancelled already.
     @inline(__always)
-    func runCall<M: ApiMethod, T: Sendable>(
+    func openCall<M: ApiMethod>(
         of method: M,
         settings: CallOptions,
-        group: ObjectIdentifier?,
-        _ operation: @escaping @Sendable (Call, [any Middleware]) async throws -> T
-    ) async throws -> T {
+        group: ObjectIdentifier?
+    ) throws -> (call: Call, id: Int, chain: [any Middleware], needsTask: Bool) {
         if Task.isCancelled {
             throw ApiError.cancelled
         }
         let call = Call()
         let id = calls.open(call, method: method, key: settings.callKey, group: group)
-        defer { calls.close(id) }
         let chain = middlewareChain(for: settings)
-        guard chain.contains(where: { !$0.waitsOnlyInNext }) else {
-            return try await operation(call, chain)
-        }
+        return (call, id, chain, chain.contains { !$0.waitsOnlyInNext })
+    }
+
+    /// Runs `operation` in a task of its own that cancelling `call` cancels, and waits for it.
+    func runInOwnTask<T: Sendable>(
+        _ call: Call,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let task = Task {
-            try await operation(call, chain)
+            try await operation()
         }
         call.attachTask(task.cancel)
         return try await withTaskCancellationHandler {
