@@ -276,7 +276,13 @@ public final class ApiSession: Sendable {
             )
         }
         return try await runInOwnTask(opened.call) { [self] in
-            try await execute(method, settings: settings, middlewares: opened.chain, progress: progress, call: opened.call)
+            try await execute(
+                method,
+                settings: settings,
+                middlewares: opened.chain,
+                progress: progress,
+                call: opened.call
+            )
         }
     }
 
