@@ -3,7 +3,7 @@
 # valgrind's callgrind, one at a time and with 8 in flight, and checks CoreAPI's bounds on them.
 #
 # Enforced (CI's gates):
-#   CoreAPI over StubTransport, instructions per call                               <= 78,000
+#   CoreAPI over StubTransport, instructions per call                               <= 72,000
 #   CoreAPI / URLSession with the same configuration                               <= 1.18
 #   CoreAPI default session / URLSession .default                                   <= 0.86
 #   CoreAPI over AsyncHTTPClient / raw AsyncHTTPClient, mallocs per request         <= 1.4
