@@ -37,8 +37,10 @@
             /// Each of Foundation's getters on Linux costs several hundred instructions; a plain URL's
             /// server is found in one pass over its first bytes.
             init?(plain text: String) {
-                var text = text
-                guard let server = text.withUTF8({ Self(plain: $0) }) else { return nil }
+                // A native string's bytes are read in place, with no copy; any other is left to Foundation.
+                guard let server = text.utf8.withContiguousStorageIfAvailable({ Self(plain: $0) }) ?? nil else {
+                    return nil
+                }
                 self = server
             }
 

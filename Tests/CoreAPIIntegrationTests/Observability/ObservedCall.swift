@@ -33,7 +33,7 @@
 
         static func makeTransport() -> StubTransport {
             let stub = StubTransport()
-            let count = LockedCounter()
+            let count = SharedCounter()
             stub.on(.get, "/orders/42") { _ in
                 count.next() == 0
                     ? StubTransport.Response(statusCode: 503)
@@ -51,20 +51,6 @@
         /// Whether `text` holds none of the secrets.
         static func isFreeOfSecrets(_ text: String) -> Bool {
             !secrets.contains { text.contains($0) }
-        }
-    }
-
-    /// A counter shared by a stub's handlers.
-    final class LockedCounter: @unchecked Sendable {  // `value` is only touched under `lock`
-        private let lock = NSLock()
-        private var value = 0
-
-        /// The value before this call; counts one more.
-        func next() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            value += 1
-            return value - 1
         }
     }
 #endif
