@@ -62,12 +62,16 @@
             next: @Sendable (ApiRequest) async throws -> RawResponse
         ) async throws -> RawResponse {
             let tracer = tracer ?? InstrumentationSystem.tracer
-            let redaction = Secrets.Redaction(secrets: context.session.policy.secrets)
             let methodName = context.methodName
             // `withSpan` by hand: its generic code, run for any tracer, costs more than the few steps.
             let span = tracer.startSpan(methodName, ofKind: .internal)
             defer { span.end() }
-            Self.describe(request, methodName: methodName, redaction: redaction, in: span)
+            // The URL's redaction is made only for a span that records: the session's policy is read for it.
+            let session = context.session
+            let redaction = span.isRecording ? Secrets.Redaction(secrets: session.policy.secrets) : nil
+            if let redaction {
+                Self.describe(request, methodName: methodName, redaction: redaction, in: span)
+            }
             let exchanges = SharedCounter()  // the call's exchanges so far, for `http.request.resend_count`
             do {
                 let response = try await ServiceContext.$current.withValue(span.context) {
@@ -78,6 +82,7 @@
                                 number: exchanges.next(),
                                 methodName: methodName,
                                 redaction: redaction,
+                                session: session,
                                 tracer: tracer,
                                 send: send
                             )
@@ -108,14 +113,16 @@
             _ request: ApiRequest,
             number: Int,
             methodName: String,
-            redaction: Secrets.Redaction,
+            redaction: Secrets.Redaction?,
+            session: ApiSession,
             tracer: any Tracer,
             send: @Sendable (ApiRequest) async throws -> RawResponse
         ) async throws -> RawResponse {
             let span = tracer.startSpan(request.method.rawValue, ofKind: .client)
             defer { span.end() }
-            describe(request, methodName: methodName, redaction: redaction, in: span)
             if span.isRecording {
+                let redaction = redaction ?? Secrets.Redaction(secrets: session.policy.secrets)
+                describe(request, methodName: methodName, redaction: redaction, in: span)
                 span.attributes["http.request.resend_count"] = number
             }
             var request = request
@@ -152,16 +159,14 @@
             span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
         }
 
-        /// Sets the request's attributes on `span`: nothing secret, the URL redacted.
+        /// Sets the request's attributes on `span`, which records: nothing secret, the URL redacted. A
+        /// span that records nothing (the no-op tracer's) gets none: they would be made for nothing.
         private static func describe(
             _ request: ApiRequest,
             methodName: String,
             redaction: Secrets.Redaction,
             in span: any Span
         ) {
-            // A span that records nothing (the no-op tracer's) gets no attributes: they would be made for
-            // nothing, the URL's redaction among them.
-            guard span.isRecording else { return }
             let scheme = request.url.scheme?.lowercased() ?? ""
             span.attributes["coreapi.method"] = methodName
             span.attributes["http.request.method"] = request.method.rawValue

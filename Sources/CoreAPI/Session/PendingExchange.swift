@@ -10,8 +10,10 @@ import Foundation
 final class PendingExchange: Sendable {
     private struct State {
         var continuation: CheckedContinuation<RawResponse, any Error>?
-        /// The outcome, once decided.
-        var outcome: Result<RawResponse, ApiError>?
+        /// The outcome when it was decided before the caller waited: a cancel or a timeout, which
+        /// ``start(_:_:)`` then resumes the caller with. An outcome decided later goes straight to the
+        /// waiting caller and is not kept.
+        var earlyOutcome: ApiError?
         var isDecided = false
         var engine: Task<Void, Never>?
         var hasDeadline = false
@@ -54,13 +56,13 @@ final class PendingExchange: Sendable {
         _ continuation: CheckedContinuation<RawResponse, any Error>,
         _ operation: @escaping @Sendable () async throws -> RawResponse
     ) {
-        let decided = state.withLock { state -> Result<RawResponse, ApiError>? in
-            if state.isDecided { return state.outcome }
+        let decided = state.withLock { state -> ApiError? in
+            if state.isDecided { return state.earlyOutcome ?? .cancelled }
             state.continuation = continuation
             return nil
         }
         if let decided {
-            continuation.resume(with: decided)
+            continuation.resume(throwing: decided)
             return
         }
         let engine = Task { [control] in
@@ -91,21 +93,30 @@ final class PendingExchange: Sendable {
 
     /// Decides the outcome unless it is decided already: resumes the waiting caller, cancels the
     /// transport's task (when something else decided) and forgets the deadline.
-    func finish(_ outcome: Result<RawResponse, ApiError>) {
+    ///
+    /// The outcome is moved to the caller, not copied: a response is handed over once.
+    func finish(_ outcome: consuming Result<RawResponse, ApiError>) {
+        let failure: ApiError?
+        if case .failure(let reason) = outcome { failure = reason } else { failure = nil }
         let taken = state.withLock {
             state -> (CheckedContinuation<RawResponse, any Error>?, Task<Void, Never>?, Bool)? in
             guard !state.isDecided else { return nil }
             state.isDecided = true
-            state.outcome = outcome
-            return (state.continuation.take(), state.engine, state.hasDeadline)
+            let continuation = state.continuation.take()
+            if continuation == nil {
+                // Decided before the caller waits (only a cancel or a timeout can be, since the
+                // transport starts once it waits): kept for `start`.
+                state.earlyOutcome = failure
+            }
+            return (continuation, state.engine, state.hasDeadline)
         }
         guard let (continuation, engine, hasDeadline) = taken else { return }
         if hasDeadline {
             DeadlineTimer.shared.remove(self)
         }
-        if case .failure(let reason) = outcome {
-            if reason == .cancelled || reason == .timeout {
-                control?.end(reason)
+        if let failure {
+            if failure == .cancelled || failure == .timeout {
+                control?.end(failure)
             }
             engine?.cancel()
         }
