@@ -16,8 +16,8 @@
 #   --short                  few iterations per benchmark (a few minutes after the build), for CI
 #   --full                   the full iteration counts (the default)
 #   --gates                  CI's run: only the suites behind the enforced checks 3-5 (Pipeline, Upload,
-#                            Caching), short, without the AsyncHTTPClient trait (build.sh --gates); the CPU
-#                            ratios, which are targets only, are left to a full run
+#                            Caching), short, on the build of build.sh --gates; the CPU ratios, which are
+#                            targets only, are left to a full run
 #   --cpu-ratios-as-targets  report checks 1 and 2 without failing on them: CoreAPI does not meet them
 #                            yet (see Docs/Performance.md)
 # Every enforced check prints its spread (the range of its samples over their median) and its margin to
@@ -28,11 +28,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 mode="full"
 targets=()
 suites=()
-traits=()
 for argument in "$@"; do
     case "$argument" in
         --short) mode="short" ;;
-        --gates) mode="gates"; suites=(--target Pipeline --target Upload --target Caching); traits=(--traits AsyncHTTPClient) ;;
+        --gates) mode="gates"; suites=(--target Pipeline --target Upload --target Caching) ;;
         --full) mode="full" ;;
         --cpu-ratios-as-targets) targets=(--cpu-ratios-as-targets) ;;
         -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -55,7 +54,7 @@ mkdir -p "$raw"
 # Raw units (nanoseconds, bytes, counts) in the exported samples, one file per benchmark and metric.
 export COREAPI_BENCHMARKS_RAW_UNITS=1
 echo "== running every suite ($mode)"
-swift package --package-path "$here" "${traits[@]}" benchmark "${suites[@]}" --format histogramSamples --path "$raw" --no-progress
+swift package --package-path "$here" benchmark "${suites[@]}" --format histogramSamples --path "$raw" --no-progress
 
 # Each process seeds Swift's hashing at random, and the seed shifts a client's cost for the whole
 # process (see Docs/Performance.md), so a full run measures the loopback pairs in two more processes and

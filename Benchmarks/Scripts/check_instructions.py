@@ -10,7 +10,7 @@ The spread of a figure is the range of its samples over their median. A ratio's 
 two clients' spreads (each may move either way). Every guard prints its figure, its spread and its margin
 to the bound in spreads; a margin under three spreads is flagged, since noise alone could then trip it.
 An absolute guard's spread is its client's. Clients that were not counted (a CI run counts only the
-guards' five) leave their checks out.
+guards' clients and the bridges over AsyncHTTPClient) leave their checks out.
 Standard library only.
 """
 
@@ -53,16 +53,19 @@ CHECKS += [
 ]
 
 # What each observability bridge adds over its library's no-op backend (a swift-log handler that drops
-# everything, swift-metrics' NOOP handler, the no-op tracer), on CoreAPI's own path over StubTransport,
-# whose rounds repeat to within 1.5 %: the target is at most 5 % more instructions per call. Reached by
-# the swift-log bridge (1.047), not by the others (1.17; see Docs/Performance.md, "Observability
-# bridges"), so reported, not enforced.
-# The same over AsyncHTTPClient on loopback, a request on the wire: the bridges' cost per request.
-for _bridge, _name in (("logging", "swift-log"), ("metrics", "swift-metrics"), ("tracing", "swift-distributed-tracing")):
-    CHECKS.append((f"sequential: {_name} bridge, no-op backend / none, over StubTransport", "sequential",
+# everything, swift-metrics' NOOP handler, the no-op tracer): at most 5 % more instructions per request
+# over the same call without it. Over AsyncHTTPClient on loopback, a request on the wire, CI counts all
+# three. The swift-log bridge's 1.016-1.018 sits far more than three spreads below 1.05 (its rounds and
+# the counts between builds move by under 0.5 %), so it is enforced; the metrics bridge's 1.050-1.053
+# and the tracing bridge's 1.044-1.046 (2026-11-27) are not three spreads below it, so they are reported.
+# Over StubTransport, CoreAPI's own path with no engine, a bridge weighs more (1.048 for swift-log,
+# 1.16-1.17 for the others): reported by a full run.
+for _bridge, _name, _enforced in (("logging", "swift-log", True), ("metrics", "swift-metrics", False),
+                                  ("tracing", "tracing", False)):
+    CHECKS.append((f"sequential: {_name} bridge (no-op) / none, over AsyncHTTPClient", "sequential",
+                   f"coreapi-ahc-{_bridge}", "coreapi-ahc", 1.05, _enforced))
+    CHECKS.append((f"sequential: {_name} bridge (no-op) / none, over StubTransport", "sequential",
                    f"coreapi-stub-{_bridge}", "coreapi-stub", 1.05, False))
-    CHECKS.append((f"sequential: {_name} bridge, no-op backend / none, over AsyncHTTPClient", "sequential",
-                   f"coreapi-ahc-{_bridge}", "coreapi-ahc", 1.05, False))
 
 # (label, mode, client, bound in instructions per request): enforced. CoreAPI over StubTransport is
 # CoreAPI's own path with no engine: its rounds repeat to within 1.5 %, and between runs it moved by 2 %
