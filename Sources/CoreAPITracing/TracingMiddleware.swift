@@ -21,7 +21,9 @@
     /// and `coreapi.method`. No header value is recorded. A `CLIENT` span with a status of 400 or more,
     /// and a call span whose status the method does not accept, get the error status and `error.type`
     /// (the status code); a thrown error is recorded on the spans it crosses, with `error.type` its
-    /// ``/CoreAPI/ObserverMiddleware/FailureCategory``.
+    /// ``/CoreAPI/ObserverMiddleware/FailureCategory``. A span that records nothing (one a sampler dropped,
+    /// or the no-op tracer's) gets no attribute, status or error, which would be made for nothing; its
+    /// context is still injected, and it is ended.
     ///
     /// **Over AsyncHTTPClient.** AsyncHTTPClient 1.37 makes a `CLIENT` span and injects `traceparent`
     /// itself with the tracer of its client's configuration, recording the full URL with its query as
@@ -66,9 +68,12 @@
             // `withSpan` by hand: its generic code, run for any tracer, costs more than the few steps.
             let span = tracer.startSpan(methodName, ofKind: .internal)
             defer { span.end() }
-            // The URL's redaction is made only for a span that records: the session's policy is read for it.
+            // A span that records nothing (the no-op tracer's) gets no attributes and no status, which
+            // would be made for nothing: the URL's redaction, for which the session's policy is read, among
+            // them. Whether a span records is decided when it starts.
             let session = context.session
-            let redaction = span.isRecording ? Secrets.Redaction(secrets: session.policy.secrets) : nil
+            let recording = span.isRecording
+            let redaction = recording ? Secrets.Redaction(secrets: session.policy.secrets) : nil
             if let redaction {
                 Self.describe(request, methodName: methodName, redaction: redaction, in: span)
             }
@@ -90,16 +95,18 @@
                         perform: { try await next(request) }
                     )
                 }
-                Self.record(
-                    response,
-                    failed: !context.options.acceptableStatusCodes.contains(response.statusCode),
-                    on: span
-                )
+                if recording {
+                    Self.record(
+                        response,
+                        failed: !context.options.acceptableStatusCodes.contains(response.statusCode),
+                        on: span
+                    )
+                }
                 return response
             } catch {
-                Self.record(error, on: span)
-                span.recordError(error)
-                span.setStatus(SpanStatus(code: .error))
+                if recording {
+                    Self.record(error, on: span)
+                }
                 throw error
             }
         }
@@ -120,7 +127,8 @@
         ) async throws -> RawResponse {
             let span = tracer.startSpan(request.method.rawValue, ofKind: .client)
             defer { span.end() }
-            if span.isRecording {
+            let recording = span.isRecording
+            if recording {
                 let redaction = redaction ?? Secrets.Redaction(secrets: session.policy.secrets)
                 describe(request, methodName: methodName, redaction: redaction, in: span)
                 span.attributes["http.request.resend_count"] = number
@@ -129,34 +137,34 @@
             tracer.inject(span.context, into: &request.headers, using: HeadersInjector())
             do {
                 let response = try await send(request)
-                record(response, failed: response.statusCode >= 400, on: span)
+                if recording {
+                    record(response, failed: response.statusCode >= 400, on: span)
+                }
                 return response
             } catch {
-                record(error, on: span)
-                span.recordError(error)
-                span.setStatus(SpanStatus(code: .error))
+                if recording {
+                    record(error, on: span)
+                }
                 throw error
             }
         }
 
-        /// Sets the status code of `response` on `span`, and marks the span failed when `failed`; a span
-        /// that records nothing gets no attributes, which would be built for nothing.
+        /// Sets the status code of `response` on `span`, which records, and marks the span failed when
+        /// `failed`.
         private static func record(_ response: RawResponse, failed: Bool, on span: any Span) {
-            if span.isRecording {
-                span.attributes["http.response.status_code"] = response.statusCode
-                if failed {
-                    span.attributes["error.type"] = String(response.statusCode)
-                }
-            }
+            span.attributes["http.response.status_code"] = response.statusCode
             if failed {
+                span.attributes["error.type"] = String(response.statusCode)
                 span.setStatus(SpanStatus(code: .error))
             }
         }
 
-        /// Sets the category of `error` on `span` as its `error.type`, when the span records.
+        /// Records `error` on `span`, which records: the error itself, the error status, and the error's
+        /// category as the span's `error.type`.
         private static func record(_ error: any Error, on span: any Span) {
-            guard span.isRecording else { return }
             span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error))
         }
 
         /// Sets the request's attributes on `span`, which records: nothing secret, the URL redacted. A

@@ -73,6 +73,124 @@
                 #expect(span.attributes.get("error.type") == .string("timeout"))
             }
         }
+
+        /// A span that records nothing (sampled out) is given no attribute and no status, but its context
+        /// is still injected into every request, and it is ended.
+        @Test(arguments: [nil, URLError.Code.timedOut] as [URLError.Code?])
+        func aSpanThatRecordsNothingIsOnlyInjectedAndEnded(failure: URLError.Code?) async throws {
+            let tracer = SampledOutTracer()
+            let stub = failure.map { StubTransport(fallback: .failure($0)) } ?? ObservedCall.makeTransport()
+            let session = stub.makeSession(
+                hosts: ["api": "https://api.example.com"],
+                middlewares: [TracingMiddleware(tracer: tracer), ObservedCall.retry]
+            )
+            _ = try? await session.perform(ObservedGet())
+
+            let sent = stub.requests.map { $0.headers.values(for: SampledOutTracer.header) }
+            #expect(!sent.isEmpty)
+            #expect(sent.allSatisfy { $0 == ["sampled-out"] })
+            let counts = tracer.log.counts
+            #expect(counts.started == stub.requests.count + 1)  // one per request, and the call's
+            #expect(counts.ended == counts.started)
+            #expect(counts.touched == 0, "a span that records nothing was given attributes, a status or an error")
+        }
+    }
+
+    /// A tracer whose spans record nothing, as a sampler that drops a trace makes them, while their
+    /// context is still propagated; it counts what is done to its spans.
+    private struct SampledOutTracer: Tracer {
+        static let header = "x-sampled"
+
+        /// What was done to the tracer's spans.
+        final class Log: @unchecked Sendable {  // `values` is only touched under `lock`
+            struct Counts {
+                var started = 0
+                var ended = 0
+                /// Attributes set, statuses set, errors and events recorded, links added, renames.
+                var touched = 0
+            }
+
+            private let lock = NSLock()
+            private var values = Counts()
+
+            func count(_ change: (inout Counts) -> Void) {
+                lock.withLock { change(&values) }
+            }
+
+            var counts: Counts { lock.withLock { values } }
+        }
+
+        let log = Log()
+
+        func startSpan<Instant: TracerInstant>(
+            _ operationName: String,
+            context: @autoclosure () -> ServiceContext,
+            ofKind kind: SpanKind,
+            at instant: @autoclosure () -> Instant,
+            function: String,
+            file fileID: String,
+            line: UInt
+        ) -> Span {
+            log.count { $0.started += 1 }
+            return Span(context: context(), operationName: operationName, log: log)
+        }
+
+        func forceFlush() {}
+
+        func extract<Carrier, Extract: Extractor>(
+            _ carrier: Carrier,
+            into context: inout ServiceContext,
+            using extractor: Extract
+        ) where Extract.Carrier == Carrier {}
+
+        func inject<Carrier, Inject: Injector>(
+            _ context: ServiceContext,
+            into carrier: inout Carrier,
+            using injector: Inject
+        ) where Inject.Carrier == Carrier {
+            injector.inject("sampled-out", forKey: Self.header, into: &carrier)
+        }
+
+        final class Span: Tracing.Span {
+            let context: ServiceContext
+            var operationName: String {
+                get { name }
+                set { log.count { $0.touched += 1 } }
+            }
+            private let name: String
+            private let log: Log
+
+            init(context: ServiceContext, operationName: String, log: Log) {
+                self.context = context
+                self.name = operationName
+                self.log = log
+            }
+
+            var isRecording: Bool { false }
+
+            var attributes: SpanAttributes {
+                get { [:] }
+                set { log.count { $0.touched += 1 } }
+            }
+
+            func setStatus(_ status: SpanStatus) { log.count { $0.touched += 1 } }
+
+            func addEvent(_ event: SpanEvent) { log.count { $0.touched += 1 } }
+
+            func recordError<Instant: TracerInstant>(
+                _ error: any Error,
+                attributes: SpanAttributes,
+                at instant: @autoclosure () -> Instant
+            ) {
+                log.count { $0.touched += 1 }
+            }
+
+            func addLink(_ link: SpanLink) { log.count { $0.touched += 1 } }
+
+            func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
+                log.count { $0.ended += 1 }
+            }
+        }
     }
 #endif
 
