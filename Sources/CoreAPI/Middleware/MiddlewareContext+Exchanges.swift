@@ -34,6 +34,9 @@ extension MiddlewareContext {
     ///   - body: Runs the rest of the chain.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
+    ///
+    /// Inlinable, so the generic part, which awaits `body`, is specialised in the middleware's module.
+    @inlinable
     public func withEachExchange<Result>(
         _ exchange:
             @escaping @Sendable (
@@ -41,9 +44,26 @@ extension MiddlewareContext {
             ) async throws -> RawResponse,
         perform body: () async throws -> Result
     ) async throws -> Result {
-        guard let call else { return try await body() }
-        let id = call.addExchangeWrapper(exchange)
-        defer { call.removeExchangeWrapper(id) }
+        guard let id = addExchangeWrapper(exchange) else { return try await body() }
+        defer { removeExchangeWrapper(id) }
         return try await body()
+    }
+
+    /// Adds `exchange` inside the call's exchange wrappers and returns the number to remove it with;
+    /// `nil` when there is no call to wrap the exchanges of (a WebSocket's handshake).
+    @usableFromInline
+    func addExchangeWrapper(
+        _ exchange:
+            @escaping @Sendable (
+                ApiRequest, _ send: @Sendable (ApiRequest) async throws -> RawResponse
+            ) async throws -> RawResponse
+    ) -> Int? {
+        call?.addExchangeWrapper(exchange)
+    }
+
+    /// Removes the wrapper ``addExchangeWrapper(_:)`` returned `id` for.
+    @usableFromInline
+    func removeExchangeWrapper(_ id: Int) {
+        call?.removeExchangeWrapper(id)
     }
 }
