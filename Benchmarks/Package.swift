@@ -29,7 +29,7 @@ let package = Package(
         ),
         .trait(
             name: "Observability",
-            description: "The stub-transport clients with CoreAPI's swift-log, swift-metrics and tracing bridges."
+            description: "The clients with CoreAPI's swift-log, swift-metrics and tracing bridges."
         ),
         .default(enabledTraits: ["AsyncHTTPClient", "Observability"]),
     ],

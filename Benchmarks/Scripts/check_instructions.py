@@ -55,13 +55,15 @@ CHECKS += [
 # What each observability bridge adds over its library's no-op backend (a swift-log handler that drops
 # everything, swift-metrics' NOOP handler, the no-op tracer): at most 5 % more instructions per request
 # over the same call without it. Over AsyncHTTPClient on loopback, a request on the wire, CI counts all
-# three. The swift-log bridge's 1.016-1.018 sits far more than three spreads below 1.05 (its rounds and
-# the counts between builds move by under 0.5 %), so it is enforced; the metrics bridge's 1.050-1.053
-# and the tracing bridge's 1.044-1.046 (2026-11-27) are not three spreads below it, so they are reported.
+# three; both clients of each ratio are CoreAPI over the same transport in one process, whose rounds and
+# counts between builds move the ratio by under 0.3 %. Enforced where the figure sits three of those
+# spreads below 1.05: swift-log (1.016) and tracing (1.039, 2026-11-27; 1.044 before the span that
+# records nothing was left alone and `withEachExchange` was specialised in the bridge's module). The
+# metrics bridge's 1.047 is not three spreads below it, so it is reported.
 # Over StubTransport, CoreAPI's own path with no engine, a bridge weighs more (1.048 for swift-log,
-# 1.16-1.17 for the others): reported by a full run.
+# 1.15-1.16 for the others): reported by a full run.
 for _bridge, _name, _enforced in (("logging", "swift-log", True), ("metrics", "swift-metrics", False),
-                                  ("tracing", "tracing", False)):
+                                  ("tracing", "tracing", True)):
     CHECKS.append((f"sequential: {_name} bridge (no-op) / none, over AsyncHTTPClient", "sequential",
                    f"coreapi-ahc-{_bridge}", "coreapi-ahc", 1.05, _enforced))
     CHECKS.append((f"sequential: {_name} bridge (no-op) / none, over StubTransport", "sequential",
