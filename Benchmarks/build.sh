@@ -2,8 +2,9 @@
 # Builds the benchmark package in release once, so that check-thresholds.sh and count-instructions.sh
 # compile nothing more.
 #
-#   Benchmarks/build.sh            every suite, BenchServer and InstructionCount, with the default trait
-#                                  (the AsyncHTTPClient clients): what a full run needs
+#   Benchmarks/build.sh            every suite, BenchServer and InstructionCount, with the default traits
+#                                  (the AsyncHTTPClient and the observability clients): what a full run
+#                                  needs
 #   Benchmarks/build.sh --gates    only what CI's gates run: the suites Pipeline, Upload and Caching,
 #                                  InstructionCount and BenchServer, with the default traits too: the
 #                                  instruction and malloc bounds over AsyncHTTPClient and the observability

@@ -34,8 +34,6 @@ extension MiddlewareContext {
     ///   - body: Runs the rest of the chain.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
-    ///
-    /// Inlinable, so the generic part, which awaits `body`, is specialised in the middleware's module.
     @inlinable
     public func withEachExchange<Result>(
         _ exchange:
@@ -44,6 +42,8 @@ extension MiddlewareContext {
             ) async throws -> RawResponse,
         perform body: () async throws -> Result
     ) async throws -> Result {
+        // Inlinable, so the generic part, which awaits `body`, is specialised in the middleware's module;
+        // the wrappers are added and removed inside CoreAPI.
         guard let id = addExchangeWrapper(exchange) else { return try await body() }
         defer { removeExchangeWrapper(id) }
         return try await body()
