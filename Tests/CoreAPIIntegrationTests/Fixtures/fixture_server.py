@@ -522,8 +522,10 @@ class Handler(BaseHTTPRequestHandler):
                 fields = b"Content-Length: %s\r\n" % ", ".join(lengths).encode("latin-1")
             else:
                 fields = b"".join(b"Content-Length: %s\r\n" % length.encode("latin-1") for length in lengths)
-            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n" + fields + b"\r\n",
-                     b"0123456789")
+            # The connection closes after the answer, and says so: a client that kept it for another
+            # request would race the close.
+            self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n"
+                     + fields + b"\r\n", b"0123456789")
         elif path == "/fault/encoding":
             value = query.get("value", ["gzip"])[0]
             body = json.dumps({"encoded": True}).encode()
@@ -535,8 +537,11 @@ class Handler(BaseHTTPRequestHandler):
                         body = gzip.compress(body)
                     elif coding == "deflate":
                         body = zlib.compress(body)
+            # The body is written after a HEAD's head too, which the client must not read; the connection
+            # closes after it and says so, so no client reads those bytes as the next request's answer.
             self.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: %s\r\n"
-                     b"Content-Length: %d\r\n\r\n" % (value.encode("latin-1"), len(body)), body)
+                     b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (value.encode("latin-1"), len(body)),
+                     body)
         else:
             self.close_connection = False
             self.send_json(404, {"error": {"code": 404, "message": "no route " + path}})
