@@ -87,12 +87,11 @@ public struct ResponseHead: Sendable {
             let (length, encoding, location) = fields.values(of: ("Content-Length", "Content-Encoding", "Location"))
             return (length, encoding, needsLocation && location != nil)
         }
-        // Read through the box each time: a copy of the existential would count a reference for nothing.
-        return (
-            storage.values.source?.value(of: "Content-Length"),
-            storage.values.source?.value(of: "Content-Encoding"),
-            needsLocation && storage.values.source?.value(of: "Location") != nil
-        )
+        // Read through the box: a copy of the existential would count a reference for nothing.
+        let (length, encoding, location) =
+            storage.values.source?.values(of: ("Content-Length", "Content-Encoding", needsLocation ? "Location" : ""))
+            ?? (nil, nil, nil)
+        return (length, encoding, location != nil)
     }
 
     /// The engine's own `HTTPURLResponse`, when the head was made from one and is unchanged since.
@@ -156,6 +155,26 @@ extension ResponseHead {
         /// The values of the fields called `name`, compared ignoring ASCII case, joined with `", "`;
         /// `nil` when there is none.
         func value(of name: String) -> String?
+        /// The values of three names at once, each as ``value(of:)`` returns it; an empty name is skipped
+        /// and gets `nil`.
+        ///
+        /// CoreAPI reads the fields its checks need (`Content-Length`, `Content-Encoding` and, for a
+        /// redirect, `Location`) with one call: a source that can find them in one pass over its fields
+        /// implements it. The default asks ``value(of:)`` for each name that is not empty.
+        func values(of names: (String, String, String)) -> (String?, String?, String?)
+    }
+}
+
+extension ResponseHead.FieldSource {
+    /// Asks ``value(of:)`` for each name that is not empty.
+    /// - Parameter names: Three field names; an empty one is skipped.
+    /// - Returns: The value of each name, `nil` for an absent or skipped one.
+    public func values(of names: (String, String, String)) -> (String?, String?, String?) {
+        (
+            names.0.isEmpty ? nil : value(of: names.0),
+            names.1.isEmpty ? nil : value(of: names.1),
+            names.2.isEmpty ? nil : value(of: names.2)
+        )
     }
 }
 

@@ -16,5 +16,20 @@
             }
             return joined
         }
+
+        /// One pass over the fields for the three names.
+        func values(of names: (String, String, String)) -> (String?, String?, String?) {
+            var found: (String?, String?, String?) = (nil, nil, nil)
+            for (name, value) in fields {
+                if name.equalsIgnoringASCIICase(names.0) {
+                    Headers.join(value, to: &found.0)
+                } else if name.equalsIgnoringASCIICase(names.1) {
+                    Headers.join(value, to: &found.1)
+                } else if name.equalsIgnoringASCIICase(names.2) {
+                    Headers.join(value, to: &found.2)
+                }
+            }
+            return found
+        }
     }
 #endif

@@ -27,7 +27,51 @@ import Testing
         }
     }
 
+    /// The names a source was asked for, in order.
+    final class Asked: Sendable {
+        let names = Mutex<[String]>([])
+    }
+
+    /// A source that answers only one name at a time, recording the names it was asked for: the default
+    /// `values(of:)` is what CoreAPI's checks call.
+    struct AskedSource: ResponseHead.FieldSource {
+        let fields: [String: String]
+        let asked = Asked()
+
+        var headers: Headers { Headers(fields.map { Headers.Field(name: $0.key, value: $0.value) }) }
+
+        func value(of name: String) -> String? {
+            asked.names.withLock { $0.append(name) }
+            return fields[name]
+        }
+    }
+
     private static let url = URL(string: "https://api.test/items")!
+
+    @Test(arguments: [
+        // A redirect status asks for its Location too; any other status leaves it out.
+        (301, ["Content-Length", "Content-Encoding", "Location"], true),
+        (308, ["Content-Length", "Content-Encoding", "Location"], true),
+        (200, ["Content-Length", "Content-Encoding"], false),
+        (304, ["Content-Length", "Content-Encoding"], false),
+    ])
+    func theDefaultLookupAsksForEachNameTheChecksNeed(status: Int, asked: [String], isRedirect: Bool) {
+        let source = AskedSource(fields: ["Content-Length": "3", "Content-Encoding": "gzip", "Location": "/next"])
+        let checks = HeadChecks(ResponseHead(status: HTTPStatus(status), fieldSource: source, url: Self.url))
+        #expect(source.asked.names.withLock { $0 } == asked)
+        #expect(checks.contentLength == "3")
+        #expect(checks.contentEncoding == "gzip")
+        #expect(checks.isRedirect == isRedirect)
+    }
+
+    @Test func theDefaultLookupSkipsAnEmptyName() {
+        let source = AskedSource(fields: ["A": "1", "B": "2"])
+        let values = source.values(of: ("B", "", "A"))
+        #expect(values.0 == "2")
+        #expect(values.1 == nil)
+        #expect(values.2 == "1")
+        #expect(source.asked.names.withLock { $0 } == ["B", "A"])
+    }
 
     @Test func checksLookUpTheSourceWithoutCopyingTheFields() {
         let source = PairSource(pairs: [("content-length", "10"), ("Content-Length", "5"), ("X-A", "1")])
