@@ -318,13 +318,17 @@
                 // No deadline for the client: the control ends the exchange on time, waiting for a connection
                 // included, and cancels the request.
                 let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegate(on: loop))
-                exchange.onEnd { task.cancel() }
+                exchange.onEnd { _ in task.cancel() }
                 var raw: RawResponse
                 do {
-                    // The future's own `get()`, which SwiftNIO makes inlinable, is specialised here for the
-                    // delegate's response; the task's `get()` is compiled in AsyncHTTPClient for any response,
-                    // and looks up the metadata of each generic type it touches on every request.
-                    raw = try await task.futureResult.get().response
+                    // The future's own `get()`, which SwiftNIO makes inlinable, is specialised here; the
+                    // task's `get()` is compiled in AsyncHTTPClient for any response, and looks up the
+                    // metadata of each generic type it touches on every request.
+                    try await task.futureResult.get()
+                    guard let delivered = exchange.takeResponse() else {
+                        throw ApiError.transport(.init(kind: .other, cause: nil))
+                    }
+                    raw = delivered
                 } catch let kept as ExchangeDelegate.Kept {
                     raw = kept.response
                 } catch

@@ -13,18 +13,10 @@
     /// exchange's control ends, so no task of its own is needed; only a body handler whose reader has no
     /// room makes one, to wait for the reader.
     final class ExchangeDelegate: HTTPClientResponseDelegate {
-        typealias Response = Collected
-
-        /// The response of an attempt, in a box: AsyncHTTPClient passes it through its futures and
-        /// results, which are generic and copy a value through its value witnesses, field by field; a box
-        /// is one reference to count.
-        final class Collected: Sendable {
-            let response: RawResponse
-
-            init(_ response: RawResponse) {
-                self.response = response
-            }
-        }
+        /// Nothing: the response of an attempt goes to its `TrackedExchange`, which the transport reads once
+        /// the task succeeded. AsyncHTTPClient's futures and results are generic and copy a value through
+        /// its value witnesses, field by field; a box for them would be one more allocation per attempt.
+        typealias Response = Void
 
         /// Ends the attempt early with all that is kept of its response (a redirect's first bytes): the
         /// rest of the body is not read, and AsyncHTTPClient closes the connection.
@@ -72,11 +64,11 @@
             state = .makeBoxSendingValue(State(collector: collector), eventLoop: loop)
         }
 
-        func didSendRequest(task: HTTPClient.Task<Collected>) {
+        func didSendRequest(task: HTTPClient.Task<Void>) {
             exchange.sentRequest()
         }
 
-        func didVisitURL(task: HTTPClient.Task<Collected>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
             state.withValue { state in
                 state.visits += 1
                 if state.visits == 1 {
@@ -90,7 +82,7 @@
             }
         }
 
-        func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             exchange.receivedHead()
             connections?.stopWaiting(exchange)
             let failure = state.withValue { state -> (any Error)? in
@@ -117,7 +109,7 @@
             return loop.makeSucceededVoidFuture()
         }
 
-        func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
             exchange.touch()
             let step = state.withValue { state -> Result<TransferProgress, any Error> in
                 do {
@@ -149,15 +141,16 @@
             }
         }
 
-        func didReceiveError(task: HTTPClient.Task<Collected>, _ error: any Error) {
+        func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
             state.value.waiter?.cancel()
         }
 
-        func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
-            try state.withValue { state in
+        func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+            let response = try state.withValue { state in
                 try state.decoder?.finish()
-                return Collected(try state.collector.finish())
+                return try state.collector.finish()
             }
+            exchange.deliver(response)
         }
 
         /// Passes the bytes of `buffer`, decoded by `decoder` when there is one, to `emit`.

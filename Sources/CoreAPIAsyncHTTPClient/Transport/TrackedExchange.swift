@@ -23,6 +23,8 @@
             var bodySent: UInt64 = 0
             /// When the response head arrived; `0` for not yet.
             var headReceived: UInt64 = 0
+            /// The response of the attempt that finished, until the transport takes it.
+            var response: RawResponse?
         }
 
         private let state = NIOLockedValueBox(State())
@@ -46,10 +48,11 @@
         /// runs or when it ended by itself.
         var endReason: ApiError? { control.endReason }
 
-        /// Makes `handler` what stops the attempt in flight when the control ends the exchange; at once
-        /// when it has ended already.
-        func onEnd(_ handler: @escaping @Sendable () -> Void) {
-            control.onEnd { _ in handler() }
+        /// Makes `handler` what stops the attempt in flight when the control ends the exchange, with the
+        /// reason; at once when it has ended already. The handler is the control's as it is: a wrapper
+        /// would be one more allocation per attempt.
+        func onEnd(_ handler: @escaping @Sendable (ApiError) -> Void) {
+            control.onEnd(handler)
         }
 
         /// Ends the exchange with `reason` (the calling task was cancelled, with no session to tell).
@@ -81,6 +84,19 @@
             state.withLockedValue {
                 $0.hasHead = true
                 $0.headReceived = now
+            }
+        }
+
+        /// Keeps the response of the attempt that finished, for `takeResponse()`.
+        func deliver(_ response: RawResponse) {
+            state.withLockedValue { $0.response = response }
+        }
+
+        /// The response `deliver(_:)` kept, once: the attempt's task succeeded.
+        func takeResponse() -> RawResponse? {
+            state.withLockedValue { state in
+                defer { state.response = nil }
+                return state.response
             }
         }
 
