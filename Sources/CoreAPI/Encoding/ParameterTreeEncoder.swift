@@ -19,7 +19,7 @@ struct ParameterTreeEncoder: Sendable {
     func encode(_ value: any Encodable) throws -> ParameterValue? {
         let encoder = TreeEncoder(codingPath: [], keyEncoding: keyEncoding, dateOverride: nil)
         try encoder.encodeValue(value)
-        let tree = encoder.storage.resolved
+        let tree = encoder.resolved
         return tree == .null ? nil : tree
     }
 }

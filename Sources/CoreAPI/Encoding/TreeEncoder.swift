@@ -1,33 +1,33 @@
 import Foundation
 
-/// The `Encoder` behind ``ParameterTreeEncoder``: encodes one value into a ``TreeNode``.
+/// The `Encoder` behind ``ParameterTreeEncoder``: encodes one value into its ``content``, a node of the
+/// tree (see `TreeEncoder+Node.swift`).
 final class TreeEncoder: Encoder {
     let codingPath: [any CodingKey]
     let keyEncoding: EncodingStrategy.Keys
     /// The date strategy of the closest enclosing ``EncodingStrategy/CustomDate`` value.
     var dateOverride: EncodingStrategy.Dates?
-    let storage: TreeNode
+    /// What was encoded into this encoder so far.
+    var content: Content = .empty
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(
         codingPath: [any CodingKey],
         keyEncoding: EncodingStrategy.Keys,
-        dateOverride: EncodingStrategy.Dates?,
-        storage: TreeNode = TreeNode()
+        dateOverride: EncodingStrategy.Dates?
     ) {
         self.codingPath = codingPath
         self.keyEncoding = keyEncoding
         self.dateOverride = dateOverride
-        self.storage = storage
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = storage.content {} else { storage.content = .object([]) }
+        if case .object = content {} else { content = .object([]) }
         return KeyedEncodingContainer(TreeKeyedContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = storage.content {} else { storage.content = .array([]) }
+        if case .array = content {} else { content = .array([]) }
         return TreeUnkeyedContainer(encoder: self)
     }
 
@@ -35,16 +35,16 @@ final class TreeEncoder: Encoder {
         TreeSingleValueContainer(encoder: self)
     }
 
-    /// Encodes `value` into `storage`, keeping Foundation leaf types as leaves.
+    /// Encodes `value` into ``content``, keeping Foundation leaf types as leaves.
     func encodeValue<Value: Encodable>(_ value: Value) throws {
         if let leaf = try commonLeaf(for: value) {
-            storage.content = .leaf(leaf)
+            content = .leaf(leaf)
             return
         }
         // One table lookup per value of another type: whether it is an integer, or sets a date strategy.
         let facts = TypeFacts.of(Value.self)
         if facts.isInteger {
-            storage.content = .leaf(.number(String(describing: value)))
+            content = .leaf(.number(String(describing: value)))
             return
         }
         if let custom = facts.customDates {

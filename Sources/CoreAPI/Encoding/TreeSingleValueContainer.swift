@@ -4,7 +4,7 @@ struct TreeSingleValueContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     mutating func encodeNil() throws {
-        encoder.storage.content = .leaf(.null)
+        encoder.content = .leaf(.null)
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {

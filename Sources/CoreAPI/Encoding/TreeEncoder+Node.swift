@@ -1,9 +1,11 @@
-/// A node under construction; containers are references so nested containers can be filled later.
-final class TreeNode {
+/// The encoder as a node of the tree under construction: each encoder holds what was encoded into it,
+/// and a container's entries refer to the encoders of nested values, so those can be filled later. One
+/// object per node, encoder and storage alike.
+extension TreeEncoder {
     /// An entry of a container: a finished leaf kept inline, or a node that may still be filled.
     enum Child {
         case leaf(ParameterValue)
-        case node(TreeNode)
+        case node(TreeEncoder)
 
         var resolved: ParameterValue? {
             switch self {
@@ -18,12 +20,6 @@ final class TreeNode {
         case leaf(ParameterValue)
         case object([(key: String, child: Child)])
         case array([Child])
-    }
-
-    var content: Content
-
-    init(content: Content = .empty) {
-        self.content = content
     }
 
     var resolved: ParameterValue? {
