@@ -18,6 +18,7 @@ final class CallRegistry: Sendable {
 
         /// Tells the watchers the count; runs under the lock, so counts arrive in the order they changed.
         func report() {
+            if watchers.isEmpty { return }  // most sessions: no dictionary to walk for every call
             for watcher in watchers.values {
                 watcher.yield(calls.count)
             }
