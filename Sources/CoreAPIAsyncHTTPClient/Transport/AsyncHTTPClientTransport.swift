@@ -282,6 +282,7 @@
         ///
         /// Each attempt has a body of its own, closed when the attempt ends: AsyncHTTPClient may still ask
         /// for a chunk of a failed attempt's body, and nothing is read from the file after that.
+        @inline(__always)
         private func exchange(
             _ request: ApiRequest,
             exchange: TrackedExchange,
