@@ -105,7 +105,9 @@
         }
 
         /// Sends one request on the wire to `server` and records its duration and, while it is in
-        /// flight, the active-requests meter.
+        /// flight, the active-requests meter. Inlined into the exchange wrapper: one async frame fewer
+        /// per exchange.
+        @inline(__always)
         private static func measure(
             _ request: ApiRequest,
             server: Server,
