@@ -17,15 +17,18 @@
             return joined
         }
 
-        /// One pass over the fields for the three names.
+        /// One pass over the fields for the three names; a field's name is compared only with the names of
+        /// its length, which most fields have none of.
         func values(of names: (String, String, String)) -> (String?, String?, String?) {
+            let lengths = (names.0.utf8.count, names.1.utf8.count, names.2.utf8.count)
             var found: (String?, String?, String?) = (nil, nil, nil)
             for (name, value) in fields {
-                if name.equalsIgnoringASCIICase(names.0) {
+                let length = name.utf8.count
+                if length == lengths.0, name.equalsIgnoringASCIICase(names.0) {
                     Headers.join(value, to: &found.0)
-                } else if name.equalsIgnoringASCIICase(names.1) {
+                } else if length == lengths.1, name.equalsIgnoringASCIICase(names.1) {
                     Headers.join(value, to: &found.1)
-                } else if name.equalsIgnoringASCIICase(names.2) {
+                } else if length == lengths.2, name.equalsIgnoringASCIICase(names.2) {
                     Headers.join(value, to: &found.2)
                 }
             }
