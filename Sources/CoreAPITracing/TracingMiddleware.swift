@@ -167,8 +167,7 @@
             span.setStatus(SpanStatus(code: .error))
         }
 
-        /// Sets the request's attributes on `span`, which records: nothing secret, the URL redacted. A
-        /// span that records nothing (the no-op tracer's) gets none: they would be made for nothing.
+        /// Sets the request's attributes on `span`, which records: nothing secret, the URL redacted.
         private static func describe(
             _ request: ApiRequest,
             methodName: String,

@@ -320,18 +320,15 @@
                 // included, and cancels the request.
                 let task = client.execute(request: outgoing, delegate: delegate, eventLoop: .delegate(on: loop))
                 exchange.onEnd { _ in task.cancel() }
-                var raw: RawResponse
+                var kept: RawResponse?
                 do {
                     // The future's own `get()`, which SwiftNIO makes inlinable, is specialised here; the
                     // task's `get()` is compiled in AsyncHTTPClient for any response, and looks up the
-                    // metadata of each generic type it touches on every request.
+                    // metadata of each generic type it touches on every request. The response itself
+                    // reaches the exchange (`ExchangeDelegate.didFinishRequest`).
                     try await task.futureResult.get()
-                    guard let delivered = exchange.takeResponse() else {
-                        throw ApiError.transport(.init(kind: .other, cause: nil))
-                    }
-                    raw = delivered
-                } catch let kept as ExchangeDelegate.Kept {
-                    raw = kept.response
+                } catch let early as ExchangeDelegate.Kept {
+                    kept = early.response
                 } catch
                     where retries < Self.maximumStaleRetries && !exchange.hasHead && exchange.endReason == nil
                     && Self.isStale(error, method: method, sentBody: body?.hasHandedOverBytes ?? false)
@@ -339,7 +336,9 @@
                     retries += 1
                     continue
                 }
-                raw.phases = exchange.phases(knowsConnections: connections != nil)
+                guard let raw = exchange.response(kept: kept, knowsConnections: connections != nil) else {
+                    throw ApiError.transport(.init(kind: .other, cause: nil))  // a task that succeeded delivers
+                }
                 return raw
             }
         }

@@ -87,17 +87,9 @@
             }
         }
 
-        /// Keeps the response of the attempt that finished, for `takeResponse()`.
+        /// Keeps the response of the attempt that finished, for `response(kept:knowsConnections:)`.
         func deliver(_ response: RawResponse) {
             state.withLockedValue { $0.response = response }
-        }
-
-        /// The response `deliver(_:)` kept, once: the attempt's task succeeded.
-        func takeResponse() -> RawResponse? {
-            state.withLockedValue { state in
-                defer { state.response = nil }
-                return state.response
-            }
         }
 
         /// Notes that a connection opened for this exchange was up at `instant` (uptime nanoseconds).
@@ -105,13 +97,17 @@
             state.withLockedValue { $0.connectionUp = instant }
         }
 
-        /// The phases of the exchange, which ends now; whether its connection was reused only when
-        /// `knowsConnections` (the transport's own client, whose connections it hears of).
-        func phases(knowsConnections: Bool) -> ResponseTiming.Phases {
+        /// The response the exchange ended with, `kept` or else the one `deliver(_:)` kept (taken, once),
+        /// with the phases of the exchange, which ends now; `nil` when there is neither. Whether its
+        /// connection was reused is told only when `knowsConnections` (the transport's own client, whose
+        /// connections it hears of). One lock for the response and the instants.
+        func response(kept: RawResponse?, knowsConnections: Bool) -> RawResponse? {
             let end = DispatchTime.now().uptimeNanoseconds
-            let (connectionUp, bodySent, headReceived) = state.withLockedValue { state in
-                (state.connectionUp, state.bodySent, state.headReceived)
+            let (delivered, connectionUp, bodySent, headReceived) = state.withLockedValue { state in
+                defer { state.response = nil }
+                return (state.response, state.connectionUp, state.bodySent, state.headReceived)
             }
+            guard var response = kept ?? delivered else { return nil }
             // Each instant as a duration since the start; none is before it.
             let started = started
             func since(_ instant: UInt64) -> Duration {
@@ -131,7 +127,8 @@
             if headReceived != 0 {
                 phases.response = since(headReceived)..<max(since(headReceived), since(end))
             }
-            return phases
+            response.phases = phases
+            return response
         }
 
         /// Notes that the whole request was written.
