@@ -118,11 +118,11 @@ extension ApiSession {
         call: Call
     ) async throws -> RawResponse {
         try request.headers.validate()
-        if Task.isCancelled || call.isCancelled {
-            throw ApiError.cancelled
-        }
         var current = request
         if let pending = current.pendingBodyFile.take() {
+            if Task.isCancelled || call.isCancelled {
+                throw ApiError.cancelled  // before the body is written
+            }
             let deadline = options.deadline
             do {
                 current.body = .file(
@@ -138,7 +138,8 @@ extension ApiSession {
         defer { written?.discardTemporaryFile() }
         var chain = Redirect.Chain(origin: request.url)
         while true {
-            if Task.isCancelled || call.isCancelled {
+            // One look at the call's state for whether it was cancelled and what wraps its exchanges.
+            guard !Task.isCancelled, let wrappers = call.wrappersUnlessCancelled else {
                 throw ApiError.cancelled
             }
             if options.deadline != .distantFuture, DispatchTime.now() >= options.deadline {
@@ -147,7 +148,6 @@ extension ApiSession {
             let started = ContinuousClock.now
             var raw: RawResponse
             do {
-                let wrappers = call.exchangeWrappers
                 if wrappers.isEmpty {
                     raw = try await call.exchange(current, with: transport, timing: transportTiming, options: options)
                 } else {

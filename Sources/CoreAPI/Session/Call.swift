@@ -64,6 +64,12 @@ final class Call: Sendable {
         state.withLock { $0.exchangeWrappers }
     }
 
+    /// The exchange wrappers in effect, or `nil` once the call is cancelled: both under one lock, as
+    /// each exchange starts.
+    var wrappersUnlessCancelled: ExchangeWrappers? {
+        state.withLock { $0.isCancelled ? nil : $0.exchangeWrappers }
+    }
+
     /// Sends `request` with `transport`, and ends the exchange on time whatever the transport does.
     ///
     /// The exchange ends as soon as the first of these happens: the transport returns or throws, the

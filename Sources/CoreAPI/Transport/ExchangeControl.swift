@@ -136,9 +136,13 @@ public final class ExchangeControl: Sendable {
     /// Puts the control on the process's one timer, which ends it with ``ApiError/timeout`` when it is
     /// ``due``.
     func startTimer() {
-        let due = due
+        // The due instant is read, and the control marked timed, under one lock.
+        let due = state.withLock { state -> UInt64 in
+            let due = dueInstant(after: state.last)
+            state.isTimed = due != .max
+            return due
+        }
         guard due != .max else { return }
-        state.withLock { $0.isTimed = true }
         DeadlineTimer.shared.add(self, due: due)
         if endReason != nil {
             DeadlineTimer.shared.remove(self)  // ended while the entry was being added
@@ -160,7 +164,12 @@ public final class ExchangeControl: Sendable {
     /// deadline still bounds the whole exchange).
     var due: UInt64 {
         guard idleTimeout != .max else { return deadline }
-        let last = lastActivity
+        return dueInstant(after: lastActivity)
+    }
+
+    /// ``due`` when the last activity was at `last` (uptime nanoseconds; `0` for none that counts).
+    private func dueInstant(after last: UInt64) -> UInt64 {
+        guard idleTimeout != .max else { return deadline }
         let since = last == 0 ? DispatchTime.now().uptimeNanoseconds : last
         let (idleDue, overflow) = since.addingReportingOverflow(idleTimeout)
         return overflow ? deadline : min(deadline, idleDue)

@@ -30,6 +30,9 @@
         private let state = NIOLockedValueBox(State())
         /// The exchange's clock and end signal: the session's, or one of its own on the same timer.
         private let control: ExchangeControl
+        /// Whether the control is the exchange's own (no session gave one), which `end()` finishes; the
+        /// session finishes its own.
+        private let ownsControl: Bool
         private let progress: (@Sendable (TransferProgress) -> Void)?
         /// Held while a progress report runs, so reports never overlap and keep their order; only with a
         /// progress handler.
@@ -40,6 +43,7 @@
 
         init(options: TransportOptions) {
             control = ExchangeControl.for(options)
+            ownsControl = options.control == nil
             progress = options.progress
             reporting = options.progress == nil ? nil : NIOLockedValueBox(())
         }
@@ -173,7 +177,9 @@
             } else {
                 state.withLockedValue { $0.isEnded = true }
             }
-            control.finish()
+            if ownsControl {
+                control.finish()
+            }
         }
 
         /// Calls the progress handler with `value`, one report at a time, unless the exchange ended (or,

@@ -98,7 +98,8 @@
         @Test(arguments: [
             (0, "0"), (7, "7"), (80, "80"), (99, "99"), (100, "100"), (204, "204"), (443, "443"), (599, "599"),
             (600, "600"),
-            (8443, "8443"), (65535, "65535"), (-1, "-1"), (Int.min, String(Int.min)),
+            (1000, "1000"), (8080, "8080"), (8443, "8443"), (10000, "10000"), (65535, "65535"), (99999, "99999"),
+            (100_000, "100000"), (-1, "-1"), (Int.min, String(Int.min)),
         ])
         func numbersAreWrittenInDecimal(value: Int, text: String) {
             #expect(MetricsMiddleware.Server.decimal(value) == text)
