@@ -8,7 +8,9 @@ import Foundation
 /// runs in a task of its own, since only task cancellation reaches such a wait: see
 /// ``Middleware/waitsOnlyInNext``). Each step of
 /// a call checks ``isCancelled`` before it starts, so nothing new is sent once the call is cancelled.
-final class Call: Sendable {
+///
+/// A handle on the call's locked state, which is its one allocation: copies are the same call.
+struct Call: Sendable {
     private struct State {
         var isCancelled = false
         /// Ends the exchange in flight, if any.

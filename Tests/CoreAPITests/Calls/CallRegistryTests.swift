@@ -45,7 +45,8 @@ private struct OtherProbe: ApiMethod {
     @Test func callsAreFoundAndCancelledByTypeKeyAndGroup() {
         let registry = CallRegistry()
         let cancelled = LockedValue<[Int]>([])
-        let group = ObjectIdentifier(Call())
+        let provider = LockedValue(0)  // any object alive for the test: its identity names the group
+        let group = provider.identity
         let specs: [(any ApiMethod, CallKey?, ObjectIdentifier?)] = [
             (Probe(), nil, nil), (OtherProbe(), CallKey("a"), nil), (Probe(), CallKey("a"), group),
             (OtherProbe(), nil, group),
