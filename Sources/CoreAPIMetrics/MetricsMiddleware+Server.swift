@@ -90,25 +90,7 @@
             /// `value` in decimal digits. A status code, and a port up to 599, is read from a table made
             /// once: formatting an integer costs more than the rest of a dimension.
             static func decimal(_ value: Int) -> String {
-                if (100..<600).contains(value) {
-                    return texts[value - 100]
-                }
-                guard (0..<100_000).contains(value) else { return String(value) }
-                // A port: up to five digits, written into a small string in place.
-                return String(unsafeUninitializedCapacity: 5) { digits in
-                    var rest = value
-                    var count = 0
-                    repeat {
-                        count += 1
-                        rest /= 10
-                    } while rest > 0
-                    rest = value
-                    for index in stride(from: count - 1, through: 0, by: -1) {
-                        digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                        rest /= 10
-                    }
-                    return count
-                }
+                (100..<600).contains(value) ? texts[value - 100] : String(value)
             }
 
             /// The texts of 100 to 599.

@@ -39,11 +39,6 @@ package struct LockedValue<Value>: @unchecked Sendable {  // every access to the
     package var current: Value {
         withLock { $0 }
     }
-
-    /// The same for every copy of this value, and for no other while it lives.
-    package var identity: ObjectIdentifier {
-        ObjectIdentifier(storage)
-    }
 }
 
 /// The value of a ``LockedValue`` as the buffer's header, and its lock as the single element.

@@ -45,8 +45,8 @@ private struct OtherProbe: ApiMethod {
     @Test func callsAreFoundAndCancelledByTypeKeyAndGroup() {
         let registry = CallRegistry()
         let cancelled = LockedValue<[Int]>([])
-        let provider = LockedValue(0)  // any object alive for the test: its identity names the group
-        let group = provider.identity
+        let provider = GroupOwner()  // alive for the whole test: its identity names the group
+        let group = ObjectIdentifier(provider)
         let specs: [(any ApiMethod, CallKey?, ObjectIdentifier?)] = [
             (Probe(), nil, nil), (OtherProbe(), CallKey("a"), nil), (Probe(), CallKey("a"), group),
             (OtherProbe(), nil, group),
@@ -84,3 +84,6 @@ private struct OtherProbe: ApiMethod {
         #expect(await counts.next() == 0)
     }
 }
+
+/// An object whose identity names a group of calls, as a provider's does.
+private final class GroupOwner {}
