@@ -12,10 +12,11 @@
             /// The URL's scheme in lower case; `http` and `https` as they are.
             let scheme: String
 
-            /// The server `url` names.
-            init(_ url: URL) {
-                // A URL without a base is its relative string, which Foundation keeps as it was given.
-                self = (url.baseURL == nil ? Self(plain: url.relativeString) : nil) ?? Self(parts: url)
+            /// A server of the given parts.
+            init(address: String, port: String, scheme: String) {
+                self.address = address
+                self.port = port
+                self.scheme = scheme
             }
 
             /// The server of a URL as Foundation reads its parts.
@@ -30,22 +31,23 @@
                 }
             }
 
-            /// The server of `text` when it is a plain `http` or `https` URL — `https://host[:port]` then
-            /// the end, `/`, `?` or `#` — the URLs CoreAPI builds; `nil` for anything else (user
-            /// information, an IPv6 or percent-encoded host, another scheme), which Foundation reads.
-            ///
-            /// Each of Foundation's getters on Linux costs several hundred instructions; a plain URL's
-            /// server is found in one pass over its first bytes.
+            /// The server of `text` when it is a plain `http` or `https` URL (see ``reading(_:)``); `nil` for
+            /// anything else, or a string whose bytes are not stored contiguously.
             init?(plain text: String) {
-                // A native string's bytes are read in place, with no copy; any other is left to Foundation.
-                guard let server = text.utf8.withContiguousStorageIfAvailable({ Self(plain: $0) }) ?? nil else {
+                guard let (server, _) = text.utf8.withContiguousStorageIfAvailable({ Self.reading($0) }) ?? nil else {
                     return nil
                 }
                 self = server
             }
 
-            /// The server of the plain URL `bytes` spell, if they spell one.
-            private init?(plain bytes: UnsafeBufferPointer<UInt8>) {
+            /// The server of the URL `bytes` spell when it is a plain `http` or `https` URL —
+            /// `https://host[:port]` then the end, `/`, `?` or `#` — the URLs CoreAPI builds, with the number
+            /// of bytes up to the end of its authority; `nil` for anything else (user information, an IPv6
+            /// or percent-encoded host, another scheme), which Foundation reads.
+            ///
+            /// Each of Foundation's getters on Linux costs several hundred instructions; a plain URL's
+            /// server is found in one pass over its first bytes.
+            static func reading(_ bytes: UnsafeBufferPointer<UInt8>) -> (server: Server, authorityEnd: Int)? {
                 // `http://` or `https://`.
                 guard bytes.count > 8, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"),
                     bytes[2] == UInt8(ascii: "t"), bytes[3] == UInt8(ascii: "p")
@@ -62,7 +64,7 @@
                 var portDigits = -1  // no colon yet
                 while index < bytes.count {
                     let byte = bytes[index]
-                    if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    if isAuthorityEnd(byte) {
                         break
                     }
                     let digit = byte &- UInt8(ascii: "0")
@@ -82,9 +84,17 @@
                 }
                 let hostEnd = portDigits < 0 ? index : index - portDigits - 1
                 guard hostEnd > hostStart, portDigits != 0 else { return nil }
-                address = String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self)
-                self.scheme = scheme
-                self.port = portDigits < 0 ? (scheme == "https" ? "443" : "80") : Self.decimal(port)
+                let server = Server(
+                    address: String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self),
+                    port: portDigits < 0 ? (secure ? "443" : "80") : decimal(port),
+                    scheme: scheme
+                )
+                return (server, index)
+            }
+
+            /// Whether `byte` ends a URL's authority: `/`, `?` or `#`.
+            static func isAuthorityEnd(_ byte: UInt8) -> Bool {
+                byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
             }
 
             /// `value` in decimal digits. A status code, and a port up to 599, is read from a table made

@@ -32,13 +32,16 @@
     /// ```
     public struct MetricsMiddleware: Middleware {
         /// The factory metrics are made with.
-        public let factory: any MetricsFactory
+        public var factory: any MetricsFactory { shared.factory }
+
+        /// The factory, and the server read last, shared by every call through this middleware.
+        let shared: Shared
 
         /// Creates a metrics middleware.
         /// - Parameter factory: The factory metrics are made with; the one `MetricsSystem` was
         ///   bootstrapped with unless given (a test passes MetricsTestKit's `TestMetrics`).
         public init(factory: any MetricsFactory = MetricsSystem.factory) {
-            self.factory = factory
+            shared = Shared(factory: factory)
         }
 
         /// `true`: its recorders are fed without waiting, so a call with it needs no task of its own
@@ -57,13 +60,13 @@
             context: MiddlewareContext,
             next: @Sendable (ApiRequest) async throws -> RawResponse
         ) async throws -> RawResponse {
-            let factory = factory
+            let shared = shared
             let methodName = context.methodName
             let start = DispatchTime.now().uptimeNanoseconds
             let method = Self.method(of: request)
             // The server of the call's own URL, read once: every exchange but a redirect hop's goes there.
             let url = request.url
-            let server = Server(url)
+            let server = shared.server(of: url)
             var dimensions: [(String, String)] = []
             dimensions.reserveCapacity(5)
             dimensions.append(("http.request.method", method))
@@ -75,9 +78,9 @@
                     { request, send in
                         try await Self.measure(
                             request,
-                            server: request.url == url ? server : Server(request.url),
+                            server: request.url == url ? server : shared.server(of: request.url),
                             methodName: methodName,
-                            factory: factory,
+                            factory: shared.factory,
                             send: send
                         )
                     },
@@ -89,7 +92,7 @@
                     since: start,
                     in: "coreapi.client.call.duration",
                     with: &dimensions,
-                    factory: factory
+                    factory: shared.factory
                 )
                 throw error
             }
@@ -99,7 +102,7 @@
                 since: start,
                 in: "coreapi.client.call.duration",
                 with: &dimensions,
-                factory: factory
+                factory: shared.factory
             )
             return response
         }

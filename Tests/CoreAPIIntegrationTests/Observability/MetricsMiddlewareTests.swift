@@ -126,7 +126,28 @@
         func theServerOfAURLIsFoundationsReading(text: String, isPlain: Bool) throws {
             let url = try #require(URL(string: text))
             #expect((MetricsMiddleware.Server(plain: text) != nil) == isPlain)
-            #expect(MetricsMiddleware.Server(url) == MetricsMiddleware.Server(parts: url))
+            let shared = MetricsMiddleware.Shared(factory: TestMetrics())
+            #expect(shared.server(of: url) == MetricsMiddleware.Server(parts: url))
+        }
+
+        /// The server read last is given again only for a URL with the same authority: a longer host, a
+        /// port, another scheme or a URL Foundation reads are read afresh, in any order.
+        @Test func theServerReadLastIsGivenOnlyForTheSameAuthority() throws {
+            let texts = [
+                "https://api.example.com/orders/42", "https://api.example.com/orders/43?page=2",
+                "https://api.example.com", "https://api.example.com#top", "https://api.example.community/x",
+                "https://api.example.com:8443/x", "https://api.example.com:8443?q=1", "http://api.example.com/x",
+                "https://api.example.com:84/x", "https://user:secret@api.example.com/x", "https://api.example.com/x",
+                "https://[::1]:8443/x", "https://api.example.co/x", "https://API.example.com/x",
+                "https://api.example.com/x",
+            ]
+            let shared = MetricsMiddleware.Shared(factory: TestMetrics())
+            for _ in 0..<2 {
+                for text in texts {
+                    let url = try #require(URL(string: text))
+                    #expect(shared.server(of: url) == MetricsMiddleware.Server(parts: url), "\(text)")
+                }
+            }
         }
 
         @Test func failuresAreCountedByErrorType() async throws {
