@@ -11,7 +11,8 @@ public struct RawResponse: Sendable {
     package var exchangeDuration: Duration?
     /// The phases of the exchange as the transport measured them, as offsets from the moment its
     /// `send(_:options:)` began; the session hands them on in ``ResponseTiming/phases``. `nil` when the
-    /// transport measures none. A transport sets it on the response it returns.
+    /// transport measures none, or when the call did not ask for them (``TransportOptions/measuresPhases``:
+    /// the method's response carries no ``ResponseTiming``). A transport sets it on the response it returns.
     public var phases: ResponseTiming.Phases? {
         get { measuredPhases?.phases }
         set { measuredPhases = newValue.map(MeasuredPhases.init) }

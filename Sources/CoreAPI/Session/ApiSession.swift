@@ -354,11 +354,14 @@ public final class ApiSession: Sendable {
         let timed = facts.takesTiming
         let startDate = timed ? Date() : Date.distantPast
         let startNanoseconds = timed ? DispatchTime.now().uptimeNanoseconds : 0
+        // The transport measures the exchange's phases only for a response that carries them.
+        var options = transportOptions(for: settings, progress: progress)
+        options.measuresPhases = timed
         let outcome = try await exchange(
             for: method,
             settings: settings,
             middlewares: middlewares,
-            options: transportOptions(for: settings, progress: progress),
+            options: options,
             shares: settings.sharesIdenticalCalls,
             call: call,
             facts: facts

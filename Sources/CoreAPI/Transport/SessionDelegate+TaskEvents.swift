@@ -38,7 +38,9 @@ extension SessionDelegate {
         }
         let progress = shared.withLock { _ -> (@Sendable (TransferProgress) -> Void)? in
             state.touch()
-            state.headReceived = Date()
+            if state.options.measuresPhases {
+                state.headReceived = Date()
+            }
             state.collector = collector
             state.streams = streams
             if let failure { state.failure = failure }
@@ -155,7 +157,9 @@ extension SessionDelegate {
         let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
             state.touch()
-            state.bodySent = Date()
+            if state.options.measuresPhases {
+                state.bodySent = Date()
+            }
             state.bodyBytesSent = totalBytesSent
             state.bodyBytesExpected = totalBytesExpectedToSend
             return state.progress

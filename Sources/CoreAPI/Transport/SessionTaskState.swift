@@ -32,8 +32,9 @@ extension SessionDelegate {
         /// Whether the task is suspended until its stream's reader has made room (Apple only): idle
         /// time does not count meanwhile.
         var isWaitingForReader = false
-        /// When the task was made: the origin of the exchange's phases.
-        let started = Date()
+        /// When the task was made: the origin of the exchange's phases; `distantPast` when the call does
+        /// not measure them (``TransportOptions/measuresPhases``), and no clock is read for them.
+        let started: Date
         /// When the last body bytes were reported sent.
         var bodySent: Date?
         /// When the response head arrived.
@@ -53,6 +54,7 @@ extension SessionDelegate {
             self.method = method
             self.temporaryBodyFile = temporaryBodyFile
             self.truncatesBodyFile = truncatesBodyFile
+            started = options.measuresPhases ? Date() : .distantPast
         }
 
         /// Records that a byte moved: the exchange's idle timeout counts from now.

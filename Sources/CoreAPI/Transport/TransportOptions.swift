@@ -21,6 +21,11 @@ public struct TransportOptions: Sendable {
     /// it, as the transport's ``Transport/timing`` says; `nil` when the transport keeps time itself
     /// (then ``ExchangeControl/for(_:)`` makes one on the same timer).
     public var control: ExchangeControl?
+    /// Whether the call asks for the phases of the exchange: `true` unless the session knows nobody
+    /// reads them, which is when the method's response carries no ``ResponseTiming``. When `false`, a
+    /// transport may leave ``RawResponse/phases`` `nil` and skip the clock reads and the bookkeeping its
+    /// phases take.
+    public var measuresPhases = true
 
     /// Creates options; the defaults are no limit at all.
     /// - Parameters:

@@ -38,10 +38,16 @@
         /// progress handler.
         private let reporting: NIOLockedValueBox<Void>?
 
-        /// When the transport began the exchange, in uptime nanoseconds: the origin of its phases.
-        let started = DispatchTime.now().uptimeNanoseconds
+        /// Whether the call asks for the exchange's phases (``TransportOptions/measuresPhases``): without
+        /// them no clock is read for the instants below and the response gets none.
+        let measuresPhases: Bool
+        /// When the transport began the exchange, in uptime nanoseconds: the origin of its phases; `0`
+        /// when they are not measured.
+        let started: UInt64
 
         init(options: TransportOptions) {
+            measuresPhases = options.measuresPhases
+            started = options.measuresPhases ? DispatchTime.now().uptimeNanoseconds : 0
             control = ExchangeControl.for(options)
             ownsControl = options.control == nil
             progress = options.progress
@@ -84,7 +90,7 @@
         /// Notes that the response head arrived: upload progress is no longer reported.
         func receivedHead() {
             control.touch()
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = measuresPhases ? DispatchTime.now().uptimeNanoseconds : 0
             state.withLockedValue {
                 $0.hasHead = true
                 $0.headReceived = now
@@ -106,6 +112,10 @@
         /// connection was reused is told only when `knowsConnections` (the transport's own client, whose
         /// connections it hears of). One lock for the response and the instants.
         func response(kept: RawResponse?, knowsConnections: Bool) -> RawResponse? {
+            guard measuresPhases else {
+                let delivered = state.withLockedValue { $0.response.take() }
+                return kept ?? delivered
+            }
             let end = DispatchTime.now().uptimeNanoseconds
             let (delivered, connectionUp, bodySent, headReceived) = state.withLockedValue { state in
                 defer { state.response = nil }
@@ -137,6 +147,7 @@
 
         /// Notes that the whole request was written.
         func sentRequest() {
+            guard measuresPhases else { return }
             let now = DispatchTime.now().uptimeNanoseconds
             state.withLockedValue { $0.bodySent = now }
         }
@@ -146,7 +157,7 @@
         /// closed connection).
         func sent(_ sent: Int64, of total: Int64?) {
             control.touch()
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = measuresPhases ? DispatchTime.now().uptimeNanoseconds : 0
             let reports = state.withLockedValue { state in
                 state.bodySent = now
                 guard !state.hasHead, sent > state.uploadReported else { return false }

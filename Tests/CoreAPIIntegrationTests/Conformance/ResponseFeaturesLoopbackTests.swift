@@ -69,6 +69,28 @@ private struct PostWithMetadata: ApiMethod {
     let name = "phases"
 }
 
+/// `/json/user` as bytes: a response that carries no timing.
+private struct PlainUser: ApiMethod {
+    typealias Response = Data
+    var hostProviderKey: String { "fixture" }
+    var path: String { "/json/user" }
+}
+
+/// Notes whether each response that passes it came with the exchange's phases.
+private struct PhasesWitness: Middleware {
+    let seen = LockedList<Bool>()
+
+    func intercept(
+        _ request: ApiRequest,
+        context: MiddlewareContext,
+        next: @Sendable (ApiRequest) async throws -> RawResponse
+    ) async throws -> RawResponse {
+        let response = try await next(request)
+        seen.append(response.phases != nil)
+        return response
+    }
+}
+
 /// Response features over real HTTP, on every transport: GraphQL against the fixture's small endpoint,
 /// and the metadata of a response.
 extension SerialLoopback {
@@ -175,6 +197,20 @@ extension SerialLoopback {
             #endif
             #expect(second.phases?.reusedConnection == (reports ? true : nil))
             #expect(posted.phases?.request != nil)
+        }
+
+        /// A transport measures the phases only for a call whose response carries them: a call whose
+        /// response has no ``ResponseTiming`` gets none, the same method with its metadata gets them, on
+        /// the same session, in either order.
+        @Test(arguments: TestTransport.underTest)
+        func phasesAreMeasuredOnlyForAResponseThatCarriesThem(transport: TestTransport) async throws {
+            let witness = PhasesWitness()
+            let session = transport.makeSession(hostProvider: server.hosts, middlewares: [witness])
+            _ = try await session.perform(PlainUser())
+            let timed = try await session.perform(UserWithMetadata())
+            _ = try await session.perform(PlainUser())
+            #expect(witness.seen.values == [false, true, false])
+            #expect(timed.timing?.phases?.response != nil)
         }
 
         /// Each known phase starts no sooner than the one before it ended (the TLS handshake lies within
