@@ -63,15 +63,16 @@
             let shared = shared
             let methodName = context.methodName
             let start = DispatchTime.now().uptimeNanoseconds
-            let method = Self.method(of: request)
             // The server of the call's own URL, read once: every exchange but a redirect hop's goes there.
             let url = request.url
-            let server = shared.server(of: url)
-            var dimensions: [(String, String)] = []
-            dimensions.reserveCapacity(5)
-            dimensions.append(("http.request.method", method))
-            dimensions.append(("server.address", server.address))
-            dimensions.append(("coreapi.method", methodName))
+            var dimensions = Dimensions(
+                method: Self.method(of: request),
+                server: shared.server(of: url),
+                methodName: methodName,
+                status: 0,
+                failed: false
+            )
+            let server = dimensions.server
             let response: RawResponse
             do {
                 response = try await context.withEachExchange(
@@ -80,30 +81,20 @@
                             request,
                             server: request.url == url ? server : shared.server(of: request.url),
                             methodName: methodName,
-                            factory: shared.factory,
+                            shared: shared,
                             send: send
                         )
                     },
                     perform: { try await next(request) }
                 )
             } catch {
-                Self.record(
-                    error,
-                    since: start,
-                    in: "coreapi.client.call.duration",
-                    with: &dimensions,
-                    factory: shared.factory
-                )
+                dimensions.category = Self.category(of: error)
+                Self.record(.call, since: start, label: "coreapi.client.call.duration", of: dimensions, shared: shared)
                 throw error
             }
-            Self.record(
-                statusCode: response.statusCode,
-                failed: !context.options.acceptableStatusCodes.contains(response.statusCode),
-                since: start,
-                in: "coreapi.client.call.duration",
-                with: &dimensions,
-                factory: shared.factory
-            )
+            dimensions.status = response.statusCode
+            dimensions.failed = !context.options.acceptableStatusCodes.contains(response.statusCode)
+            Self.record(.call, since: start, label: "coreapi.client.call.duration", of: dimensions, shared: shared)
             return response
         }
 
@@ -115,81 +106,59 @@
             _ request: ApiRequest,
             server: Server,
             methodName: String,
-            factory: any MetricsFactory,
+            shared: Shared,
             send: @Sendable (ApiRequest) async throws -> RawResponse
         ) async throws -> RawResponse {
-            // The meter's dimensions, then the same with the request's outcome for its timer.
-            var dimensions: [(String, String)] = []
-            dimensions.reserveCapacity(7)
-            dimensions.append(("http.request.method", method(of: request)))
-            dimensions.append(("server.address", server.address))
-            dimensions.append(("server.port", server.port))
-            dimensions.append(("url.scheme", server.scheme))
-            let active = factory.makeMeter(label: "http.client.active_requests", dimensions: dimensions)
+            // The meter's dimensions, then the same with the method's type name and the request's outcome
+            // for its timer.
+            var dimensions = Dimensions(
+                method: method(of: request),
+                server: server,
+                methodName: "",
+                status: 0,
+                failed: false
+            )
+            let active = shared.factory.makeMeter(
+                label: "http.client.active_requests",
+                dimensions: shared.list(.meter, of: dimensions)
+            )
             active.increment(by: 1)
             defer { active.decrement(by: 1) }
             let start = DispatchTime.now().uptimeNanoseconds
-            dimensions.append(("coreapi.method", methodName))
+            dimensions.methodName = methodName
             let response: RawResponse
             do {
                 response = try await send(request)
             } catch {
-                record(error, since: start, in: "http.client.request.duration", with: &dimensions, factory: factory)
+                dimensions.category = category(of: error)
+                record(.request, since: start, label: "http.client.request.duration", of: dimensions, shared: shared)
                 throw error
             }
-            record(
-                statusCode: response.statusCode,
-                failed: response.statusCode >= 400,
-                since: start,
-                in: "http.client.request.duration",
-                with: &dimensions,
-                factory: factory
-            )
+            dimensions.status = response.statusCode
+            dimensions.failed = response.statusCode >= 400
+            record(.request, since: start, label: "http.client.request.duration", of: dimensions, shared: shared)
             return response
         }
 
-        /// Records the time since `start` in the timer `label`, with `dimensions` and the status code,
-        /// and with the status code as the `error.type` when `failed`.
-        private static func record(
-            statusCode: Int,
-            failed: Bool,
-            since start: UInt64,
-            in label: String,
-            with dimensions: inout [(String, String)],
-            factory: any MetricsFactory
-        ) {
-            let status = Server.decimal(statusCode)
-            dimensions.append(("http.response.status_code", status))
-            if failed {
-                dimensions.append(("error.type", status))
-            }
-            record(since: start, label: label, dimensions: dimensions, factory: factory)
+        /// The `error.type` of a request or call that threw: its
+        /// ``/CoreAPI/ObserverMiddleware/FailureCategory``.
+        private static func category(of error: any Error) -> String {
+            String(describing: ObserverMiddleware.FailureCategory(error))
         }
 
-        /// Records the time since `start` in the timer `label`, with `dimensions` and the category of
-        /// `error` as the `error.type`.
-        private static func record(
-            _ error: any Error,
-            since start: UInt64,
-            in label: String,
-            with dimensions: inout [(String, String)],
-            factory: any MetricsFactory
-        ) {
-            dimensions.append(("error.type", String(describing: ObserverMiddleware.FailureCategory(error))))
-            record(since: start, label: label, dimensions: dimensions, factory: factory)
-        }
-
-        /// Records the time since `start` in a timer `label` with `dimensions`, displayed in seconds.
+        /// Records the time since `start` in a timer `label`, displayed in seconds, with the dimensions
+        /// of a record of `kind` made from `dimensions`.
         ///
         /// The meter and timers are the factory's handlers themselves, as `Meter` and `Timer` would hold
         /// them: the wrapper objects would be made and released on every request for nothing.
         private static func record(
+            _ kind: Dimensions.Kind,
             since start: UInt64,
             label: String,
-            dimensions: [(String, String)],
-            factory: any MetricsFactory
+            of dimensions: Dimensions,
+            shared: Shared
         ) {
-            let timer = factory.makeTimer(label: label, dimensions: dimensions)
+            let timer = shared.factory.makeTimer(label: label, dimensions: shared.list(kind, of: dimensions))
             timer.preferDisplayUnit(.seconds)
             timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds - start))
         }

@@ -165,6 +165,68 @@
             #expect(Self.dimensions(call.dimensions)["error.type"] == "timeout")
         }
 
+        /// Each record's dimensions are its own call's, although the middleware gives a call the ones it
+        /// made for the call before when they were made from the same: calls that change their method,
+        /// status or failure from one to the next, and back, each get theirs, in the order they always had.
+        @Test func aSequenceOfCallsGetsTheDimensionsOfEachOutcome() async throws {
+            let metrics = TestMetrics()
+            let stub = StubTransport(fallback: .failure(.timedOut))
+            stub.on(.get, "/ok", reply: .text("{}"))
+            stub.on(.get, "/busy") { _ in StubTransport.Response(statusCode: 503) }
+            stub.on(HTTPMethod(rawValue: "PURGE"), "/cache/7", reply: .text("{}"))
+            let session = stub.makeSession(
+                hosts: ["api": "https://api.example.com"],
+                middlewares: [MetricsMiddleware(factory: metrics)]
+            )
+            let server = [("server.address", "api.example.com"), ("server.port", "443"), ("url.scheme", "https")]
+            // Per call: what it calls, the outcome's dimensions of its request and of the call.
+            let calls: [(path: String?, request: [(String, String)], call: [(String, String)])] = [
+                ("/ok", [("http.response.status_code", "200")], [("http.response.status_code", "200")]),
+                (
+                    "/busy", [("http.response.status_code", "503"), ("error.type", "503")],
+                    [("http.response.status_code", "503"), ("error.type", "503")]
+                ),
+                ("/lost", [("error.type", "timeout")], [("error.type", "timeout")]),
+                (nil, [("http.response.status_code", "200")], [("http.response.status_code", "200")]),
+                ("/ok", [("http.response.status_code", "200")], [("http.response.status_code", "200")]),
+                ("/ok", [("http.response.status_code", "200")], [("http.response.status_code", "200")]),
+                (
+                    "/busy", [("http.response.status_code", "503"), ("error.type", "503")],
+                    [("http.response.status_code", "503"), ("error.type", "503")]
+                ),
+            ]
+            var requests: [String: Int] = [:]
+            var callTimers: [String: Int] = [:]
+            for call in calls {
+                let method = call.path == nil ? "_OTHER" : "GET"
+                let name = call.path == nil ? "Purge" : "PathGet"
+                if let path = call.path {
+                    _ = try? await session.perform(PathGet(path: path))
+                } else {
+                    _ = try await session.perform(Purge())
+                }
+                let request =
+                    [("http.request.method", method)] + server + [("coreapi.method", name)] + call.request
+                let whole =
+                    [("http.request.method", method), ("server.address", "api.example.com"), ("coreapi.method", name)]
+                    + call.call
+                requests["\(request)", default: 0] += 1
+                callTimers["\(whole)", default: 0] += 1
+            }
+            let recordedRequests = metrics.timers(label: "http.client.request.duration")
+            #expect(
+                Dictionary(uniqueKeysWithValues: recordedRequests.map { ("\($0.dimensions)", $0.values.count) })
+                    == requests
+            )
+            let recordedCalls = metrics.timers(label: "coreapi.client.call.duration")
+            #expect(
+                Dictionary(uniqueKeysWithValues: recordedCalls.map { ("\($0.dimensions)", $0.values.count) })
+                    == callTimers
+            )
+            #expect(metrics.meters.count == 2)  // GET and _OTHER, each on the same server
+            #expect(metrics.meters.allSatisfy { $0.lastValue == 0 })
+        }
+
         @Test func anUnregisteredMethodIsOther() async throws {
             let metrics = TestMetrics()
             let stub = StubTransport(fallback: .text("{}"))
@@ -176,6 +238,14 @@
             let call = try #require(metrics.timers(label: "coreapi.client.call.duration").first)
             #expect(Self.dimensions(call.dimensions)["http.request.method"] == "_OTHER")
         }
+    }
+
+    /// A `GET` of a path of its own, with no parameters.
+    private struct PathGet: ApiMethod {
+        typealias Response = Data
+        let path: String
+        var hostProviderKey: String { "api" }
+        func encode(to encoder: any Encoder) throws {}
     }
 
     /// A method with a method name of its own.
