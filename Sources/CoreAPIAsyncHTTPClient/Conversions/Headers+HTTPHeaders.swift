@@ -17,6 +17,28 @@
     }
 
     extension HTTPHeaders {
+        /// `headers` as SwiftNIO's fields, in their order, with `name: value` after them unless a field
+        /// already has that name.
+        ///
+        /// The fields are handed over as one array: `add(name:value:)` walks each name to check that its
+        /// bytes are ASCII, one by one through a generic sequence, and AsyncHTTPClient checks every name
+        /// and value again before it sends them (CoreAPI's session checked them first).
+        init(_ headers: Headers, addingUnlessPresent name: String, value: String) {
+            var fields: [(String, String)] = []
+            fields.reserveCapacity(headers.count + 1)
+            var present = false
+            for field in headers {
+                if !present && field.name.equalsIgnoringASCIICase(name) {
+                    present = true
+                }
+                fields.append((field.name, field.value))
+            }
+            if !present {
+                fields.append((name, value))
+            }
+            self.init(fields)
+        }
+
         /// The fields of `headers`, in order, with room for `extra` more.
         init(_ headers: Headers, reservingExtra extra: Int = 0) {
             self.init()

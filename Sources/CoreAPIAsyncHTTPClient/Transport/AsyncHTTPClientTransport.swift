@@ -290,10 +290,11 @@
         ) async throws -> RawResponse {
             let url = request.url
             let method = request.method.rawValue
-            var headers = HTTPHeaders(request.headers, reservingExtra: 1)
-            if !headers.contains(name: "Accept-Encoding") {
-                headers.add(name: "Accept-Encoding", value: Self.acceptEncoding)
-            }
+            let headers = HTTPHeaders(
+                request.headers,
+                addingUnlessPresent: "Accept-Encoding",
+                value: Self.acceptEncoding
+            )
             var retries = 0
             while true {
                 // AsyncHTTPClient deconstructs the URL here: the scheme and port are read from that rather

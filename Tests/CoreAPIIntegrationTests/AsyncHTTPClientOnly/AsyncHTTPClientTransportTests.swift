@@ -101,6 +101,24 @@
                 #expect(echo.values("Accept-Encoding") == ["gzip, deflate"])
             }
 
+            /// The request's fields reach the wire in their order, a repeated name kept apart, and a
+            /// caller's own `Accept-Encoding`, in any case, is the one sent: the transport adds its own only
+            /// when there is none.
+            @Test func theRequestsFieldsAreSentAsTheyAre() async throws {
+                let headers = Headers([
+                    Headers.Field(name: "X-Trace", value: "one"),
+                    Headers.Field(name: "accept-encoding", value: "identity"),
+                    Headers.Field(name: "X-Trace", value: "two"),
+                ])
+                let echo = try await session.perform(TransportCall<RawEcho>(url: url("/echo/raw"), headers: headers))
+                #expect(echo.values("Accept-Encoding") == ["identity"])
+                #expect(echo.values("X-Trace") == ["one", "two"])
+                let sent = echo.headers.compactMap(\.first).filter {
+                    ["x-trace", "accept-encoding"].contains($0.lowercased())
+                }
+                #expect(sent == ["X-Trace", "accept-encoding", "X-Trace"])
+            }
+
             /// The fixture's broken exchanges, and the kind each ends with. AsyncHTTPClient's parser
             /// (llhttp) refuses any repeated `Content-Length`, and one no `Int64` holds, before the transport
             /// sees the head.
