@@ -3,7 +3,10 @@
 
     extension MetricsMiddleware {
         /// Where a request goes, as the dimensions `server.address`, `server.port` and `url.scheme` name it.
-        struct Server: Sendable, Equatable {
+        ///
+        /// An object: the server read last is handed to every call to it and compared as dimensions are
+        /// looked up, and a reference is copied and compared where three strings would be.
+        final class Server: Sendable, Equatable {
             /// The URL's host as it is written: a host is not percent-decoded for a dimension, which spares
             /// decoding it on every request.
             let address: String
@@ -20,24 +23,24 @@
             }
 
             /// The server of a URL as Foundation reads its parts.
-            init(parts url: URL) {
-                address = url.host(percentEncoded: true) ?? ""
+            convenience init(parts url: URL) {
                 let scheme = url.scheme.map { $0 == "https" || $0 == "http" ? $0 : $0.lowercased() } ?? ""
-                self.scheme = scheme
-                if let port = url.port {
-                    self.port = Self.decimal(port)
-                } else {
-                    self.port = scheme == "https" ? "443" : "80"
-                }
+                self.init(
+                    address: url.host(percentEncoded: true) ?? "",
+                    port: url.port.map(Self.decimal) ?? (scheme == "https" ? "443" : "80"),
+                    scheme: scheme
+                )
+            }
+
+            /// Whether two servers have the same parts; the same object has.
+            static func == (lhs: Server, rhs: Server) -> Bool {
+                lhs === rhs || (lhs.address == rhs.address && lhs.port == rhs.port && lhs.scheme == rhs.scheme)
             }
 
             /// The server of `text` when it is a plain `http` or `https` URL (see ``reading(_:)``); `nil` for
             /// anything else, or a string whose bytes are not stored contiguously.
-            init?(plain text: String) {
-                guard let (server, _) = text.utf8.withContiguousStorageIfAvailable({ Self.reading($0) }) ?? nil else {
-                    return nil
-                }
-                self = server
+            static func plain(_ text: String) -> Server? {
+                text.utf8.withContiguousStorageIfAvailable { reading($0)?.server } ?? nil
             }
 
             /// The server of the URL `bytes` spell when it is a plain `http` or `https` URL —

@@ -125,7 +125,7 @@
         ])
         func theServerOfAURLIsFoundationsReading(text: String, isPlain: Bool) throws {
             let url = try #require(URL(string: text))
-            #expect((MetricsMiddleware.Server(plain: text) != nil) == isPlain)
+            #expect((MetricsMiddleware.Server.plain(text) != nil) == isPlain)
             let shared = MetricsMiddleware.Shared(factory: TestMetrics())
             #expect(shared.server(of: url) == MetricsMiddleware.Server(parts: url))
         }
