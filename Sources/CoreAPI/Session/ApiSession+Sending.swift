@@ -59,47 +59,38 @@ extension ApiSession {
                 }
                 return .success(try await send(request, options: options, call: call))
             }
-            let terminal: @Sendable (ApiRequest) async throws -> RawResponse
+            let chain = MiddlewareChain(middlewares: middlewares)
+            let context = MiddlewareContext(
+                method: method,
+                methodName: facts.name,
+                options: settings,
+                attempt: 1,
+                session: self,
+                storedLookup: storedLookup,
+                call: call
+            )
+            // The chain's end, written at each call so that nothing keeps it (see `MiddlewareChain`).
             if storedLookup != nil {
-                terminal = { _ in throw StoredLookup.Miss() }
-            } else if shares {
-                terminal = { [self] request in
-                    try await send(request, options: options, call: call, sharingFor: method, settings: settings)
-                }
-            } else {
-                // Most calls: the closure holds only what sending needs.
-                terminal = { [self] request in try await send(request, options: options, call: call) }
-            }
-            let chain = MiddlewareChain(middlewares: middlewares, terminal: terminal)
-            if let storedLookup {
                 // The middlewares learn of the lookup from their context; calls they make on their own
                 // (a token refresh) are ordinary ones.
-                let context = MiddlewareContext(
-                    method: method,
-                    methodName: facts.name,
-                    options: settings,
-                    attempt: 1,
-                    session: self,
-                    storedLookup: storedLookup,
-                    call: call
-                )
                 let request = request
                 return .success(
-                    try await StoredLookup.$next.withValue(nil) { try await chain.run(request, context: context) }
+                    try await StoredLookup.$next.withValue(nil) {
+                        try await chain.run(request, context: context) { _ in throw StoredLookup.Miss() }
+                    }
+                )
+            }
+            if shares {
+                return .success(
+                    try await chain.run(request, context: context) { [self] request in
+                        try await send(request, options: options, call: call, sharingFor: method, settings: settings)
+                    }
                 )
             }
             return .success(
-                try await chain.run(
-                    request,
-                    context: MiddlewareContext(
-                        method: method,
-                        methodName: facts.name,
-                        options: settings,
-                        attempt: 1,
-                        session: self,
-                        call: call
-                    )
-                )
+                try await chain.run(request, context: context) { [self] request in
+                    try await send(request, options: options, call: call)
+                }
             )
         } catch let error as ApiError {
             return .failure(error)

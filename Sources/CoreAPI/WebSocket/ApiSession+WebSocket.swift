@@ -73,7 +73,9 @@ extension ApiSession {
         let opened = LockedValue<(connections: [any WebSocket.Connection], abandoned: Bool)>(([], false))
         let transport = self.transport
         let settings = method.options
-        let chain = MiddlewareChain(middlewares: middlewares + settings.middlewares) { request in
+        let chain = MiddlewareChain(middlewares: middlewares + settings.middlewares)
+        // The chain's end: the handshake.
+        let handshake: @Sendable (ApiRequest) async throws -> RawResponse = { request in
             switch try await transport.openWebSocket(request, options: options) {
             case .upgraded(let connection):
                 let kept = opened.withLock { state -> Bool in
@@ -95,7 +97,7 @@ extension ApiSession {
         let response: RawResponse
         do {
             response = try await WebSocketTimeout.run(limit: limit, error: ApiError.timeout) {
-                try await chain.run(request, context: context)
+                try await chain.run(request, context: context, terminal: handshake)
             }
         } catch {
             let connections = opened.withLock { state in
