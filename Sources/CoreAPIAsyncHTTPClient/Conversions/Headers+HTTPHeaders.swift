@@ -22,7 +22,8 @@
         ///
         /// The fields are handed over as one array: `add(name:value:)` walks each name to check that its
         /// bytes are ASCII, one by one through a generic sequence, and AsyncHTTPClient checks every name
-        /// and value again before it sends them (CoreAPI's session checked them first).
+        /// and value again before it sends them (CoreAPI's session checked them first; the WebSocket handshake
+        /// checks them itself).
         init(_ headers: Headers, addingUnlessPresent name: String, value: String) {
             var fields: [(String, String)] = []
             fields.reserveCapacity(headers.count + 1)
@@ -37,15 +38,6 @@
                 fields.append((name, value))
             }
             self.init(fields)
-        }
-
-        /// The fields of `headers`, in order, with room for `extra` more.
-        init(_ headers: Headers, reservingExtra extra: Int = 0) {
-            self.init()
-            reserveCapacity(headers.count + extra)
-            for field in headers {
-                add(name: field.name, value: field.value)
-            }
         }
     }
 #endif

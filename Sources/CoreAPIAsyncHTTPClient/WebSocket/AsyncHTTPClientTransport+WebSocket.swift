@@ -43,11 +43,15 @@
             var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             if let query = components.percentEncodedQuery { target += "?" + query }
 
-            var headers = HTTPHeaders(request.headers, reservingExtra: 1)
-            if !headers.contains(name: "Host") {
-                let bracketed = host.contains(":") ? "[\(host)]" : host
-                headers.add(name: "Host", value: components.port.map { "\(bracketed):\($0)" } ?? bracketed)
-            }
+            // The handshake's fields go on the wire as they are, so they are checked here, as the session
+            // checks an exchange's: a typed error for a bad one, nothing sent.
+            try request.headers.validate()
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            let headers = HTTPHeaders(
+                request.headers,
+                addingUnlessPresent: "Host",
+                value: components.port.map { "\(bracketed):\($0)" } ?? bracketed
+            )
             let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
             let sslContext = try secure ? makeWebSocketSSLContext() : nil
             // NIO's frame decoder takes at most UInt32.max.

@@ -45,6 +45,20 @@
             fixture = try WebSocketFixture.shared()
         }
 
+        /// Called without a session, the transport checks the handshake's fields itself: a name that is
+        /// no token ends with the typed error before anything is sent (port 9 would refuse a connection,
+        /// which would end with `cannotConnect`).
+        @Test func aHandshakeWithABadFieldNameIsRefusedBeforeItIsSent() async throws {
+            let url = try #require(URL(string: "ws://127.0.0.1:9/echo"))
+            let request = ApiRequest(url: url, headers: ["Bad Name": "value"])
+            await #expect(throws: ApiError.invalidRequest(.invalidHeader(name: "Bad Name"))) {
+                _ = try await TestTransport.sharedAsyncHTTPClientTransport.openWebSocket(
+                    request,
+                    options: WebSocket.Options(pingInterval: nil)
+                )
+            }
+        }
+
         private func session(_ middlewares: [any Middleware] = []) -> ApiSession {
             ApiSession(
                 hostProvider: fixture.hosts,
