@@ -136,6 +136,17 @@ private final class FoundationHead: ResponseHead.FieldSource {
         if let headers = copied.current { return headers[name] }
         return response.value(forHTTPHeaderField: name)
     }
+
+    /// The values of three names, with one look at whether the fields were copied out.
+    func values(of names: (String, String, String)) -> (String?, String?, String?) {
+        let copied = copied.current
+        func value(of name: String) -> String? {
+            guard !name.isEmpty else { return nil }
+            if let copied { return copied[name] }
+            return response.value(forHTTPHeaderField: name)
+        }
+        return (value(of: names.0), value(of: names.1), value(of: names.2))
+    }
 }
 
 extension ResponseHead {

@@ -140,6 +140,29 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// or has its task.
     func endWaiting(_ state: TaskState, with error: ApiError) {
         guard shared.withLock({ $0.waiting.removeValue(forKey: ObjectIdentifier(state)) }) != nil else { return }
+        completeUnstarted(state, with: error)
+    }
+
+    /// Ends the exchange of `state` with `reason` (``ApiError/cancelled`` or ``ApiError/timeout``) at
+    /// once, whether its task is made yet or not; does nothing when it already ended.
+    ///
+    /// Whether the task is attached is read under the lock that ``attach(_:to:)`` holds, so an end that
+    /// comes while FoundationNetworking makes the task either finds the exchange still waiting — and the
+    /// task, once made, is never started — or finds the task.
+    func end(exchangeOf state: TaskState, with reason: ApiError) {
+        let (wasWaiting, task) = shared.withLock { shared -> (Bool, URLSessionTask?) in
+            if shared.waiting.removeValue(forKey: ObjectIdentifier(state)) != nil { return (true, nil) }
+            return (false, state.task)
+        }
+        if wasWaiting {
+            completeUnstarted(state, with: reason)
+        } else if let task {
+            end(task, with: reason)  // at once; the engine's cancel runs on a queue of its own
+        }
+    }
+
+    /// Completes an exchange taken out of the waiting ones before its task started.
+    private func completeUnstarted(_ state: TaskState, with error: ApiError) {
         if let file = state.temporaryBodyFile {
             TemporaryBodyFiles.release(file)
         }

@@ -179,14 +179,8 @@ public final class URLSessionTransport: Transport {
         let control = ExchangeControl.for(options)
         defer { control.finish() }
         options.control = control  // the delegate touches it as the task reports
-        // The control's end cancels the task from now on (the spooling below has its own end handler).
-        func sendCancellable(_ request: ApiRequest) async throws -> RawResponse {
-            let cancellation = TaskCancellation(delegate: delegate)
-            control.onEnd { reason in cancellation.cancel(with: reason) }
-            return try await send(request, options: options, cancellation: cancellation)
-        }
         guard let stream = request.body.stream else {
-            return try await sendCancellable(request)
+            return try await send(request, options: options, control: control)
         }
         // FoundationNetworking cannot stream an upload body: the stream goes to a file first, removed once
         // no task reads it (see `TemporaryBodyFiles`); the session's own files are its own.
@@ -195,7 +189,7 @@ public final class URLSessionTransport: Transport {
         var spooled = request
         spooled.body = .file(file)
         spooled.headers.set(String(file.length), for: "Content-Length")
-        return try await sendCancellable(spooled)
+        return try await send(spooled, options: options, control: control)
     }
 
     /// ``ExchangeControl/Timing/endsWhenTold``: every response and body chunk touches the exchange's control,
@@ -211,12 +205,12 @@ public final class URLSessionTransport: Transport {
         return min(idleTimeout.rounded(.up) + 1, TransportOptions.longestIdleTimeout)
     }
 
-    /// Sends `request`; the exchange ends at once when `cancellation` is cancelled, or when the calling
-    /// task is, even while FoundationNetworking is still making its task.
+    /// Sends `request`; the exchange ends at once when `control` ends, or when the calling task is
+    /// cancelled, even while FoundationNetworking is still making its task.
     private func send(
         _ request: ApiRequest,
         options: TransportOptions,
-        cancellation: TaskCancellation
+        control: ExchangeControl
     ) async throws -> RawResponse {
         let urlRequest = foundationRequest(for: request, idleTimeout: options.idleTimeout)
         let bodyFile = request.body.file
@@ -231,30 +225,28 @@ public final class URLSessionTransport: Transport {
                 ) {
                     continuation.resume(returning: $0)
                 }
-                cancellation.wait(for: state)
+                // The control's end ends the exchange from now on (the spooling has had its own end
+                // handler), at once if it has ended already.
+                control.onEnd { [delegate] reason in delegate.end(exchangeOf: state, with: reason) }
                 if SessionDelegate.engineTasks.current == 0 {
                     // FoundationNetworking has nothing else to do: it makes the task at once, and
                     // starting here saves the hop to the task queue and the thread wake-up it costs.
-                    start(urlRequest, bodyFile: bodyFile, state: state, cancellation: cancellation)
+                    start(urlRequest, bodyFile: bodyFile, state: state)
                 } else {
                     taskQueue.async { [self] in
-                        start(urlRequest, bodyFile: bodyFile, state: state, cancellation: cancellation)
+                        start(urlRequest, bodyFile: bodyFile, state: state)
                     }
                 }
             }
         } onCancel: {
-            if let control = options.control {
-                control.end(.cancelled)
-            } else {
-                cancellation.cancel(with: .cancelled)
-            }
+            control.end(.cancelled)
         }
         return try outcome.rawResponse()
     }
 
     /// The Foundation request for `request`, built once: its method, URL, header fields with the
     /// transport's own added, the body when it is in memory (a file is uploaded from, see
-    /// ``start(_:bodyFile:state:cancellation:)``), and the backstop timeout.
+    /// ``start(_:bodyFile:state:)``), and the backstop timeout.
     private func foundationRequest(for request: ApiRequest, idleTimeout: TimeInterval) -> URLRequest {
         var prepared = URLRequest(
             url: request.url,
@@ -282,8 +274,7 @@ public final class URLSessionTransport: Transport {
     private func start(
         _ request: URLRequest,
         bodyFile: ApiRequest.File?,
-        state: SessionDelegate.TaskState,
-        cancellation: TaskCancellation
+        state: SessionDelegate.TaskState
     ) {
         guard !isInvalidated.current else {
             delegate.endWaiting(state, with: .invalidRequest(.sessionInvalidated))
@@ -306,7 +297,6 @@ public final class URLSessionTransport: Transport {
             taskQueue.async { task.cancel() }
             return
         }
-        cancellation.attach(task)
         task.resume()
     }
 }
