@@ -115,7 +115,10 @@ public struct ResponseHead: Sendable {
 /// The fields of the `HTTPURLResponse` a head was made from, read through Foundation's own lookup until
 /// they are first copied out, then from the copy: on Linux, copying them costs FoundationNetworking
 /// thousands of instructions per field.
-private final class FoundationHead: ResponseHead.FieldSource {
+///
+/// Two references, so it sits in the head's existential as it is, with no box of its own; the copy is
+/// shared by every copy of the head.
+private struct FoundationHead: ResponseHead.FieldSource {
     let response: HTTPURLResponse
     private let copied = LockedValue<Headers?>(nil)
 
