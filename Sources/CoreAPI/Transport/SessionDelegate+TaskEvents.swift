@@ -108,23 +108,19 @@ extension SessionDelegate {
     #endif
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let streaming = shared.withLock { shared -> TaskState? in
-            guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil, state.streams else {
-                return nil
-            }
-            state.touch()
-            state.collector?.streamed(data.count)
-            return state
-        }
-        if let streaming {
-            stream(data, of: dataTask, state: streaming)
-            return
-        }
+        // One pass under the lock decides what the piece is for; the caller's code (a body handler, a
+        // progress handler) and the engine's cancel run after it.
         var ended = false
         var kept: TaskOutcome?
+        var streaming: TaskState?
         let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
             state.touch()
+            if state.streams {
+                state.collector?.streamed(data.count)
+                streaming = state
+                return nil
+            }
             do throws(ApiError) {
                 if try state.collector?.append(data) == .complete, let raw = try state.collector?.finish() {
                     kept = TaskOutcome(response: raw.head, data: raw.data)  // the rest is not read
@@ -138,7 +134,9 @@ extension SessionDelegate {
             guard let progress = state.progress, let value = state.collector?.progress else { return nil }
             return (value, progress)
         }
-        if let kept {
+        if let streaming {
+            stream(data, of: dataTask, state: streaming)
+        } else if let kept {
             end(dataTask, with: kept)
         } else if ended {
             end(dataTask, with: .cancelled)
