@@ -59,4 +59,36 @@ struct SessionDelegateTests {
         #expect(elapsed >= .milliseconds(row.after))
         #expect(elapsed < promptly)  // a silent task would never end by itself
     }
+
+    /// The exchange's control ends an exchange through the delegate whether its task is still being made
+    /// or attached: the call ends once, with the control's reason; a task made after the end is refused
+    /// (the transport then never starts it), and an attached one leaves the delegate's live table.
+    @Test(arguments: [
+        (attachedFirst: false, reason: ApiError.cancelled),
+        (attachedFirst: false, reason: ApiError.timeout),
+        (attachedFirst: true, reason: ApiError.cancelled),
+        (attachedFirst: true, reason: ApiError.timeout),
+    ])
+    func anExchangeEndsOnceWithItsReasonWhetherItsTaskIsMadeOrNot(
+        _ row: (attachedFirst: Bool, reason: ApiError)
+    ) {
+        let delegate = SessionDelegate()
+        let task = SilentTask()
+        let outcomes = LockedValue<[SessionDelegate.TaskOutcome]>([])
+        let state = delegate.reserve(options: TransportOptions()) { outcome in
+            outcomes.withLock { $0.append(outcome) }
+        }
+        if row.attachedFirst {
+            #expect(delegate.attach(task, to: state))
+        }
+        delegate.end(exchangeOf: state, with: row.reason)
+        delegate.end(exchangeOf: state, with: .timeout)  // a second end, as a late timer would make
+        if !row.attachedFirst {
+            #expect(!delegate.attach(task, to: state), "a task made after the end must not start")
+        }
+        #expect(outcomes.current.map(\.error) == [row.reason])
+        let counts = delegate.tableCounts
+        #expect(counts.tasks == 0 && counts.waiting == 0)
+        #expect(counts.retired == (row.attachedFirst ? 1 : 0))
+    }
 }
