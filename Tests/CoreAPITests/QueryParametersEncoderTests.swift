@@ -475,10 +475,23 @@ private struct QueryVector: Sendable, CustomTestStringConvertible {
     @Test(arguments: [
         ("https://h/s", "https://h/s?page=2&q=a"), ("https://h/s?", "https://h/s?page=2&q=a"),
         ("https://h/s#frag", "https://h/s?page=2&q=a#frag"), ("https://h:8080/", "https://h:8080/?page=2&q=a"),
+        ("https://h/s?a=1#f", "https://h/s?a=1&page=2&q=a#f"), ("https://h/s#x?y", "https://h/s?page=2&q=a#x?y"),
+        ("https://h/a%20b/c", "https://h/a%20b/c?page=2&q=a"), ("http://u:p@h/s?a", "http://u:p@h/s?a&page=2&q=a"),
     ])
     func queryIsAddedToURLs(url: String, expected: String) throws {
         let encoded = try QueryParametersEncoder().encode(Search(q: "a", page: 2), in: try request(url, method: .get))
         #expect(encoded.url.absoluteString == expected)
+    }
+
+    /// A URL made relative to a base gets the query on its absolute form, as it is sent.
+    @Test func aRelativeURLGetsTheQueryOnItsAbsoluteForm() throws {
+        let base = try #require(URL(string: "https://h/v1/"))
+        let relative = try #require(URL(string: "items?a=1", relativeTo: base))
+        let encoded = try QueryParametersEncoder().encode(
+            Search(q: "a", page: 2),
+            in: ApiRequest(url: relative)
+        )
+        #expect(encoded.url.absoluteString == "https://h/v1/items?a=1&page=2&q=a")
     }
 
     @Test func requestWithoutMethodIsTreatedAsGet() throws {
