@@ -134,12 +134,27 @@ import Testing
 
     @Test(arguments: [
         "ftp://h/x", "file:///etc/passwd", "mailto:someone@example.com", "data:text/plain,hi", "/relative",
-        "https://user:pass@h/x", "https://user@h/x",
+        "https://user:pass@h/x", "https://user@h/x", "https://:pass@h/x", "https:///x",
     ])
     func completeURLsMustBeHTTPWithAHost(text: String) throws {
         let url = try #require(URL(string: text))
         let error = #expect(throws: ApiError.self) { try URLInfo.url(url).makeURL() }
         #expect(Self.isInvalidURL(error))
+    }
+
+    /// A URL relative to a base is checked as it is sent: by its base's scheme and host.
+    @Test(arguments: [
+        ("https://h/v1/", true), ("http://127.0.0.1:9/", true), ("ftp://h/", false), ("https://u@h/", false),
+    ])
+    func relativeURLsAreCheckedThroughTheirBase(base: String, passes: Bool) throws {
+        let baseURL = try #require(URL(string: base))
+        let url = try #require(URL(string: "items?a=1", relativeTo: baseURL))
+        if passes {
+            #expect(try URLInfo.url(url).makeURL() == url)
+        } else {
+            let error = #expect(throws: ApiError.self) { try URLInfo.url(url).makeURL() }
+            #expect(Self.isInvalidURL(error))
+        }
     }
 
     @Test(arguments: [
