@@ -149,6 +149,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Whether the task is attached is read under the lock that ``attach(_:to:)`` holds, so an end that
     /// comes while FoundationNetworking makes the task either finds the exchange still waiting — and the
     /// task, once made, is never started — or finds the task.
+    ///
+    /// The call ends here, and the task's `cancel()` runs on ``engineQueue``: on Linux it waits for
+    /// FoundationNetworking's work queue, the caller is often a thread of the concurrency pool, and
+    /// cancelling every call of a session cancels a thousand tasks from one thread.
     func end(exchangeOf state: TaskState, with reason: ApiError) {
         let (wasWaiting, task) = shared.withLock { shared -> (Bool, URLSessionTask?) in
             if shared.waiting.removeValue(forKey: ObjectIdentifier(state)) != nil { return (true, nil) }
