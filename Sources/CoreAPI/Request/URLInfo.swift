@@ -57,7 +57,13 @@ public enum URLInfo: Sendable, Hashable {
         guard var components = URLComponents(string: text) else {
             throw ApiError.invalidRequest(.invalidURL("host \(host.debugDescription) is not a valid URL"))
         }
-        try Self.checkSchemeAndHost(of: components, text: host.debugDescription)
+        try Self.checkSchemeAndHost(
+            user: components.user,
+            password: components.password,
+            scheme: components.scheme,
+            host: components.host,
+            text: host.debugDescription
+        )
         guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
             throw ApiError.invalidRequest(.invalidURL("a host must not carry a query or a fragment"))
         }
@@ -136,16 +142,6 @@ public enum URLInfo: Sendable, Hashable {
     /// Whether `segment` is `.` or `..`.
     private static func isDotSegment(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
         segment.count <= 2 && segment.allSatisfy { $0 == UInt8(ascii: ".") }
-    }
-
-    private static func checkSchemeAndHost(of components: URLComponents?, text: @autoclosure () -> String) throws {
-        try checkSchemeAndHost(
-            user: components?.user,
-            password: components?.password,
-            scheme: components?.scheme,
-            host: components?.host,
-            text: text()
-        )
     }
 
     /// Throws unless the parts are those of an `http` or `https` URL with a host and no credentials;

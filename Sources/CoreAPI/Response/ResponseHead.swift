@@ -136,19 +136,23 @@ private struct FoundationHead: ResponseHead.FieldSource {
 
     /// One field's value, from the copy when there is one, else from Foundation's own lookup.
     func value(of name: String) -> String? {
-        if let headers = copied.current { return headers[name] }
-        return response.value(forHTTPHeaderField: name)
+        value(of: name, copied: copied.current)
     }
 
     /// The values of three names, with one look at whether the fields were copied out.
     func values(of names: (String, String, String)) -> (String?, String?, String?) {
         let copied = copied.current
-        func value(of name: String) -> String? {
-            guard !name.isEmpty else { return nil }
-            if let copied { return copied[name] }
-            return response.value(forHTTPHeaderField: name)
-        }
-        return (value(of: names.0), value(of: names.1), value(of: names.2))
+        return (
+            names.0.isEmpty ? nil : value(of: names.0, copied: copied),
+            names.1.isEmpty ? nil : value(of: names.1, copied: copied),
+            names.2.isEmpty ? nil : value(of: names.2, copied: copied)
+        )
+    }
+
+    /// The value of `name` in `copied` when the fields were copied out, else from Foundation's lookup.
+    private func value(of name: String, copied: Headers?) -> String? {
+        if let copied { return copied[name] }
+        return response.value(forHTTPHeaderField: name)
     }
 }
 
