@@ -107,6 +107,12 @@ public struct ResponseCollector: Sendable {
         return .collect
     }
 
+    /// Whether ``receive(_:expectedLength:)`` asks a body handler whether it takes the body: the
+    /// caller's code, which an engine runs outside its own locks.
+    package var asksBodyHandler: Bool {
+        bodyHandler != nil
+    }
+
     /// Whether the response has a body to read and decode: not for `HEAD`, `204` or `304`.
     public var hasBody: Bool {
         guard let head else { return true }

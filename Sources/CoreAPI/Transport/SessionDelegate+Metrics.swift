@@ -14,7 +14,7 @@ extension SessionDelegate {
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
         guard let transaction = metrics.transactionMetrics.last else { return }
         shared.withLock { shared in
-            guard let state = shared.tasks[ObjectIdentifier(task)], state.options.measuresPhases else { return }
+            guard let state = shared.tasks[ObjectIdentifier(task)], state.measuresPhases else { return }
             state.phases = Self.phases(of: transaction, since: state.started)
         }
     }
@@ -23,7 +23,7 @@ extension SessionDelegate {
     /// last body bytes were reported sent (a request with a body) and the response phase from the head's
     /// arrival until now; `nil` when the call does not measure them (``TransportOptions/measuresPhases``).
     func phases(of state: TaskState) -> ResponseTiming.Phases? {
-        guard state.options.measuresPhases else { return nil }
+        guard state.measuresPhases else { return nil }
         let now = Date()
         return shared.withLock { _ in
             var phases = state.phases ?? ResponseTiming.Phases()

@@ -13,45 +13,66 @@ extension SessionDelegate {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        guard let state = shared.withLock({ $0.tasks[ObjectIdentifier(dataTask)] }) else {
+        let head = (response as? HTTPURLResponse).map(ResponseHead.init)
+        let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+        // The collector takes the head in place, under the lock. A body handler's `accepts` is the
+        // caller's code: a collector that asks one takes the head outside the lock, on a copy.
+        var taken = false
+        var failed = false
+        var progress: TransferProgress?
+        let found = shared.withLock { shared -> TaskState? in
+            guard let state = shared.tasks[ObjectIdentifier(dataTask)] else { return nil }
+            state.touch()
+            if state.measuresPhases {
+                state.headReceived = Date()
+            }
+            if !state.collector.asksBodyHandler {
+                failed = state.record(Self.receive(head, expectedLength: expected, into: &state.collector))
+                taken = true
+                if state.progress != nil {
+                    progress = state.collector.progress
+                }
+            }
+            return state
+        }
+        guard let state = found else {
             completionHandler(.allow)
             return
         }
-        // The rules are the collector's, fed outside the lock (a body handler's `accepts` is the caller's
-        // code); CoreAPI's head is made once, here.
-        var collector = ResponseCollector(
-            method: state.method,
-            options: state.options,
-            decodedCodings: Self.decodedContentCodings
-        )
-        var failure: ApiError?
-        var streams = false
-        if let head = (response as? HTTPURLResponse).map(ResponseHead.init) {
-            let expected = response.expectedContentLength
-            do {
-                if case .stream = try collector.receive(head, expectedLength: expected >= 0 ? expected : nil) {
-                    streams = true
-                }
-            } catch {
-                failure = error
+        if !taken {
+            var collector = shared.withLock { _ in state.collector }
+            let outcome = Self.receive(head, expectedLength: expected, into: &collector)
+            shared.withLock { _ in
+                state.collector = collector
+                failed = state.record(outcome)
             }
-        }
-        let progress = shared.withLock { _ -> (@Sendable (TransferProgress) -> Void)? in
-            state.touch()
-            if state.options.measuresPhases {
-                state.headReceived = Date()
-            }
-            state.collector = collector
-            state.streams = streams
-            if let failure { state.failure = failure }
-            return state.progress
+            progress = collector.progress
         }
         completionHandler(.allow)
-        if failure != nil {
+        if failed {
             end(dataTask, with: .cancelled)
-            return
+        } else if let progress, let report = state.progress {
+            report(progress)
         }
-        progress?(collector.progress)
+    }
+
+    /// Gives `head` to `collector`: `nil` for a response that is not HTTP, which has no head to check.
+    /// - Returns: The failure the task ends with, or the handler its body goes to (`nil` while it goes
+    ///   into the collector).
+    static func receive(
+        _ head: ResponseHead?,
+        expectedLength: Int64?,
+        into collector: inout ResponseCollector
+    ) -> Result<TransportOptions.BodyHandler?, ApiError> {
+        guard let head else { return .success(nil) }
+        do {
+            if case .stream(let handler) = try collector.receive(head, expectedLength: expectedLength) {
+                return .success(handler)
+            }
+            return .success(nil)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Hands a piece of a body to the exchange's ``TransportOptions/BodyHandler``, outside the lock.
@@ -60,8 +81,7 @@ extension SessionDelegate {
     /// suspends it until the reader has taken half the buffer; FoundationNetworking cannot pause a task
     /// (`suspend()` restarts the transfer from byte 0, appended to what came), so there the stream ends
     /// with ``ApiError/streamBufferFull(limit:)`` after the pieces buffered.
-    private func stream(_ data: Data, of dataTask: URLSessionDataTask, state: TaskState) {
-        guard let handler = state.options.bodyHandler else { return }
+    private func stream(_ data: Data, of dataTask: URLSessionDataTask, to handler: TransportOptions.BodyHandler, state: TaskState) {
         do {
             #if canImport(FoundationNetworking)
                 if let buffer = handler.buffer, !buffer.hasRoom(for: data.count) {
@@ -79,9 +99,8 @@ extension SessionDelegate {
                 suspend(dataTask, state: state, until: buffer)
             }
         #endif
-        let progress = shared.withLock { _ in state.collector?.progress }
-        if let progress {
-            state.progress?(progress)
+        if let progress = state.progress {
+            progress(shared.withLock { _ in state.collector.progress })
         }
     }
 
@@ -95,7 +114,7 @@ extension SessionDelegate {
                 return !state.isWaitingForReader
             }
             guard suspends else { return }
-            state.options.control?.pause()
+            state.control?.pause()
             dataTask.suspend()
             buffer.whenDrained { [shared] in
                 shared.withLock { _ in
@@ -112,17 +131,20 @@ extension SessionDelegate {
         // progress handler) and the engine's cancel run after it.
         var ended = false
         var kept: TaskOutcome?
-        var streaming: TaskState?
+        var streaming: (state: TaskState, handler: TransportOptions.BodyHandler)?
         let report = shared.withLock { shared -> (TransferProgress, @Sendable (TransferProgress) -> Void)? in
-            guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.failure == nil else { return nil }
+            guard let state = shared.tasks[ObjectIdentifier(dataTask)], state.hasHead, state.failure == nil else {
+                return nil
+            }
             state.touch()
-            if state.streams {
-                state.collector?.streamed(data.count)
-                streaming = state
+            if let handler = state.streamsTo {
+                state.collector.streamed(data.count)
+                streaming = (state, handler)
                 return nil
             }
             do throws(ApiError) {
-                if try state.collector?.append(data) == .complete, let raw = try state.collector?.finish() {
+                if try state.collector.append(data) == .complete {
+                    let raw = try state.collected()
                     kept = TaskOutcome(response: raw.head, data: raw.data)  // the rest is not read
                     return nil
                 }
@@ -131,11 +153,11 @@ extension SessionDelegate {
                 ended = true
                 return nil
             }
-            guard let progress = state.progress, let value = state.collector?.progress else { return nil }
-            return (value, progress)
+            guard let progress = state.progress else { return nil }
+            return (state.collector.progress, progress)
         }
-        if let streaming {
-            stream(data, of: dataTask, state: streaming)
+        if let (state, handler) = streaming {
+            stream(data, of: dataTask, to: handler, state: state)
         } else if let kept {
             end(dataTask, with: kept)
         } else if ended {
@@ -155,7 +177,7 @@ extension SessionDelegate {
         let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
             guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
             state.touch()
-            if state.options.measuresPhases {
+            if state.measuresPhases {
                 state.bodySent = Date()
             }
             state.bodyBytesSent = totalBytesSent
@@ -195,8 +217,8 @@ extension SessionDelegate {
             state.completion(TaskOutcome(error: failure))
         } else if let error {
             let url = state.task?.originalRequest?.url
-            state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.collector != nil, url: url)))
-        } else if let raw = try? state.collector?.finish() {
+            state.completion(TaskOutcome(error: Self.failure(for: error, afterHead: state.hasHead, url: url)))
+        } else if let raw = try? state.collected() {
             state.completion(TaskOutcome(response: raw.head, data: raw.data, phases: phases(of: state)))
         } else if let head = (state.task?.response as? HTTPURLResponse).map(ResponseHead.init) {
             state.completion(TaskOutcome(response: head, data: Data(), phases: phases(of: state)))

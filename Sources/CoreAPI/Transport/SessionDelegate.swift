@@ -92,11 +92,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Holds an exchange whose task is about to be made; `completion` runs once, when the task ends or
-    /// when CoreAPI ends the exchange (its ``ExchangeControl`` keeps its time: the activity reported
-    /// here, the idle timeout and the deadline, the time spent making the task included). Hand the task
-    /// to ``attach(_:to:)`` once made.
+    /// when CoreAPI ends the exchange (its `control`, `options.control` unless given, keeps its time:
+    /// the activity reported here, the idle timeout and the deadline, the time spent making the task
+    /// included). Hand the task to ``attach(_:to:)`` once made.
     func reserve(
         options: TransportOptions,
+        control: ExchangeControl? = nil,
         method: HTTPMethod = .get,
         temporaryBodyFile: ApiRequest.File? = nil,
         completion: @escaping @Sendable (TaskOutcome) -> Void
@@ -104,6 +105,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let state = TaskState(
             completion: completion,
             options: options,
+            control: control ?? options.control,
             method: method,
             temporaryBodyFile: temporaryBodyFile?.url,
             truncatesBodyFile: temporaryBodyFile?.isWrittenForOneAttempt ?? false
@@ -173,7 +175,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         state.completion(TaskOutcome(error: error))
     }
 
-    /// Registers a task already made; see ``reserve(options:temporaryBodyFile:sent:completion:)``.
+    /// Registers a task already made; see ``reserve(options:control:method:temporaryBodyFile:completion:)``.
     func register(
         _ task: URLSessionTask,
         options: TransportOptions,

@@ -11,10 +11,12 @@ extension SessionDelegate {
         /// The task, once made.
         var task: URLSessionTask?
         let completion: @Sendable (TaskOutcome) -> Void
-        let options: TransportOptions
-        /// The request's method: a response to `HEAD` has no body.
-        let method: HTTPMethod
-        var progress: (@Sendable (TransferProgress) -> Void)? { options.progress }
+        /// The exchange's control, touched whenever a byte moves.
+        let control: ExchangeControl?
+        /// The exchange's progress handler.
+        let progress: (@Sendable (TransferProgress) -> Void)?
+        /// Whether the call measures its phases (``TransportOptions/measuresPhases``).
+        let measuresPhases: Bool
         /// The temporary file the body is uploaded from, if any.
         let temporaryBodyFile: URL?
         /// Whether that file may be cut to zero bytes when the task is ended early: it was written for
@@ -24,11 +26,14 @@ extension SessionDelegate {
         var failure: ApiError?
         var bodyBytesSent: Int64 = 0
         var bodyBytesExpected: Int64 = -1
-        /// The response's rules and what was kept of its body, from its head on (see
-        /// ``ResponseCollector``).
-        var collector: ResponseCollector?
-        /// Whether the body goes to the options' ``TransportOptions/BodyHandler`` rather than into the collector.
-        var streams = false
+        /// The response's rules and what was kept of its body (see ``ResponseCollector``); made with the
+        /// state, so the head and each piece change it in place.
+        var collector: ResponseCollector
+        /// Whether the response head has arrived.
+        var hasHead = false
+        /// The handler the body goes to, once the collector said so for the head; `nil` while the body
+        /// goes into the collector.
+        var streamsTo: TransportOptions.BodyHandler?
         /// Whether the task is suspended until its stream's reader has made room (Apple only): idle
         /// time does not count meanwhile.
         var isWaitingForReader = false
@@ -42,24 +47,48 @@ extension SessionDelegate {
         /// The phases URLSession's metrics gave, when they came.
         var phases: ResponseTiming.Phases?
 
+        /// Keeps of `options` what the task's events need, with `control` for its activity: the fields
+        /// are read here, and the options themselves are not kept.
         init(
             completion: @escaping @Sendable (TaskOutcome) -> Void,
             options: TransportOptions,
+            control: ExchangeControl?,
             method: HTTPMethod,
             temporaryBodyFile: URL?,
             truncatesBodyFile: Bool
         ) {
             self.completion = completion
-            self.options = options
-            self.method = method
+            self.control = control
+            progress = options.progress
+            measuresPhases = options.measuresPhases
+            collector = ResponseCollector(method: method, options: options, decodedCodings: SessionDelegate.decodedContentCodings)
             self.temporaryBodyFile = temporaryBodyFile
             self.truncatesBodyFile = truncatesBodyFile
             started = options.measuresPhases ? Date() : .distantPast
         }
 
+        /// Records what a collector made of the response head; call under the delegate's lock. Returns
+        /// whether the task ends with a failure.
+        func record(_ outcome: Result<TransportOptions.BodyHandler?, ApiError>) -> Bool {
+            hasHead = true
+            switch outcome {
+            case .success(let handler):
+                streamsTo = handler
+                return false
+            case .failure(let error):
+                failure = error
+                return true
+            }
+        }
+
+        /// The head and what was collected of the body; throws when no head arrived.
+        func collected() throws(ApiError) -> RawResponse {
+            try collector.finish()
+        }
+
         /// Records that a byte moved: the exchange's idle timeout counts from now.
         func touch() {
-            options.control?.touch()
+            control?.touch()
         }
     }
 }

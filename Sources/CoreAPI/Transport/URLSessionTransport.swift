@@ -175,10 +175,10 @@ public final class URLSessionTransport: Transport {
     /// - Returns: The response as it is, a `3xx` included.
     /// - Throws: ``ApiError``.
     public func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
-        var options = options
+        // The session's control, or one of the transport's own; the delegate touches it as the task
+        // reports, and it is handed on beside the options, which need no copy to carry it.
         let control = ExchangeControl.for(options)
         defer { control.finish() }
-        options.control = control  // the delegate touches it as the task reports
         guard let stream = request.body.stream else {
             return try await send(request, options: options, control: control)
         }
@@ -220,6 +220,7 @@ public final class URLSessionTransport: Transport {
                 // waits for FoundationNetworking's work queue, which can be busy for seconds.
                 let state = delegate.reserve(
                     options: options,
+                    control: control,
                     method: request.method,
                     temporaryBodyFile: bodyFile.flatMap { $0.isTemporary ? $0 : nil }
                 ) {
