@@ -81,7 +81,12 @@ extension SessionDelegate {
     /// suspends it until the reader has taken half the buffer; FoundationNetworking cannot pause a task
     /// (`suspend()` restarts the transfer from byte 0, appended to what came), so there the stream ends
     /// with ``ApiError/streamBufferFull(limit:)`` after the pieces buffered.
-    private func stream(_ data: Data, of dataTask: URLSessionDataTask, to handler: TransportOptions.BodyHandler, state: TaskState) {
+    private func stream(
+        _ data: Data,
+        of dataTask: URLSessionDataTask,
+        to handler: TransportOptions.BodyHandler,
+        state: TaskState
+    ) {
         do {
             #if canImport(FoundationNetworking)
                 if let buffer = handler.buffer, !buffer.hasRoom(for: data.count) {

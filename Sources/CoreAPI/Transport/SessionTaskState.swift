@@ -61,7 +61,11 @@ extension SessionDelegate {
             self.control = control
             progress = options.progress
             measuresPhases = options.measuresPhases
-            collector = ResponseCollector(method: method, options: options, decodedCodings: SessionDelegate.decodedContentCodings)
+            collector = ResponseCollector(
+                method: method,
+                options: options,
+                decodedCodings: SessionDelegate.decodedContentCodings
+            )
             self.temporaryBodyFile = temporaryBodyFile
             self.truncatesBodyFile = truncatesBodyFile
             started = options.measuresPhases ? Date() : .distantPast
