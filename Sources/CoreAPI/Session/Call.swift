@@ -85,37 +85,51 @@ struct Call: Sendable {
     /// - Parameters:
     ///   - transport: The session's transport.
     ///   - timing: The transport's ``Transport/timing``, read once by the session.
+    ///
+    /// Inlined into the session's loop: a transport that ends when told is awaited in the caller's
+    /// task, and a call through one more async function would cost it a frame and an executor check.
+    @inline(__always)
     func exchange(
         _ request: ApiRequest,
         with transport: any Transport,
         timing: ExchangeControl.Timing,
         options: TransportOptions
     ) async throws -> RawResponse {
+        guard case .endsWhenTold = timing else {
+            return try await exchangeInTask(request, with: transport, timing: timing, options: options)
+        }
         var options = options
-        switch timing {
-        case .endsWhenTold:
-            let control = ExchangeControl(options: options, started: true)
-            options.control = control
-            try begin { control.end(.cancelled) }
-            defer {
-                end()
-                control.finish()
+        let control = ExchangeControl(options: options, started: true)
+        options.control = control
+        try begin { control.end(.cancelled) }
+        defer {
+            end()
+            control.finish()
+        }
+        control.startTimer()
+        do {
+            return try await withTaskCancellationHandler {
+                try await transport.send(request, options: options)
+            } onCancel: {
+                control.end(.cancelled)
             }
-            control.startTimer()
-            do {
-                return try await withTaskCancellationHandler {
-                    try await transport.send(request, options: options)
-                } onCancel: {
-                    control.end(.cancelled)
-                }
-            } catch {
-                // The reason the session ended it wins over how the engine reported its stop.
-                throw control.endReason ?? ApiError(error)
-            }
-        case .reportsActivity:
+        } catch {
+            // The reason the session ended it wins over how the engine reported its stop.
+            throw control.endReason ?? ApiError(error)
+        }
+    }
+
+    /// ``exchange(_:with:timing:options:)`` for a transport that does not end when told: in a task of
+    /// its own, which the caller stops waiting for at once on a cancel or at the deadline.
+    private func exchangeInTask(
+        _ request: ApiRequest,
+        with transport: any Transport,
+        timing: ExchangeControl.Timing,
+        options: TransportOptions
+    ) async throws -> RawResponse {
+        var options = options
+        if case .reportsActivity = timing {
             options.control = ExchangeControl(options: options, started: false)  // touched when its task starts
-        case .keptByTransport:
-            break
         }
         let pending = PendingExchange(options: options)
         if let progress = options.progress {

@@ -144,7 +144,7 @@ public final class ExchangeControl: Sendable {
         }
         guard due != .max else { return }
         DeadlineTimer.shared.add(self, due: due)
-        if endReason != nil {
+        if state.withLock({ $0.endReason != nil }) {
             DeadlineTimer.shared.remove(self)  // ended while the entry was being added
         }
     }

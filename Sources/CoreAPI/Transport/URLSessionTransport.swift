@@ -206,7 +206,9 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Sends `request`; the exchange ends at once when `control` ends, or when the calling task is
-    /// cancelled, even while FoundationNetworking is still making its task.
+    /// cancelled, even while FoundationNetworking is still making its task. Inlined into
+    /// ``send(_:options:)``, which saves the exchange a frame and an executor check.
+    @inline(__always)
     private func send(
         _ request: ApiRequest,
         options: TransportOptions,
@@ -232,10 +234,10 @@ public final class URLSessionTransport: Transport {
                 if SessionDelegate.engineTasks.current == 0 {
                     // FoundationNetworking has nothing else to do: it makes the task at once, and
                     // starting here saves the hop to the task queue and the thread wake-up it costs.
-                    start(urlRequest, bodyFile: bodyFile, state: state)
+                    start(urlRequest, bodyFile: bodyFile, state: state, queued: false)
                 } else {
                     taskQueue.async { [self] in
-                        start(urlRequest, bodyFile: bodyFile, state: state)
+                        start(urlRequest, bodyFile: bodyFile, state: state, queued: true)
                     }
                 }
             }
@@ -270,18 +272,21 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Creates and resumes the task of the exchange `state` holds, unless the exchange has ended
-    /// already or the transport is invalidated; runs on ``taskQueue``, like the invalidation, unless
-    /// no task of the process keeps FoundationNetworking busy.
+    /// already or the transport is invalidated; runs on ``taskQueue`` (`queued`), like the
+    /// invalidation, unless no task of the process keeps FoundationNetworking busy.
     private func start(
         _ request: URLRequest,
         bodyFile: ApiRequest.File?,
-        state: SessionDelegate.TaskState
+        state: SessionDelegate.TaskState,
+        queued: Bool
     ) {
         guard !isInvalidated.current else {
             delegate.endWaiting(state, with: .invalidRequest(.sessionInvalidated))
             return
         }
-        guard delegate.isWaiting(state) else { return }  // cancelled or timed out before its turn
+        // An exchange that waited for its turn may have been cancelled or timed out meanwhile: no task
+        // is made for it. One started at once is looked at when its task is attached.
+        if queued, !delegate.isWaiting(state) { return }
         let made = engine.withLock { urlSession -> URLSessionTask? in
             guard let urlSession else { return nil }
             if let bodyFile {
