@@ -47,17 +47,19 @@ extension ApiSession {
         // A stored-only lookup never reaches the transport (see ``StoredLookup``).
         let storedLookup = StoredLookup.next
         do {
+            if middlewares.isEmpty, !shares {
+                if storedLookup != nil { throw StoredLookup.Miss() }
+                // `send` looks at the call's cancellation before it sends anything.
+                return .success(try await send(request, options: options, call: call))
+            }
             if Task.isCancelled || call.isCancelled {
-                throw ApiError.cancelled
+                throw ApiError.cancelled  // before any middleware runs, or another call is joined
             }
             if middlewares.isEmpty {
                 if storedLookup != nil { throw StoredLookup.Miss() }
-                if shares {
-                    return .success(
-                        try await send(request, options: options, call: call, sharingFor: method, settings: settings)
-                    )
-                }
-                return .success(try await send(request, options: options, call: call))
+                return .success(
+                    try await send(request, options: options, call: call, sharingFor: method, settings: settings)
+                )
             }
             let chain = MiddlewareChain(middlewares: middlewares)
             let context = MiddlewareContext(

@@ -202,7 +202,7 @@ extension SessionDelegate {
         let (state, retired) = shared.withLock { shared in
             (
                 shared.tasks.removeValue(forKey: ObjectIdentifier(task)),
-                shared.retired.removeValue(forKey: ObjectIdentifier(task))
+                shared.retired.isEmpty ? nil : shared.retired.removeValue(forKey: ObjectIdentifier(task))
             )
         }
         if state != nil || retired != nil {
