@@ -138,7 +138,9 @@ extension ApiSession {
             if options.deadline != .distantFuture, DispatchTime.now() >= options.deadline {
                 throw ApiError.timeout
             }
-            let started = ContinuousClock.now
+            // The exchange's duration is part of a response's timing, measured, like the exchange's
+            // phases, only for a response that carries it (`TransportOptions.measuresPhases`).
+            let started = options.measuresPhases ? ContinuousClock.now : nil
             var raw: RawResponse
             do {
                 if wrappers.isEmpty {
@@ -152,7 +154,9 @@ extension ApiSession {
             } catch let error as ApiError {
                 throw error.namingEndpoint(of: current.url)
             }
-            raw.exchangeDuration = ContinuousClock.now - started
+            if let started {
+                raw.exchangeDuration = ContinuousClock.now - started
+            }
             switch Redirect.next(after: raw.head, request: current, chain: chain, policy: policy) {
             case .success(nil):
                 return raw
