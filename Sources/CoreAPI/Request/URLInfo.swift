@@ -46,11 +46,26 @@ public enum URLInfo: Sendable, Hashable {
     /// Hosts already checked, each with its URL text up to the base path (no trailing `/`). Hosts come
     /// from a few configured environments, so parsing each once saves a `URLComponents` round trip on
     /// every request; the table is emptied should it ever hold more than 256.
-    private static let checkedHosts = LockedValue<[String: String]>([:])
+    private static let checkedHosts = LockedValue(CheckedHosts())
+
+    /// The checked hosts, and the one looked up last: a session's calls mostly go to one host, and the
+    /// same host text compares equal without hashing it.
+    private struct CheckedHosts {
+        var last: (host: String, base: String)?
+        var table: [String: String] = [:]
+
+        /// The base of `host` when it was checked, remembered as the last one looked up.
+        mutating func base(of host: String) -> String? {
+            if let last, last.host == host { return last.base }
+            guard let base = table[host] else { return nil }
+            last = (host, base)
+            return base
+        }
+    }
 
     /// The checked start of every URL on `host`: scheme, authority and base path.
     private static func base(of host: String) throws -> String {
-        if let known = checkedHosts.withLock({ $0[host] }) {
+        if let known = checkedHosts.withLock({ $0.base(of: host) }) {
             return known
         }
         let text = host.contains("://") ? host : "https://" + host
@@ -73,9 +88,9 @@ public enum URLInfo: Sendable, Hashable {
         guard let base = components.string else {
             throw ApiError.invalidRequest(.invalidURL("could not build a URL from \(host.debugDescription)"))
         }
-        checkedHosts.withLock { table in
-            if table.count >= 256 { table.removeAll() }
-            table[host] = base
+        checkedHosts.withLock { hosts in
+            if hosts.table.count >= 256 { hosts.table.removeAll() }
+            hosts.table[host] = base
         }
         return base
     }
