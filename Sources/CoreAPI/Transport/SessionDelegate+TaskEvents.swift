@@ -59,7 +59,7 @@ extension SessionDelegate {
     /// Gives `head` to `collector`: `nil` for a response that is not HTTP, which has no head to check.
     /// - Returns: The failure the task ends with, or the handler its body goes to (`nil` while it goes
     ///   into the collector).
-    static func receive(
+    private static func receive(
         _ head: ResponseHead?,
         expectedLength: Int64?,
         into collector: inout ResponseCollector
