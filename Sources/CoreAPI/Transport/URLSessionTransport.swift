@@ -249,7 +249,7 @@ public final class URLSessionTransport: Transport {
 
     /// The Foundation request for `request`, built once: its method, URL, header fields with the
     /// transport's own added, the body when it is in memory (a file is uploaded from, see
-    /// ``start(_:bodyFile:state:)``), and the backstop timeout.
+    /// ``start(_:bodyFile:state:queued:)``), and the backstop timeout.
     private func foundationRequest(for request: ApiRequest, idleTimeout: TimeInterval) -> URLRequest {
         var prepared = URLRequest(
             url: request.url,
