@@ -99,8 +99,8 @@
         }
 
         /// Sends one request on the wire to `server` and records its duration and, while it is in
-        /// flight, the active-requests meter. Inlined into the exchange wrapper: one async frame fewer
-        /// per exchange.
+        /// flight, the active-requests meter. Inlined into the exchange wrapper, so an exchange takes no
+        /// async frame of its own for it.
         @inline(__always)
         private static func measure(
             _ request: ApiRequest,

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Unlike `Data.write(to:options: .atomic)` it does not `fsync`: after a power loss a file may be empty
 /// or short, which a reader of a cache must treat as a miss anyway, and skipping the flush makes a
-/// write several times cheaper.
+/// write much cheaper.
 enum AtomicFile {
     /// The error of a write: the system call that failed and its `errno`.
     struct WriteError: Error, Equatable {

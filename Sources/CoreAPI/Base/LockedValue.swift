@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The lock is the platform's plain one (`os_unfair_lock` on Apple platforms, a `pthread_mutex_t`
 /// elsewhere) rather than `NSLock`: several of these are made for every call, and on Linux making and
-/// releasing an `NSLock` costs thousands of instructions. `Synchronization.Mutex` would do, but it
+/// releasing an `NSLock` costs far more than a plain mutex. `Synchronization.Mutex` would do, but it
 /// needs newer deployment targets than the package supports.
 ///
 /// The value and the lock share one allocation, and the value is reached through a pointer rather than

@@ -1,5 +1,5 @@
 /// What the tree encoder needs to know about a type that is none of the common leaf types. Finding it
-/// takes dynamic casts that cost about a thousand instructions each, so it is found once per type.
+/// takes dynamic casts, each of them costly, so it is found once per type.
 struct TypeFacts {
     /// Whether the type is an integer type.
     var isInteger: Bool

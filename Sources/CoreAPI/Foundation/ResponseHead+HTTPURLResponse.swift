@@ -23,7 +23,7 @@ extension ResponseHead {
     ///
     /// A head that came from URLSession returns the engine's own object. Any other is converted each
     /// time this is read — repeated fields joined with `", "`, as Foundation keeps them — so read it once
-    /// and keep it; on Linux each field costs FoundationNetworking several thousand instructions. A
+    /// and keep it; on Linux FoundationNetworking capitalises every field name through `NSString`. A
     /// status code `HTTPURLResponse` refuses gives `500`'s object with the same fields.
     public var httpURLResponse: HTTPURLResponse {
         if let original {

@@ -23,7 +23,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Checks that the token is a valid RFC 9110 `token`.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/invalidMethod(_:)``.
     public func validate() throws {
-        // Over contiguous bytes: walking a short string's `utf8` view costs several times as much.
+        // Over contiguous bytes: walking a short string's `utf8` view is much slower.
         var token = rawValue
         guard token.withUTF8({ !$0.isEmpty && $0.allSatisfy(Self.isTokenCharacter) }) else {
             throw ApiError.invalidRequest(.invalidMethod(rawValue))

@@ -1,9 +1,8 @@
 /// What a call needs to know about its method's type, found once per type: whether its response type
 /// carries the timing, which requirements stored properties supply, and its name.
 ///
-/// Each of these costs a dynamic cast, a mirror or a demangled name — hundreds to thousands of
-/// instructions — so they are found the first time a type is performed and kept in one table, which a
-/// call reads once.
+/// Each of these costs a dynamic cast, a mirror or a demangled name, none of them cheap, so they are
+/// found the first time a type is performed and kept in one table, which a call reads once.
 struct MethodFacts: Sendable {
     /// Whether the method's response type is a ``ResponseTimingCarrier``: only then are the clocks read
     /// for the timing.

@@ -21,7 +21,7 @@ public enum URLInfo: Sendable, Hashable {
         switch self {
         case .url(let url):
             // The URL's own parts, as it is sent (a relative URL's through its base): reading them into
-            // `URLComponents` would parse the URL again, about 8,000 instructions on Linux.
+            // `URLComponents` would parse the URL again, a costly step on Linux.
             try Self.checkSchemeAndHost(
                 user: url.user,
                 password: url.password,

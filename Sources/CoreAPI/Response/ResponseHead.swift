@@ -113,8 +113,8 @@ public struct ResponseHead: Sendable {
 }
 
 /// The fields of the `HTTPURLResponse` a head was made from, read through Foundation's own lookup until
-/// they are first copied out, then from the copy: on Linux, copying them costs FoundationNetworking
-/// thousands of instructions per field.
+/// they are first copied out, then from the copy: on Linux, copying them out bridges every name and
+/// value through `NSString`, a cost paid for each field.
 ///
 /// Two references, so it sits in the head's existential as it is, with no box of its own; the copy is
 /// shared by every copy of the head.

@@ -30,7 +30,7 @@ extension ApiSession {
             query.destination = .queryString
             return try body.encoded(in: query.encode(method, in: request))
         }
-        // A metatype comparison first: a cast of the existential costs hundreds of instructions.
+        // A metatype comparison first: it is far cheaper than a cast of the existential.
         if type(of: encoding) == MultipartFormDataEncoder.self, let multipart = encoding as? MultipartFormDataEncoder {
             return try multipart.encodeDeferringBody(method, in: request)
         }

@@ -61,7 +61,7 @@ struct ExchangeWrappers: Sendable {
     /// Sends `request` through the wrappers, outermost first, the innermost of which calls `send`.
     ///
     /// Each wrapper's `send` is a closure on the stack that sends through the wrappers inside it: nothing
-    /// is allocated per exchange. Inlined into the session's send: one async frame fewer per exchange.
+    /// is allocated per exchange. Inlined into the session's send, so it takes no async frame of its own.
     @inline(__always)
     func send(
         _ request: ApiRequest,

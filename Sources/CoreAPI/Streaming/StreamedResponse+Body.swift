@@ -21,7 +21,7 @@ extension StreamedResponse {
         ///
         /// Where the transfer can wait for the reader, this is the most a stream holds. Where it cannot
         /// (URLSession on Linux), a reader that keeps pace on average must still absorb the bursts of a fast
-        /// network: a reader that only counted the bytes of a body over loopback fell up to 6 MiB behind on
+        /// network: a reader that only counted the bytes of a body over loopback fell megabytes behind on
         /// a busy machine, so the default leaves room for that, and a stream ends only when its reader is
         /// truly slower than the network.
         public static let defaultBufferLimit = 16 << 20

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// On Linux, FoundationNetworking hands every delegate call — the response, each body chunk, the
 /// completion — to `addOperation(_:)` as a block, from the serial work queue of the task. The stock
-/// `OperationQueue` wraps each block in a `BlockOperation` with its own locks and state changes (about
-/// 9 % of a small request's profile samples here) and then wakes a thread to run it; the
+/// `OperationQueue` wraps each block in a `BlockOperation` with its own locks and state changes (a
+/// visible share of a small request's CPU) and then wakes a thread to run it; the
 /// completion-handler path that `data(for:)` takes calls its handler on the work queue directly. This
 /// queue does the same: on Linux it runs each block at once, in order, on the work queue's thread. The
 /// delegate never waits there for FoundationNetworking (a task's `cancel()` would: it runs

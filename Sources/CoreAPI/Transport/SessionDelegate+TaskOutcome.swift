@@ -10,7 +10,7 @@ extension SessionDelegate {
     ///
     /// One `Result` of the response, whose phases sit in a box of their own: an outcome is handed from
     /// the delegate's queue through the waiting call's continuation, and a small value is copied cheaply
-    /// (with the phases and an optional error held inline it was five times the size).
+    /// (with the phases and an optional error held inline it was many times larger).
     struct TaskOutcome: Sendable {
         let result: Result<RawResponse, ApiError>
 

@@ -207,7 +207,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ///
     /// On Linux, cancelling an upload from a file while FoundationNetworking is reading the next chunk
     /// of the file kills the process (a `try!` on `curl_easy_pause` fails once the transfer is gone);
-    /// here it happened in about 1 of 15 cancels. For a temporary body file the session wrote for this
+    /// here it happened often enough to matter. For a temporary body file the session wrote for this
     /// attempt alone, the file is first cut to zero bytes, so no further chunk is read and the body can
     /// never complete, and the task is cancelled a moment later, once any read in flight has finished.
     func end(_ task: URLSessionTask, with error: ApiError) {

@@ -36,11 +36,10 @@ public final class URLSessionTransport: Transport {
     private let isInvalidated = LockedValue(false)
     /// Where tasks are created and resumed off the caller's thread whenever another task of the process
     /// is in flight. FoundationNetworking does both synchronously on its one work queue, shared by
-    /// every session of the process, which can be busy for seconds (measured here: 1.1 to 1.7 s to make
-    /// a task while another session read a gzip body that inflates to 1 GiB). Done on threads of the
-    /// Swift concurrency pool, a thousand calls starting at once held every pool thread waiting there
-    /// (after 90 s only 484 of 1000 tasks were running), and a call waiting there could not end on a
-    /// cancel or its idle timeout. With no task in flight the work queue answers at once, and the
+    /// every session of the process, which can be busy for seconds (making a task waits while another
+    /// session inflates a large gzip body). Done on threads of the Swift concurrency pool, a thousand
+    /// calls starting at once held every pool thread waiting there (long after, fewer than half of the
+    /// tasks were running), and a call waiting there could not end on a cancel or its idle timeout. With no task in flight the work queue answers at once, and the
     /// caller's thread makes the task itself (a `URLSession` CoreAPI does not drive is not counted).
     let taskQueue = DispatchQueue(label: "CoreAPI.URLSessionTransport.tasks")
 

@@ -21,8 +21,8 @@
         ///
         /// AsyncHTTPClient accepts the next chunk as soon as it has passed the last one to the
         /// connection's event loop, and learns only later, from that loop, that the socket is full: a
-        /// fast reader gets far ahead of the socket, and the chunks wait in the loop's queue (a 1 GiB
-        /// upload over loopback held about 100 MiB at its peak through AsyncHTTPClient's `async` API). A
+        /// fast reader gets far ahead of the socket, and the chunks wait in the loop's queue (through
+        /// AsyncHTTPClient's `async` API, a large upload over loopback held many chunks at its peak). A
         /// task submitted to every loop of the group runs after the writes queued before it, so waiting
         /// for it bounds what is queued to about this many bytes.
         static let barrierInterval = 1024 * 1024
