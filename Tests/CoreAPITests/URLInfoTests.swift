@@ -61,12 +61,12 @@ import Testing
         ("https://h/api/", "v1/x", "https://h/api/v1/x", "h"),
         ("https://h/api/", "/v1/x", "https://h/api/v1/x", "h"),
         ("https://h/api//", "v1", "https://h/api/v1", "h"),
-        ("api.example.com", "/users", "https://api.example.com/users", "api.example.com"),
-        ("api.example.com/v2", "users", "https://api.example.com/v2/users", "api.example.com"),
         ("http://127.0.0.1:8080", "/status", "http://127.0.0.1:8080/status", "127.0.0.1"),
         ("https://h:8443/base", "x", "https://h:8443/base/x", "h"),
         ("https://h", "/users/a b", "https://h/users/a%20b", "h"),
-        ("https://h", "/a?b=c", "https://h/a%3Fb=c", "h"),
+        ("https://h", "/what?", "https://h/what%3F", "h"),
+        ("https://h", "/a?b", "https://h/a%3Fb", "h"),
+        ("https://h", "/a?b=c/d", "https://h/a%3Fb=c/d", "h"),
         ("https://h", "/a#b", "https://h/a%23b", "h"),
         ("https://h", "/100%", "https://h/100%25", "h"),
         ("https://h", "/%2F", "https://h/%252F", "h"),
@@ -102,6 +102,30 @@ import Testing
         #expect(Self.isInvalidURL(error))
     }
 
+    /// The host must say whether it is served over `https` or plain `http`: the error says what to write.
+    @Test func aHostWithoutASchemeSaysWhatToWrite() {
+        let error = #expect(throws: ApiError.self) {
+            try URLInfo.components(host: "api.example.com", path: "/users").makeURL()
+        }
+        #expect(Self.isInvalidURL(error))
+        #expect(error?.description.contains(#"write "https://api.example.com""#) == true)
+    }
+
+    /// A query written into the path would be sent percent-encoded as part of the path; the error names
+    /// the parameters, never their values.
+    @Test(arguments: [
+        ("/users?page=2", "page"), ("users?page=2&size=10", "page, size"), ("/a?token=SECRET", "token"),
+    ])
+    func aQueryInThePathIsRejected(path: String, names: String) {
+        let error = #expect(throws: ApiError.self) {
+            try URLInfo.components(host: "https://h", path: path).makeURL()
+        }
+        #expect(Self.isInvalidURL(error))
+        #expect(error?.description.contains("(\(names))") == true)
+        #expect(error?.description.contains("SECRET") == false)
+        #expect(error?.description.contains("queryItems") == true)
+    }
+
     @Test func queryItemsAreEncodedWithRFC3986() throws {
         let info = URLInfo.components(
             host: "https://h",
@@ -122,7 +146,7 @@ import Testing
 
     @Test func queryItemsKeepTheirOrder() throws {
         let items = [URLQueryItem(name: "b", value: "1"), URLQueryItem(name: "a", value: "2")]
-        let url = try URLInfo.components(host: "h", path: "x", queryItems: items).makeURL()
+        let url = try URLInfo.components(host: "https://h", path: "x", queryItems: items).makeURL()
         #expect(url.absoluteString == "https://h/x?b=1&a=2")
     }
 
@@ -159,7 +183,8 @@ import Testing
 
     @Test(arguments: [
         "ftp://h", "file:///etc", "https://h/?x=1", "https://h?x=1", "https://h/#frag", "https://user:pass@h",
-        "https://user@h", "", "https://", "ws://h",
+        "https://user@h", "", "https://", "ws://h", "api.example.com", "api.example.com/v2", "h:8443",
+        "127.0.0.1:8080",
     ])
     func badHostsAreRejected(host: String) {
         let error = #expect(throws: ApiError.self) {
@@ -173,7 +198,7 @@ import Testing
         "#@evil.com", "%2F%2Fevil.com", ":@evil.com",
     ])
     func callerPathsNeverChangeTheHost(path: String) throws {
-        for host in ["https://h", "https://h/api/", "h:8443", "http://127.0.0.1:8080"] {
+        for host in ["https://h", "https://h/api/", "https://h:8443", "http://127.0.0.1:8080"] {
             let url = try URLInfo.components(host: host, path: path).makeURL()
             let hostURL = try URLInfo.components(host: host, path: "").makeURL()
             #expect(url.host == hostURL.host)

@@ -1,7 +1,7 @@
 /// Supplies the host for each host key an ``ApiMethod`` names.
 ///
 /// A host is a scheme, host and optional port and base path, for example `https://api.example.com/v2`.
-/// A host without a scheme gets `https`. Swapping the provider moves every method to another
+/// A host without a scheme fails the call before anything is sent. Swapping the provider moves every method to another
 /// environment or to a test server at once.
 public protocol HostProvider: Sendable {
     /// The host for `key`.

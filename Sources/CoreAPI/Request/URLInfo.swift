@@ -4,9 +4,11 @@ public import Foundation
 ///
 /// With ``components(host:path:queryItems:)`` the host comes from a ``HostProvider`` and may carry a
 /// base path, which is kept: `https://h/api` with `/v1/x` gives `https://h/api/v1/x`. A host without a
-/// scheme gets `https`. The path is split at `/` and every segment is percent-encoded, so text from
-/// callers can never change the host, the query or the fragment: `?`, `#` and `%` are encoded, empty
-/// segments (`//evil.com`) are dropped, and `.` or `..` segments are rejected.
+/// scheme is rejected: `api.example.com` may be served over `https` or plain `http`, so the host says
+/// which. The path is split at `/` and every segment is percent-encoded, so text from callers can never
+/// change the host, the query or the fragment: `?`, `#` and `%` are encoded, empty segments
+/// (`//evil.com`) are dropped, and `.` or `..` segments are rejected. A path that ends in a query
+/// (`/users?page=2`) is rejected too: its values belong in the method's parameters or in `queryItems`.
 public enum URLInfo: Sendable, Hashable {
     /// A complete `http` or `https` URL without credentials, used as it is.
     case url(URL)
@@ -15,8 +17,8 @@ public enum URLInfo: Sendable, Hashable {
 
     /// Builds the URL.
     /// - Throws: ``ApiError/invalidRequest(_:)`` with ``ApiError/InvalidRequestReason/invalidURL(_:)`` when
-    ///   the scheme is not `http`/`https`, the host is missing or carries a query or fragment, or the path
-    ///   has a `.` or `..` segment.
+    ///   the scheme is missing or not `http`/`https`, the host is missing or carries a query or fragment,
+    ///   or the path has a `.` or `..` segment or ends in a query.
     public func makeURL() throws -> URL {
         switch self {
         case .url(let url):
@@ -68,8 +70,15 @@ public enum URLInfo: Sendable, Hashable {
         if let known = checkedHosts.withLock({ $0.base(of: host) }) {
             return known
         }
-        let text = host.contains("://") ? host : "https://" + host
-        guard var components = URLComponents(string: text) else {
+        guard host.contains("://") else {
+            throw ApiError.invalidRequest(
+                .invalidURL(
+                    "host \(host.debugDescription) has no scheme; write \(("https://" + host).debugDescription)"
+                        + " (or http:// for a plain-HTTP server)"
+                )
+            )
+        }
+        guard var components = URLComponents(string: host) else {
             throw ApiError.invalidRequest(.invalidURL("host \(host.debugDescription) is not a valid URL"))
         }
         try Self.checkSchemeAndHost(
@@ -105,6 +114,7 @@ public enum URLInfo: Sendable, Hashable {
             if isEncodedPath(bytes) {
                 return path
             }
+            try checkNoQuery(in: bytes)
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count + 16)
             var start = 0
@@ -152,6 +162,24 @@ public enum URLInfo: Sendable, Hashable {
             }
         }
         return true
+    }
+
+    /// Throws when `path` ends in what is plainly a query (`/users?page=2`: a `?`, then `name=` and no
+    /// `/`), which would be sent percent-encoded as part of the path. Any other `?` is text of the path,
+    /// encoded as such. The error names the query's parameter names, not their values.
+    private static func checkNoQuery(in bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return }
+        let query = bytes[(mark + 1)...]
+        guard query.contains(UInt8(ascii: "=")), !query.contains(UInt8(ascii: "/")) else { return }
+        let names = String(decoding: query, as: UTF8.self).split(separator: "&").map { $0.prefix { $0 != "=" } }
+        let path = String(decoding: bytes[..<mark], as: UTF8.self)
+        throw ApiError.invalidRequest(
+            .invalidURL(
+                "the path \(path.debugDescription) is followed by a query (\(names.joined(separator: ", "))),"
+                    + " which would be sent as part of the path; make its values properties of the method, or"
+                    + " return URLInfo.components(host:path:queryItems:) from urlInfo(from:)"
+            )
+        )
     }
 
     /// Whether `segment` is `.` or `..`.
