@@ -70,6 +70,8 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
         case .requirementSentAsParameter(let property):
             "the stored property \(property.debugDescription) supplies the method's \(property) and would also be "
                 + "sent as a parameter; mark it @Excluded or make it a computed property"
+        case .unusedSetting(let property, let write):
+            "the method declares \(property.debugDescription), which no call reads; write \(write)"
         case .bodyLengthMismatch(let declared, let produced):
             "the streamed body produced \(produced) bytes, not the \(declared) bytes declared"
         case .bodyStreamFailed(let failure): "the streamed body failed: \(failure.typeName)"
@@ -79,10 +81,11 @@ extension ApiError.InvalidRequestReason: CustomStringConvertible {
 
 extension ApiError.StatusFailure: CustomStringConvertible {
     /// The configured ``message`` when there is one, then the status with its reason phrase, the URL
-    /// path and the body size; secret header values are never included.
+    /// path, the body size and the type of the ``serviceError``; secret header values are never included.
     public var description: String {
         let path = url.map { " for \($0.path)" } ?? ""
-        let facts = "HTTP \(status)\(path), \(body.count) body bytes"
+        let service = serviceError.map { ", the service's \(type(of: $0))" } ?? ""
+        let facts = "HTTP \(status)\(path), \(body.count) body bytes\(service)"
         return message.map { "\($0) (\(facts))" } ?? facts
     }
 }

@@ -109,6 +109,12 @@ public enum ApiError: Error, Sendable, Equatable {
         /// that name is sent when it differs from the requirement's value (a computed `path` and a
         /// property encoded under the key `path`).
         case requirementSentAsParameter(property: String)
+        /// The method computes a property under the name of a setting that a method does not have
+        /// (`timeout`, `deadline`, `acceptableStatusCodes`, `statusErrors`, `middlewares`, `cachePolicy`,
+        /// `isLoggingEnabled`, `method`), or declares `headers` of a type other than ``Headers``: no call
+        /// reads it, so the call fails rather than ignore it. `write` is the declaration to write instead;
+        /// a method's settings are its ``ApiMethod/options``.
+        case unusedSetting(property: String, write: String)
         /// A streamed body (``ApiRequest/Stream``) produced more or fewer bytes than its declared
         /// length; `produced` counts the bytes up to the chunk that went past the length, or all of them.
         case bodyLengthMismatch(declared: Int64, produced: Int64)
@@ -157,6 +163,12 @@ public enum ApiError: Error, Sendable, Equatable {
         /// The message configured for this status, by the method's ``CallOptions/statusMessages`` or the
         /// session's ``ApiSession/statusMessages``; `nil` when neither names the status.
         public var message: String?
+        /// The service's own error for this status, when the method or its family read one from the body
+        /// (``CallOptions/statusErrors``, ``ApiMethod/statusError(for:)`` or a family's
+        /// ``ApiResponse/process(response:data:error:)``) but the status is `401`, which is always
+        /// ``ApiError/unauthorized(_:)``; `nil` otherwise. Two failures compare equal when their other
+        /// fields do and both or neither have one.
+        public var serviceError: (any Error)?
 
         /// Creates a status failure; `body` is capped at ``maximumBodySize`` bytes.
         public init(
@@ -175,6 +187,13 @@ public enum ApiError: Error, Sendable, Equatable {
 
         /// The status, with its name.
         public var status: HTTPStatus { HTTPStatus(statusCode) }
+
+        /// Whether the two failures have the same fields; a ``serviceError`` counts only by its presence.
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.statusCode == rhs.statusCode && lhs.headers == rhs.headers && lhs.body == rhs.body
+                && lhs.url == rhs.url && lhs.message == rhs.message
+                && (lhs.serviceError == nil) == (rhs.serviceError == nil)
+        }
 
         /// `url` without its query, fragment and credentials, which may carry secrets.
         static func withoutQuery(_ url: URL) -> URL {

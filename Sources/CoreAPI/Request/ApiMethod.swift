@@ -35,8 +35,13 @@ public protocol ApiMethod: Encodable, Sendable {
     /// How the parameters are encoded: by default, ``QueryParametersEncoder`` (the URL query) for
     /// `GET`, `HEAD` and `DELETE` and ``JsonParametersEncoder`` (a JSON body) for every other method.
     var parametersEncoding: any ParametersEncoding { get }
-    /// Header fields of this method; empty by default. They override the session's for the same names.
-    var headers: Headers { get }
+    /// The type of ``headers``: ``Headers``. Inferred from the `headers` a method declares, so that one of
+    /// another type (`[String: String]`) is found rather than ignored: the call then fails with
+    /// ``ApiError/InvalidRequestReason/unusedSetting(property:write:)`` before anything is sent.
+    associatedtype HeaderFields = Headers
+    /// Header fields of this method, a ``Headers`` value; empty by default. They override the session's
+    /// for the same names.
+    var headers: HeaderFields { get }
     /// A body sent as it is, bytes or a file; `nil` by default. When set, the parameters go in the query.
     var body: RequestBody? { get }
     /// The settings of this method's calls — timeout, deadline, size limit, accepted statuses and their
@@ -60,6 +65,53 @@ public protocol ApiMethod: Encodable, Sendable {
     /// included. It runs after the call's own ``CallOptions/statusErrors`` and before the response type's
     /// ``ApiResponse/process(response:data:error:)``; `nil` (the default) leaves the status to them.
     func statusError(for failure: ApiError.StatusFailure) -> (any Error)?
+
+    // Names a newcomer gives a method's settings, which are not settings of a method: each is a
+    // requirement only so that a computed property of that name is found. Its type is inferred from what
+    // the method declares (`Void` when it declares none), and the first call of a method type that
+    // computes one fails with ``ApiError/InvalidRequestReason/unusedSetting(property:write:)`` before
+    // anything is sent, saying what to write instead. A stored property of that name is a parameter,
+    // sent as any other.
+
+    /// Not a setting: the HTTP method is ``httpMethod``. Inferred from a `method` the type computes.
+    associatedtype _Method = Void
+    /// Not a setting: the HTTP method is ``httpMethod``; a computed `method` fails the call.
+    var method: _Method { get }
+    /// Not a setting: inferred from a `timeout` the type computes.
+    associatedtype _Timeout = Void
+    /// Not a setting: a method's timeout is ``CallOptions/timeout`` in ``options``; a computed `timeout`
+    /// fails the call.
+    var timeout: _Timeout { get }
+    /// Not a setting: inferred from a `deadline` the type computes.
+    associatedtype _Deadline = Void
+    /// Not a setting: a method's deadline is ``CallOptions/deadline`` in ``options``; a computed
+    /// `deadline` fails the call.
+    var deadline: _Deadline { get }
+    /// Not a setting: inferred from an `acceptableStatusCodes` the type computes.
+    associatedtype _AcceptableStatusCodes = Void
+    /// Not a setting: a method's accepted statuses are ``CallOptions/acceptableStatusCodes`` in
+    /// ``options``; a computed `acceptableStatusCodes` fails the call.
+    var acceptableStatusCodes: _AcceptableStatusCodes { get }
+    /// Not a setting: inferred from a `statusErrors` the type computes.
+    associatedtype _StatusErrors = Void
+    /// Not a setting: a method's status errors are ``CallOptions/statusErrors`` in ``options``; a
+    /// computed `statusErrors` fails the call.
+    var statusErrors: _StatusErrors { get }
+    /// Not a setting: inferred from a `middlewares` the type computes.
+    associatedtype _Middlewares = Void
+    /// Not a setting: a method's middlewares are ``CallOptions/middlewares`` in ``options``; a computed
+    /// `middlewares` fails the call.
+    var middlewares: _Middlewares { get }
+    /// Not a setting: inferred from a `cachePolicy` the type computes.
+    associatedtype _CachePolicy = Void
+    /// Not a setting: a method's cache policy is ``CallOptions/cachePolicy`` in ``options``; a computed
+    /// `cachePolicy` fails the call.
+    var cachePolicy: _CachePolicy { get }
+    /// Not a setting: inferred from an `isLoggingEnabled` the type computes.
+    associatedtype _IsLoggingEnabled = Void
+    /// Not a setting: whether a method's calls are logged is ``CallOptions/isLoggingEnabled`` in
+    /// ``options``; a computed `isLoggingEnabled` fails the call.
+    var isLoggingEnabled: _IsLoggingEnabled { get }
 }
 
 extension ApiMethod {
@@ -72,8 +124,6 @@ extension ApiMethod {
     public var parametersEncoding: any ParametersEncoding {
         httpMethod.prefersQueryParameters ? defaultQueryEncoding : defaultJSONEncoding
     }
-    /// No headers.
-    public var headers: Headers { Headers() }
     /// `nil`: the parameters encoding decides the body.
     public var body: RequestBody? { nil }
     /// None set: the session's settings.
@@ -92,6 +142,53 @@ extension ApiMethod {
     public func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         .components(host: try hostProvider.host(for: hostProviderKey), path: path)
     }
+}
+
+extension ApiMethod where HeaderFields == Headers {
+    /// No headers.
+    public var headers: Headers { Headers() }
+}
+
+// The defaults of the names that are not settings (see ``ApiMethod``'s requirements): nothing.
+
+extension ApiMethod where _Method == Void {
+    /// Nothing: the HTTP method is ``httpMethod``.
+    public var method: Void { () }
+}
+
+extension ApiMethod where _Timeout == Void {
+    /// Nothing: a method's timeout is ``CallOptions/timeout`` in ``options``.
+    public var timeout: Void { () }
+}
+
+extension ApiMethod where _Deadline == Void {
+    /// Nothing: a method's deadline is ``CallOptions/deadline`` in ``options``.
+    public var deadline: Void { () }
+}
+
+extension ApiMethod where _AcceptableStatusCodes == Void {
+    /// Nothing: a method's accepted statuses are ``CallOptions/acceptableStatusCodes`` in ``options``.
+    public var acceptableStatusCodes: Void { () }
+}
+
+extension ApiMethod where _StatusErrors == Void {
+    /// Nothing: a method's status errors are ``CallOptions/statusErrors`` in ``options``.
+    public var statusErrors: Void { () }
+}
+
+extension ApiMethod where _Middlewares == Void {
+    /// Nothing: a method's middlewares are ``CallOptions/middlewares`` in ``options``.
+    public var middlewares: Void { () }
+}
+
+extension ApiMethod where _CachePolicy == Void {
+    /// Nothing: a method's cache policy is ``CallOptions/cachePolicy`` in ``options``.
+    public var cachePolicy: Void { () }
+}
+
+extension ApiMethod where _IsLoggingEnabled == Void {
+    /// Nothing: whether a method's calls are logged is ``CallOptions/isLoggingEnabled`` in ``options``.
+    public var isLoggingEnabled: Void { () }
 }
 
 /// The default encoders, boxed once: an encoder is too large for an existential's inline buffer, so

@@ -1,5 +1,6 @@
 /// What a call needs to know about its method's type, found once per type: whether its response type
-/// carries the timing, which requirements stored properties supply, and its name.
+/// carries the timing, which requirements stored properties supply, its name, and a setting it declares
+/// that no call reads.
 ///
 /// Each of these costs a dynamic cast, a mirror or a demangled name, none of them cheap, so they are
 /// found the first time a type is performed and kept in one table, which a call reads once.
@@ -11,6 +12,8 @@ struct MethodFacts: Sendable {
     let storedRequirements: [String]
     /// The type's name, for logs and metrics: `GetUser`.
     let name: String
+    /// A setting the type declares that no call reads (see ``UnusedSettings``): its calls fail with it.
+    let unusedSetting: ApiError.InvalidRequestReason?
 
     /// The facts found so far, by type; emptied should it ever hold more than 1024.
     private static let known = LockedValue<[ObjectIdentifier: MethodFacts]>([:])
@@ -21,10 +24,12 @@ struct MethodFacts: Sendable {
         if let facts = known.withLock({ $0[key] }) {
             return facts
         }
+        let storedNames = Mirror(reflecting: method).children.compactMap(\.label)
         let facts = MethodFacts(
             takesTiming: M.Response.self is any ResponseTimingCarrier.Type,
-            storedRequirements: StoredRequirements.supplied(by: method),
-            name: String(describing: M.self)
+            storedRequirements: StoredRequirements.supplied(byStoredNames: storedNames),
+            name: String(describing: M.self),
+            unusedSetting: UnusedSettings.find(in: M.self, storedNames: Set(storedNames))
         )
         known.withLock { table in
             if table.count >= 1024 { table.removeAll() }

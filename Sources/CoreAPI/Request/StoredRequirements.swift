@@ -26,11 +26,9 @@ enum StoredRequirements {
         }
     }
 
-    /// The requirement names `method`'s type supplies with stored properties, from its mirror; found once
-    /// per type (``MethodFacts``).
-    static func supplied<M: ApiMethod>(by method: M) -> [String] {
-        Mirror(reflecting: method).children.compactMap { child in
-            child.label.flatMap { names.contains($0) ? $0 : nil }
-        }
+    /// The requirement names a method type supplies with stored properties, from the labels of its
+    /// mirror; found once per type (``MethodFacts``).
+    static func supplied(byStoredNames storedNames: [String]) -> [String] {
+        storedNames.filter { names.contains($0) }
     }
 }

@@ -10,7 +10,8 @@ extension ApiSession {
     /// The outcome of an exchange as the caller gets it: the method's own error for a status it lists in
     /// ``CallOptions/statusErrors``, else the method family's ``ApiMethod/statusError(for:)``; otherwise what the response type's
     /// ``ApiResponse/process(response:data:error:)`` decides with the method's acceptable status codes in
-    /// effect, a status error carrying the configured message.
+    /// effect, a status error carrying the configured message. A `401` is ``ApiError/unauthorized(_:)``
+    /// in every case, with the service's own error, if any, as its ``ApiError/StatusFailure/serviceError``.
     ///
     /// It throws rather than returning a `Result`: a `Result` of a generic response type is a type
     /// the runtime looks up on each call.
@@ -29,10 +30,10 @@ extension ApiSession {
             let failure = ApiError.StatusFailure(response: response, body: data ?? Data())
             let errors = settings.statusErrors
             if !errors.isEmpty, let specific = errors.error(for: failure) {
-                throw specific
+                throw unauthorizedIfRejected(specific, failure: failure, settings: settings)
             }
             if let familyError = method.statusError(for: failure) {
-                throw familyError
+                throw unauthorizedIfRejected(familyError, failure: failure, settings: settings)
             }
         }
         do {
@@ -45,7 +46,27 @@ extension ApiSession {
             }
         } catch let failure as ApiError {
             throw withStatusMessage(failure, settings: settings)
+        } catch let serviceError {
+            // A family that reads its error body in `process` threw its own error for a status.
+            guard let response, !codes.contains(response.statusCode) else { throw serviceError }
+            let failure = ApiError.StatusFailure(response: response, body: data ?? Data())
+            throw unauthorizedIfRejected(serviceError, failure: failure, settings: settings)
         }
+    }
+
+    /// `serviceError`, the service's own error for a status the call does not accept, unless the status
+    /// is `401`: a rejected credential is always ``ApiError/unauthorized(_:)`` — whichever way the
+    /// service reads its error body — with the service's error kept in
+    /// ``ApiError/StatusFailure/serviceError``, so that one `catch` handles every logout.
+    private func unauthorizedIfRejected(
+        _ serviceError: any Error,
+        failure: ApiError.StatusFailure,
+        settings: CallOptions
+    ) -> any Error {
+        guard failure.statusCode == 401, !(serviceError is ApiError) else { return serviceError }
+        var failure = failure
+        failure.serviceError = serviceError
+        return withStatusMessage(.unauthorized(failure), settings: settings)
     }
 
     /// `error` with the message configured for its status when it is a status error that has none.
