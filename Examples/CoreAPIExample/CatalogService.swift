@@ -7,8 +7,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-// A small service module: one family protocol for the catalog API's shared error body, and four
-// methods built on it.
+// A small service module: one family protocol that reads the catalog API's shared error body, and
+// four methods built on it.
 
 /// The catalog API's error body: `{"error": {"code": "…", "message": "…"}}`.
 struct CatalogErrorBody: Decodable {
@@ -28,36 +28,31 @@ struct CatalogError: Error, CustomStringConvertible {
     var description: String { "catalog error \(code) (HTTP \(status)): \(message)" }
 }
 
-/// Every catalog response first looks for the common error body, then decodes as usual.
-protocol CatalogResponse: ApiResponse {}
-
-extension CatalogResponse {
-    static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
-        processErrorBody(CatalogErrorBody.self, response: response, data: data, error: error) { body, response in
-            CatalogError(status: response.statusCode, code: body.error.code, message: body.error.message)
-        }
-    }
-}
-
-/// Catalog methods share the host key; each names its path.
-protocol CatalogMethod: ApiMethod where Response: CatalogResponse {}
+/// Catalog methods share the host key and the error body: a status a call does not accept becomes a
+/// `CatalogError` when its body is the catalog's error body, whatever the method's response type is.
+protocol CatalogMethod: ApiMethod {}
 
 extension CatalogMethod {
     var hostProviderKey: String { "catalog" }
+
+    func statusError(for failure: ApiError.StatusFailure) -> (any Error)? {
+        guard let body = try? JSONDecoder().decode(CatalogErrorBody.self, from: failure.body) else { return nil }
+        return CatalogError(status: failure.statusCode, code: body.error.code, message: body.error.message)
+    }
 }
 
-struct Product: JsonApiResponse, CatalogResponse {
+struct Product: JsonApiResponse {
     let id: Int
     let name: String
     let price: Double
 }
 
-struct SearchResults: JsonApiResponse, CatalogResponse {
+struct SearchResults: JsonApiResponse {
     let query: String
     let items: [Product]
 }
 
-struct Order: JsonApiResponse, CatalogResponse {
+struct Order: JsonApiResponse {
     let id: String
     let productID: Int
     let quantity: Int
@@ -76,7 +71,7 @@ struct Order: JsonApiResponse, CatalogResponse {
     }
 }
 
-struct Terms: TextApiResponse, CatalogResponse {
+struct Terms: TextApiResponse {
     let text: String
 
     init?(text: String) {

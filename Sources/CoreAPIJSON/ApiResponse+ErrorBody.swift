@@ -6,11 +6,13 @@ public import Foundation
 #endif
 
 extension ApiResponse {
-    /// The policy of a service module whose error responses share one JSON body: when the status is not
-    /// one the method accepts and the body decodes as `ErrorBody`, the call fails with the error
-    /// `makeError` builds; everything else goes through `standardProcess(response:data:error:)`.
+    /// The policy of a JSON response type with an error body of its own: when the status is not one the
+    /// method accepts and the body decodes as `ErrorBody`, the call fails with the error `makeError`
+    /// builds; everything else goes through `standardProcess(response:data:error:)`. A service's common
+    /// error body, shared by all its methods, is read in the method family's
+    /// ``/CoreAPI/ApiMethod/statusError(for:)`` instead, which runs for text, raw and empty responses too.
     ///
-    /// Call it from the `process(response:data:error:)` of the module's family protocol:
+    /// Call it from the response type's `process(response:data:error:)`:
     ///
     /// ```swift
     /// extension ShopResponse {

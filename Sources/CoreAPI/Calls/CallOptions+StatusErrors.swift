@@ -11,7 +11,7 @@ extension CallOptions {
     ///     @Excluded var id: Int
     ///     var hostProviderKey: String { "api" }
     ///     var path: String { "/items/\(id)" }
-    ///     var statusErrors: CallOptions.StatusErrors { [.notFound: ShopError.noSuchItem] }
+    ///     var options: CallOptions { CallOptions(statusErrors: [.notFound: ShopError.noSuchItem]) }
     /// }
     /// ```
     ///
@@ -19,10 +19,12 @@ extension CallOptions {
     /// that receives the ``ApiError/StatusFailure`` with the status, header fields and body:
     ///
     /// ```swift
-    /// var statusErrors: CallOptions.StatusErrors {
-    ///     CallOptions.StatusErrors().on(.conflict) { failure in
-    ///         (try? JSONDecoder().decode(Conflict.self, from: failure.body)).map(ShopError.conflict) ?? ShopError.unknown
-    ///     }
+    /// var options: CallOptions {
+    ///     CallOptions(
+    ///         statusErrors: CallOptions.StatusErrors().on(.conflict) { failure in
+    ///             (try? JSONDecoder().decode(Conflict.self, from: failure.body)).map(ShopError.conflict) ?? ShopError.unknown
+    ///         }
+    ///     )
     /// }
     /// ```
     ///

@@ -18,7 +18,7 @@ public import Foundation
 ///
 /// ```swift
 /// struct Login: ApiMethod {
-///     var middlewares: [any Middleware] { [MinimumDurationMiddleware(seconds: 0.8)] }
+///     var options: CallOptions { CallOptions(middlewares: [MinimumDurationMiddleware(seconds: 0.8)]) }
 ///     …
 /// }
 /// ```
