@@ -17,7 +17,7 @@ public import Foundation
 /// }
 ///
 /// let feed = try await session.perform(GetFeed())
-/// for post in feed.posts { … }
+/// for post in feed.posts { show(post) }
 /// if !feed.posts.dropped.isEmpty { report(feed.posts.dropped) }
 /// ```
 ///

@@ -67,8 +67,12 @@ extension EncodingStrategy {
     ///
     /// ```swift
     /// struct Booking: ApiMethod, EncodingStrategy.CustomDate {
+    ///     typealias Response = EmptyResponse
     ///     static var dateEncoding: EncodingStrategy.Dates { .millisecondsSince1970 }
-    ///     // …
+    ///     let room: Int
+    ///     let from: Date  // sent as milliseconds, whatever the encoder's strategy
+    ///     var hostProviderKey: String { "api" }
+    ///     var path: String { "/bookings" }
     /// }
     /// ```
     public protocol CustomDate: Encodable {

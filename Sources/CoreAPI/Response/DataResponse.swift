@@ -16,7 +16,7 @@ public import Foundation
 /// }
 ///
 /// let attachment = try await session.perform(DownloadAttachment(id: 3))
-/// if attachment.mimeType == "application/pdf" { … }
+/// if attachment.mimeType == "application/pdf" { showPDF(attachment.data) }
 /// ```
 public struct DataResponse: ApiResponse, Hashable {
     /// The body bytes.

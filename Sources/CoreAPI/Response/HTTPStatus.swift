@@ -14,9 +14,9 @@
 ///
 /// ```swift
 /// switch response.statusCode {
-/// case HTTPStatus.notFound: …
-/// case HTTPStatus.Kind.serverError: …
-/// default: …
+/// case HTTPStatus.notFound: showEmptyState()
+/// case HTTPStatus.Kind.serverError: scheduleRetry()
+/// default: break
 /// }
 /// ```
 public struct HTTPStatus: Sendable, Hashable, Comparable, ExpressibleByIntegerLiteral, CustomStringConvertible {

@@ -16,7 +16,7 @@ import Dispatch
 ///     let control = ExchangeControl.for(options)
 ///     defer { control.finish() }
 ///     control.onEnd { reason in engine.stop(reason) }
-///     // … control.touch() whenever bytes move …
+///     return try await engine.send(request, onProgress: { control.touch() })
 /// }
 /// ```
 ///
