@@ -18,8 +18,13 @@ public import Foundation
 ///
 /// ```swift
 /// struct Login: ApiMethod {
+///     typealias Response = EmptyResponse
+///     let email: String
+///     let password: String
+///     var hostProviderKey: String { "api" }
+///     var httpMethod: HTTPMethod { .post }
+///     var path: String { "/login" }
 ///     var options: CallOptions { CallOptions(middlewares: [MinimumDurationMiddleware(seconds: 0.8)]) }
-///     …
 /// }
 /// ```
 public struct MinimumDurationMiddleware: Middleware {
