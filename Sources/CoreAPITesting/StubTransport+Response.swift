@@ -15,8 +15,8 @@ extension StubTransport {
         public var headers: Headers
         /// The body.
         public var body: Data
-        /// How long to wait before answering, in seconds.
-        public var delay: TimeInterval
+        /// How long to wait before answering; none by default.
+        public var delay: Duration
         /// A transport failure to report instead of a response, as a `URLError` code.
         public var failure: URLError.Code?
 
@@ -25,7 +25,7 @@ extension StubTransport {
             statusCode: Int = 200,
             headers: Headers = Headers(),
             body: Data = Data(),
-            delay: TimeInterval = 0,
+            delay: Duration = .zero,
             failure: URLError.Code? = nil
         ) {
             self.statusCode = statusCode
@@ -80,10 +80,10 @@ extension StubTransport {
             StubTransport.Response(failure: code)
         }
 
-        /// The reply answered after `seconds`.
-        public func delayed(by seconds: TimeInterval) -> StubTransport.Response {
+        /// The reply answered after `delay`.
+        public func delayed(by delay: Duration) -> StubTransport.Response {
             var copy = self
-            copy.delay = seconds
+            copy.delay = delay
             return copy
         }
     }

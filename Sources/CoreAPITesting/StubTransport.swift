@@ -164,10 +164,11 @@ public final class StubTransport: Transport {
         } catch {
             throw ApiError(error)
         }
-        if reply.delay > 0 {
-            let waited = min(reply.delay, options.idleTimeout)
+        if reply.delay > .zero {
+            let idle = options.idleTimeout
+            let waited = idle.isFinite ? min(reply.delay, .nanoseconds(Int64(min(idle, 1e9) * 1e9))) : reply.delay
             do {
-                try await Task.sleep(for: .seconds(waited))
+                try await Task.sleep(for: waited)
             } catch {
                 throw ApiError.cancelled
             }

@@ -69,9 +69,13 @@ public final class StubURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }
-        if reply.delay > 0 {
+        if reply.delay > .zero {
             let protocolInstance = Unchecked(value: self)
-            DispatchQueue.global().asyncAfter(deadline: .now() + reply.delay) {
+            let (seconds, attoseconds) = reply.delay.components
+            let delay = DispatchTimeInterval.nanoseconds(
+                Int(min(seconds, 1_000_000_000)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            )
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
                 protocolInstance.value.deliver(reply, for: url)
             }
         } else {

@@ -158,14 +158,14 @@ struct ApiSessionStubTests {
 
     @Test(arguments: [CallOptions.unlimited, .seconds(Int64.max), .zero, .seconds(-1), .seconds(1e12)])
     func anyTimeoutValueIsSafe(timeout: Duration) async throws {
-        server.on("/x", reply: StubTransport.Response.text("ok").delayed(by: 0.05))
+        server.on("/x", reply: StubTransport.Response.text("ok").delayed(by: .seconds(0.05)))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         let data = try await session.perform(Fetch<Data>(path: "/x", timeout: timeout))
         #expect(data == Data("ok".utf8))
     }
 
     @Test func stubDelayBeyondTheTimeoutTimesOut() async throws {
-        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: 2))
+        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(2)))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         await #expect(throws: ApiError.timeout) {
             try await session.perform(Fetch<Data>(path: "/x", timeout: .seconds(0.2)))
@@ -194,7 +194,7 @@ struct ApiSessionStubTests {
     }
 
     @Test func cancellingTheTaskEndsAsCancelled() async throws {
-        server.on("/slow", reply: StubTransport.Response.text("late").delayed(by: 5))
+        server.on("/slow", reply: StubTransport.Response.text("late").delayed(by: .seconds(5)))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         let task = Task { try await session.perform(Fetch<Data>(path: "/slow")) }
         try await Task.sleep(for: .milliseconds(100))

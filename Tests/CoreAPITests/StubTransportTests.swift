@@ -104,7 +104,7 @@ struct StubTransportTests {
             reply: StubTransport.Response.text(String(repeating: "x", count: 100)),
             error: ApiError.responseTooLarge(limit: 10)
         ),
-        (reply: StubTransport.Response.text("late").delayed(by: 30), error: ApiError.timeout),
+        (reply: StubTransport.Response.text("late").delayed(by: .seconds(30)), error: ApiError.timeout),
     ])
     func repliesAreHeldToTheOptions(reply: StubTransport.Response, error: ApiError) async throws {
         transport.on("/x", reply: reply)
@@ -117,7 +117,7 @@ struct StubTransportTests {
     }
 
     @Test func cancellingDuringADelayEndsTheCallAtOnce() async throws {
-        transport.on("/slow", reply: StubTransport.Response.text("late").delayed(by: 30))
+        transport.on("/slow", reply: StubTransport.Response.text("late").delayed(by: .seconds(30)))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let call = Task { try await session.perform(Get(path: "/slow")) }
         try await Task.sleep(for: .milliseconds(100))

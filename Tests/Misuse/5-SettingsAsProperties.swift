@@ -42,7 +42,7 @@ struct WithStatusErrors: ApiMethod {
 struct WithMiddlewares: ApiMethod {
     typealias Response = Data
     var hostProviderKey: String { "api" }
-    var middlewares: [any Middleware] { [MinimumDurationMiddleware(seconds: 0.8)] }
+    var middlewares: [any Middleware] { [MinimumDurationMiddleware(minimum: .milliseconds(800))] }
 }
 
 struct WithDeadline: ApiMethod {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -24,26 +24,25 @@ public import Foundation
 ///     var hostProviderKey: String { "api" }
 ///     var httpMethod: HTTPMethod { .post }
 ///     var path: String { "/login" }
-///     var options: CallOptions { CallOptions(middlewares: [MinimumDurationMiddleware(seconds: 0.8)]) }
+///     var options: CallOptions { CallOptions(middlewares: [MinimumDurationMiddleware(minimum: .milliseconds(800))]) }
 /// }
 /// ```
 public struct MinimumDurationMiddleware: Middleware {
-    /// The shortest time a call takes, in seconds; never negative.
-    public let seconds: TimeInterval
+    /// The shortest time a call takes; never negative.
+    public let minimum: Duration
 
     /// Waits out the rest of the minimum; throws only when the call is cancelled.
-    private let wait: @Sendable (TimeInterval) async throws -> Void
+    private let wait: @Sendable (Duration) async throws -> Void
 
     /// Creates the middleware.
-    /// - Parameter seconds: The shortest time a call takes. Zero, a negative value, NaN or infinity
-    ///   means no minimum.
-    public init(seconds: TimeInterval) {
-        self.init(seconds: seconds, wait: { try await RetryMiddleware.sleep(seconds: $0) })
+    /// - Parameter minimum: The shortest time a call takes. Zero or a negative duration means no minimum.
+    public init(minimum: Duration) {
+        self.init(minimum: minimum, wait: RetryPolicy.Backoff.sleep)
     }
 
     /// Creates the middleware with the wait it uses, so a test can see each wait it asks for.
-    package init(seconds: TimeInterval, wait: @escaping @Sendable (TimeInterval) async throws -> Void) {
-        self.seconds = seconds.isFinite && seconds > 0 ? seconds : 0
+    package init(minimum: Duration, wait: @escaping @Sendable (Duration) async throws -> Void) {
+        self.minimum = max(minimum, .zero)
         self.wait = wait
     }
 
@@ -59,7 +58,7 @@ public struct MinimumDurationMiddleware: Middleware {
         context: MiddlewareContext,
         next: @Sendable (ApiRequest) async throws -> RawResponse
     ) async throws -> RawResponse {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = ContinuousClock.now
         let outcome: Result<RawResponse, any Error>
         do {
             outcome = .success(try await next(request))
@@ -68,13 +67,13 @@ public struct MinimumDurationMiddleware: Middleware {
         } catch {
             outcome = .failure(error)
         }
-        let elapsed = TimeInterval(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
+        let elapsed = ContinuousClock.now - start
         if Task.isCancelled {
             throw ApiError.cancelled
         }
-        if elapsed < seconds {
+        if elapsed < minimum {
             do {
-                try await wait(seconds - elapsed)
+                try await wait(minimum - elapsed)
             } catch {
                 // The only error a sleep throws is CancellationError.
                 throw ApiError.cancelled

@@ -82,7 +82,7 @@ extension SerialLoopback {
             let key = UUID().uuidString
             let result = try await makeSession(transport).perform(FlakyCall(key: key, failures: 2, retryAfter: "1"))
             #expect(result == FlakyAttempts(attempts: 3))
-            #expect(log.current.map(\.delay) == [1, 1])
+            #expect(log.current.map(\.delay) == [.seconds(1), .seconds(1)])
             #expect(log.current.map(\.reason) == [.status(503), .status(503)])
             #expect(log.current.allSatisfy { $0.followsRetryAfter })
             let serverGaps = try await serverGaps(key)
@@ -105,7 +105,7 @@ extension SerialLoopback {
             let retry = try #require(log.current.first)
             #expect(log.current.count == 1)
             #expect(retry.followsRetryAfter)
-            #expect(retry.delay > 0 && retry.delay <= 2)
+            #expect(retry.delay > .zero && retry.delay <= .seconds(2))
             let serverGaps = try await serverGaps(key)
             #expect(serverGaps.count == 1)
             for gap in serverGaps {
@@ -113,7 +113,7 @@ extension SerialLoopback {
                 #expect(gap < 3.0)
             }
             print(
-                "retry-after date: delay \(formatted([retry.delay])) s, client gap \(formatted(clock.gaps)) s, "
+                "retry-after date: delay \(formatted([RetryPolicy.Backoff.seconds(of: retry.delay)])) s, client gap \(formatted(clock.gaps)) s, "
                     + "server gap \(formatted(serverGaps)) s"
             )
         }
@@ -121,10 +121,10 @@ extension SerialLoopback {
         @Test(arguments: TestTransport.underTest)
         func backoffWithoutRetryAfterIsWaitedOnTheWire(transport: TestTransport) async throws {
             let key = UUID().uuidString
-            let policy = RetryPolicy(initialDelay: 0.4)
+            let policy = RetryPolicy(backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(400)))
             let result = try await makeSession(transport, policy).perform(FlakyCall(key: key, failures: 2))
             #expect(result == FlakyAttempts(attempts: 3))
-            let delays = log.current.map(\.delay)
+            let delays = log.current.map { RetryPolicy.Backoff.seconds(of: $0.delay) }
             try #require(delays.count == 2)
             // Equal jitter: between half the backoff and the backoff, 0.4 s then 0.8 s.
             #expect(delays[0] >= 0.2 && delays[0] <= 0.4)
@@ -184,7 +184,7 @@ extension SerialLoopback {
             while log.current.isEmpty && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
-            try #require(log.current.map(\.delay) == [10])
+            try #require(log.current.map(\.delay) == [.seconds(10)])
             let start = ContinuousClock.now
             task.cancel()
             await #expect(throws: ApiError.cancelled) { try await task.value }
@@ -247,7 +247,7 @@ extension SerialLoopback {
         /// is retried.
         @Test(arguments: TestTransport.underTest)
         func postIsRetriedWhenTheConnectionIsRefused(transport: TestTransport) async throws {
-            let policy = RetryPolicy(initialDelay: 0.05, jitter: .none)
+            let policy = RetryPolicy(backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(50), jitter: .none))
             let session = makeSession(transport, policy, hosts: ["fixture": "http://127.0.0.1:1"])
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(FlakyCall(key: "refused", failures: 0, httpMethod: .post))
@@ -258,7 +258,7 @@ extension SerialLoopback {
             }
             #expect(failure.kind == .cannotConnect)
             #expect(clock.starts.current.count == 3)
-            #expect(log.current.map(\.delay) == [0.05, 0.1])
+            #expect(log.current.map(\.delay) == [.milliseconds(50), .milliseconds(100)])
             #expect(log.current.map(\.reason) == [.failure(.transport(failure)), .failure(.transport(failure))])
         }
     }

@@ -146,7 +146,14 @@ extension SerialLoopback {
             let session = transport.makeSession(
                 hostProvider: server.hosts,
                 configuration: configuration,
-                middlewares: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: 0.1, jitter: .none))]
+                middlewares: [
+                    RetryMiddleware(
+                        policy: RetryPolicy(
+                            maximumAttempts: 2,
+                            backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(100), jitter: .none)
+                        )
+                    )
+                ]
             )
             let tag = "stall-first-\(UUID().uuidString)"
             let receipt = try await session.perform(

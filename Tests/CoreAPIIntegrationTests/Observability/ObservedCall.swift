@@ -45,7 +45,7 @@
 
         /// A retry without waiting, three attempts at most.
         static var retry: RetryMiddleware {
-            RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: 0, jitter: .none))
+            RetryMiddleware(policy: RetryPolicy(maximumAttempts: 3, backoff: .constant(.zero)))
         }
 
         /// Whether `text` holds none of the secrets.

@@ -44,7 +44,7 @@ struct HopWatcher: Middleware {
             hosts: ["api": "https://api.test"],
             middlewares: [
                 HopWatcher(name: "outer", log: log),
-                RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: 0, jitter: .none)),
+                RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, backoff: .constant(.zero))),
                 HopWatcher(name: "inner", log: log),
             ]
         )

@@ -199,7 +199,7 @@ struct LoggingMiddlewareTests {
     }
 
     @Test func cancellationIsInfoNotError() async throws {
-        server.on(.get, "/slow", reply: StubTransport.Response.text("late").delayed(by: 5))
+        server.on(.get, "/slow", reply: StubTransport.Response.text("late").delayed(by: .seconds(5)))
         let errors = LogCapture()
         let session = session([errors.middleware(.error), capture.middleware(.info)])
         let task = Task { try await session.perform(Fetch(path: "/slow")) }
@@ -228,7 +228,7 @@ struct LoggingMiddlewareTests {
     }
 
     @Test func durationCoversTheWholeExchange() async throws {
-        server.on(.get, "/slow", reply: StubTransport.Response.text("ok").delayed(by: 0.2))
+        server.on(.get, "/slow", reply: StubTransport.Response.text("ok").delayed(by: .seconds(0.2)))
         _ = try await session([capture.middleware(.info)]).perform(Fetch(path: "/slow"))
         let message = try #require(capture.records.last?.message)
         let match = try #require(message.firstMatch(of: /\(Fetch, (\d+) ms, 2-byte body\)$/))

@@ -250,14 +250,14 @@ struct Ping: ApiMethod {
         #expect(LoggingMiddleware().waitsOnlyInNext)
         #expect(ObserverMiddleware().waitsOnlyInNext)
         #expect(!RetryMiddleware().waitsOnlyInNext)
-        #expect(!MinimumDurationMiddleware(seconds: 1).waitsOnlyInNext)
+        #expect(!MinimumDurationMiddleware(minimum: .seconds(1)).waitsOnlyInNext)
         #expect(!MockMiddleware().waitsOnlyInNext)
         #expect(!Tracer(name: "a", log: EventLog()).waitsOnlyInNext)  // a middleware that does not say
     }
 
     @Test(.timeLimit(.minutes(1)))
     func cancelAllRequestsEndsACallInTheCallersTaskAndLeavesThatTaskAlone() async throws {
-        server.on(.get, "/ping", reply: StubTransport.Response.text("late").delayed(by: 30))
+        server.on(.get, "/ping", reply: StubTransport.Response.text("late").delayed(by: .seconds(30)))
         let log = EventLog()
         let session = server.makeSession(
             hosts: ["api": "https://api.test"],

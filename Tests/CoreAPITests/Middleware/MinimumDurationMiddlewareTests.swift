@@ -38,11 +38,11 @@ private struct Stopwatch: Middleware {
 
 /// Records each wait the middleware asks for, then waits for real.
 private final class Waits: Sendable {
-    let requested = LockedValue<[TimeInterval]>([])
+    let requested = LockedValue<[Duration]>([])
 
-    func wait(_ seconds: TimeInterval) async throws {
-        requested.withLock { $0.append(seconds) }
-        try await Task.sleep(for: .seconds(seconds))
+    func wait(_ delay: Duration) async throws {
+        requested.withLock { $0.append(delay) }
+        try await Task.sleep(for: delay)
     }
 }
 
@@ -55,28 +55,28 @@ struct MinimumDurationMiddlewareTests {
     let server = StubTransport()
     private let waits = Waits()
 
-    private func makeSession(_ seconds: TimeInterval, inner: [any Middleware] = []) -> ApiSession {
+    private func makeSession(_ minimum: Duration, inner: [any Middleware] = []) -> ApiSession {
         let waits = waits
         return server.makeSession(
             hosts: ["api": "https://api.test"],
-            middlewares: [MinimumDurationMiddleware(seconds: seconds, wait: { try await waits.wait($0) })] + inner
+            middlewares: [MinimumDurationMiddleware(minimum: minimum, wait: { try await waits.wait($0) })] + inner
         )
     }
 
     /// At most one wait, for no more than the minimum (none when the call itself took that long).
-    private func expectOneWaitAtMost(_ seconds: TimeInterval) {
+    private func expectOneWaitAtMost(_ minimum: Duration) {
         let requested = waits.requested.current
         #expect(requested.count <= 1)
-        #expect(requested.allSatisfy { $0 > 0 && $0 <= seconds })
+        #expect(requested.allSatisfy { $0 > .zero && $0 <= minimum })
     }
 
     @Test func fastSuccessWaitsForTheMinimum() async throws {
         server.on("/x", reply: .text("ok"))
         let start = ContinuousClock.now
-        let data = try await makeSession(0.4).perform(Call())
+        let data = try await makeSession(.milliseconds(400)).perform(Call())
         #expect(data == Data("ok".utf8))
         #expect(ContinuousClock.now - start >= .milliseconds(400))
-        expectOneWaitAtMost(0.4)
+        expectOneWaitAtMost(.milliseconds(400))
     }
 
     @Test(arguments: [
@@ -86,17 +86,17 @@ struct MinimumDurationMiddlewareTests {
     func fastFailureWaitsForTheMinimumToo(reply: StubTransport.Response, category: String) async throws {
         server.on("/x", reply: reply)
         let start = ContinuousClock.now
-        let error = await #expect(throws: ApiError.self) { try await makeSession(0.4).perform(Call()) }
+        let error = await #expect(throws: ApiError.self) { try await makeSession(.milliseconds(400)).perform(Call()) }
         #expect(error?.category == category)
         #expect(ContinuousClock.now - start >= .milliseconds(400))
-        expectOneWaitAtMost(0.4)
+        expectOneWaitAtMost(.milliseconds(400))
     }
 
     /// A call slower than the minimum returns as soon as the rest of the chain does, without a wait.
     @Test func slowCallReturnsAtOnce() async throws {
-        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: 1.5))
+        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(1.5)))
         let inside = Stopwatch()
-        let data = try await makeSession(1, inner: [inside]).perform(Call())
+        let data = try await makeSession(.seconds(1), inner: [inside]).perform(Call())
         #expect(data == Data("late".utf8))
         let inner = try #require(inside.durations.current.first)
         #expect(inner >= .milliseconds(1500))
@@ -105,7 +105,7 @@ struct MinimumDurationMiddlewareTests {
 
     @Test func cancellingDuringTheWaitEndsAtOnce() async throws {
         server.on("/x", reply: .text("ok"))
-        let session = makeSession(60)
+        let session = makeSession(.seconds(60))
         let task = Task { try await session.perform(Call()) }
         try await waitUntil { !waits.requested.current.isEmpty }
         try await Task.sleep(for: .milliseconds(100))
@@ -116,8 +116,8 @@ struct MinimumDurationMiddlewareTests {
     }
 
     @Test func cancelledCallIsNotHeldBack() async throws {
-        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: 60))
-        let session = makeSession(30)
+        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(60)))
+        let session = makeSession(.seconds(30))
         let task = Task { try await session.perform(Call()) }
         try await waitUntil { server.requests.count == 1 }
         let start = ContinuousClock.now
@@ -127,8 +127,10 @@ struct MinimumDurationMiddlewareTests {
         #expect(waits.requested.current.isEmpty)
     }
 
-    @Test(arguments: [(-1.0, 0.0), (.nan, 0), (.infinity, 0), (-.infinity, 0), (0, 0), (1.5, 1.5)])
-    func oddSecondsMeanNoMinimum(seconds: TimeInterval, expected: TimeInterval) {
-        #expect(MinimumDurationMiddleware(seconds: seconds).seconds == expected)
+    @Test(arguments: [
+        (Duration.seconds(-1), Duration.zero), (.zero, .zero), (.milliseconds(1500), .milliseconds(1500)),
+    ])
+    func aNegativeMinimumMeansNone(minimum: Duration, expected: Duration) {
+        #expect(MinimumDurationMiddleware(minimum: minimum).minimum == expected)
     }
 }

@@ -62,8 +62,8 @@ private final class Recorder: Sendable {
     var waits: [TimeInterval] { state.current.waits }
     var retries: [RetryMiddleware.Retry] { state.current.retries }
 
-    func sleep(_ seconds: TimeInterval) async throws {
-        state.withLock { $0.waits.append(seconds) }
+    func sleep(_ delay: Duration) async throws {
+        state.withLock { $0.waits.append(RetryPolicy.Backoff.seconds(of: delay)) }
         try Task.checkCancellation()
     }
 
@@ -146,7 +146,7 @@ struct RetryMiddlewareTests {
 
     @Test func successAfterFailuresEndsTheRetries() async throws {
         reply(.status(503), .status(502), .text("done"), .status(500))
-        let data = try await makeSession(RetryPolicy(maxAttempts: 5)).perform(Call())
+        let data = try await makeSession(RetryPolicy(maximumAttempts: 5)).perform(Call())
         #expect(data == Data("done".utf8))
         #expect(server.requests.count == 3)
         #expect(recorder.retries.map(\.reason) == [.status(503), .status(502)])
@@ -177,14 +177,14 @@ struct RetryMiddlewareTests {
     func oneAttemptOrFewerMeansNoRetry(maxAttempts: Int) async throws {
         reply(.status(503))
         await #expect(throws: ApiError.self) {
-            try await makeSession(RetryPolicy(maxAttempts: maxAttempts)).perform(Call())
+            try await makeSession(RetryPolicy(maximumAttempts: maxAttempts)).perform(Call())
         }
         #expect(server.requests.count == 1)
     }
 
     @Test func policySetsTheStatusesAndMethods() async throws {
         reply(.status(418))
-        var policy = RetryPolicy(maxAttempts: 2, retryableMethods: [.post])
+        var policy = RetryPolicy(maximumAttempts: 2, retryableMethods: [.post])
         policy.retryableStatusCodes = [418]
         await #expect(throws: ApiError.self) { try await makeSession(policy).perform(Call(httpMethod: .post)) }
         #expect(server.requests.count == 2)
@@ -281,7 +281,9 @@ struct RetryMiddlewareTests {
         reply(.json("{}", statusCode: 429, headers: ["Retry-After": "7"]), .text("ok"))
         _ = try await makeSession().perform(Call())
         #expect(recorder.waits == [7])
-        #expect(recorder.retries == [.init(attempt: 1, delay: 7, reason: .status(429), followsRetryAfter: true)])
+        #expect(
+            recorder.retries == [.init(attempt: 1, delay: .seconds(7), reason: .status(429), followsRetryAfter: true)]
+        )
     }
 
     @Test func retryAfterDateSetsTheWait() async throws {
@@ -304,7 +306,7 @@ struct RetryMiddlewareTests {
         #expect(recorder.waits == [60])
     }
 
-    /// A longer `Retry-After` than `maxRetryAfter` returns the response at once, header included.
+    /// A longer `Retry-After` than `maximumRetryAfter` returns the response at once, header included.
     @Test(arguments: ["61", "Sun, 06 Nov 1994 08:50:38 GMT", "99999999999999999999999"])
     func retryAfterBeyondTheCapEndsTheRetries(value: String) async throws {
         reply(.json("{}", statusCode: 503, headers: ["Retry-After": value]))
@@ -334,7 +336,10 @@ struct RetryMiddlewareTests {
 
     @Test func backoffGrowsUpToTheMaximumWithInjectedJitter() async throws {
         reply(.status(503))
-        let policy = RetryPolicy(maxAttempts: 6, initialDelay: 1, multiplier: 3, maxDelay: 20)
+        let policy = RetryPolicy(
+            maximumAttempts: 6,
+            backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), factor: 3, maximumDelay: .seconds(20))
+        )
         await #expect(throws: ApiError.self) {
             try await makeSession(policy, random: [0, 0.5, 0.25, 1, 0.75]).perform(Call())
         }
@@ -344,28 +349,33 @@ struct RetryMiddlewareTests {
     }
 
     @Test(arguments: [
-        (RetryPolicy.Jitter.none, 0.3, [1.0, 2, 4, 8, 10]),
+        (RetryPolicy.Backoff.Jitter.none, 0.3, [1.0, 2, 4, 8, 10]),
         (.equal, 0.0, [0.5, 1, 2, 4, 5]),
         (.equal, 0.5, [0.75, 1.5, 3, 6, 7.5]),
         (.full, 0.5, [0.5, 1, 2, 4, 5]),
         (.full, 0.0, [0, 0, 0, 0, 0]),
     ])
-    func backoffFollowsTheJitterScheme(jitter: RetryPolicy.Jitter, random: Double, expected: [TimeInterval]) {
-        let policy = RetryPolicy(initialDelay: 1, maxDelay: 10, jitter: jitter)
-        #expect((1...5).map { policy.backoffDelay(beforeRetry: $0, random: random) } == expected)
+    func backoffFollowsTheJitterScheme(jitter: RetryPolicy.Backoff.Jitter, random: Double, expected: [TimeInterval]) {
+        let policy = RetryPolicy(
+            backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(10), jitter: jitter)
+        )
+        let delays = (1...5).map { policy.backoffDelay(beforeRetry: $0, random: random) }
+        #expect(delays.map(RetryPolicy.Backoff.seconds(of:)) == expected)
     }
 
     @Test func oddSettingsGiveFiniteNonNegativeBackoffs() {
+        let longest = Duration.seconds(Int64.max)
         let policies = [
-            RetryPolicy(initialDelay: .nan), RetryPolicy(initialDelay: -1), RetryPolicy(multiplier: .nan),
-            RetryPolicy(multiplier: .infinity), RetryPolicy(maxDelay: .infinity), RetryPolicy(maxDelay: .nan),
-            RetryPolicy(initialDelay: .infinity, maxDelay: .infinity),
-        ]
+            RetryPolicy.Backoff(initialDelay: .seconds(-1)), RetryPolicy.Backoff(factor: .nan),
+            RetryPolicy.Backoff(factor: .infinity), RetryPolicy.Backoff(factor: -2),
+            RetryPolicy.Backoff(maximumDelay: longest), RetryPolicy.Backoff(maximumDelay: .seconds(-3)),
+            RetryPolicy.Backoff(initialDelay: longest, maximumDelay: longest),
+        ].map { RetryPolicy(backoff: $0) }
         for policy in policies {
             for retry in [0, 1, 2, 1000, Int.max] {
                 for random in [0, 0.5, 1, .nan, -3, 7] {
                     let delay = policy.backoffDelay(beforeRetry: retry, random: random)
-                    #expect(delay.isFinite && delay >= 0, "\(policy) \(retry) \(random)")
+                    #expect(delay >= .zero && delay <= .seconds(1e9), "\(policy) \(retry) \(random)")
                 }
             }
         }
@@ -377,7 +387,7 @@ struct RetryMiddlewareTests {
     @Test func cancellingDuringTheBackoffEndsAtOnce() async throws {
         reply(.status(503))
         let retried = LockedValue(false)
-        let retry = RetryMiddleware(policy: RetryPolicy(initialDelay: 60, jitter: .none)) { _ in
+        let retry = RetryMiddleware(policy: RetryPolicy(backoff: .constant(.seconds(60)))) { _ in
             retried.withLock { $0 = true }
         }
         let session = server.makeSession(hosts: ["api": "https://api.test"], middlewares: [retry])
@@ -394,7 +404,7 @@ struct RetryMiddlewareTests {
     @Test func cancelAllRequestsEndsACallWaitingToRetry() async throws {
         reply(.failure(.cannotConnectToHost))
         let retried = LockedValue(false)
-        let retry = RetryMiddleware(policy: RetryPolicy(initialDelay: 60, jitter: .none)) { _ in
+        let retry = RetryMiddleware(policy: RetryPolicy(backoff: .constant(.seconds(60)))) { _ in
             retried.withLock { $0 = true }
         }
         let session = server.makeSession(hosts: ["api": "https://api.test"], middlewares: [retry])
@@ -408,7 +418,7 @@ struct RetryMiddlewareTests {
     }
 
     @Test func callCancelledInFlightIsNotRetried() async throws {
-        reply(StubTransport.Response.status(503).delayed(by: 0.5))
+        reply(StubTransport.Response.status(503).delayed(by: .seconds(0.5)))
         let session = makeSession()
         let task = Task { try await session.perform(Call()) }
         try await waitUntil { server.requests.count == 1 }
@@ -422,11 +432,16 @@ struct RetryMiddlewareTests {
     // MARK: - Reporting
 
     @Test func retryDescriptionsAreOneLineWithoutSecrets() {
-        let status = RetryMiddleware.Retry(attempt: 1, delay: 1, reason: .status(503), followsRetryAfter: true)
+        let status = RetryMiddleware.Retry(
+            attempt: 1,
+            delay: .seconds(1),
+            reason: .status(503),
+            followsRetryAfter: true
+        )
         #expect(status.description == "attempt 1 failed with status 503; retrying in 1.000 s (Retry-After)")
         let failure = RetryMiddleware.Retry(
             attempt: 2,
-            delay: 0.25,
+            delay: .milliseconds(250),
             reason: .failure(.transport(.init(kind: .cannotConnect, code: -1004))),
             followsRetryAfter: false
         )
@@ -434,7 +449,7 @@ struct RetryMiddlewareTests {
             failure.description
                 == "attempt 2 failed with Transport failure: cannotConnect (URLError -1004); retrying in 0.250 s"
         )
-        for delay in [TimeInterval.infinity, .nan, 1e30] {
+        for delay in [Duration.seconds(Int64.max), .seconds(-5)] {
             let odd = RetryMiddleware.Retry(
                 attempt: 3,
                 delay: delay,
@@ -452,11 +467,11 @@ struct RetryMiddlewareTests {
             recorder.retries == [
                 .init(
                     attempt: 1,
-                    delay: 0.375,
+                    delay: .milliseconds(375),
                     reason: .failure(ApiError(URLError(.cannotConnectToHost))),
                     followsRetryAfter: false
                 ),
-                .init(attempt: 2, delay: 2, reason: .status(503), followsRetryAfter: true),
+                .init(attempt: 2, delay: .seconds(2), reason: .status(503), followsRetryAfter: true),
             ]
         )
     }

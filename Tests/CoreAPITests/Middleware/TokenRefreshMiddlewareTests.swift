@@ -106,7 +106,7 @@ struct TokenRefreshMiddlewareTests {
     private func acceptOnly(_ valid: LockedValue<String>, delay: TimeInterval = 0.05) {
         server.on(.get, "/me") { request in
             request.headers["Authorization"] == "Bearer \(valid.current)"
-                ? .json(#"{"id":1}"#) : StubTransport.Response.status(401).delayed(by: delay)
+                ? .json(#"{"id":1}"#) : StubTransport.Response.status(401).delayed(by: .seconds(delay))
         }
     }
 
@@ -176,7 +176,7 @@ struct TokenRefreshMiddlewareTests {
     }
 
     @Test func requestRejectedAfterRefreshIsReturnedAsUnauthorized() async throws {
-        server.on(.get, "/me", reply: StubTransport.Response.status(401).delayed(by: 0.05))
+        server.on(.get, "/me", reply: StubTransport.Response.status(401).delayed(by: .seconds(0.05)))
         let refresher = Refresher()
         let auth = TokenRefreshMiddleware(token: "old", refreshLimit: nil, refresh: refresher.refresh)
         let results = await performConcurrently(10, on: session([auth, Gate(count: 10)]))
@@ -265,7 +265,7 @@ struct TokenRefreshMiddlewareTests {
         let refresher = Refresher(tokens: ["t1", "t2", "t3"], delayMilliseconds: 0)
         let auth = TokenRefreshMiddleware(
             token: "old",
-            refreshLimit: .init(maximumCount: 2, interval: 60),
+            refreshLimit: .init(maximumCount: 2, interval: .seconds(60)),
             refresh: refresher.refresh
         )
         let session = session([auth])
@@ -281,7 +281,7 @@ struct TokenRefreshMiddlewareTests {
         let refresher = Refresher(tokens: ["t1", "t2"], delayMilliseconds: 0)
         let auth = TokenRefreshMiddleware(
             token: "old",
-            refreshLimit: .init(maximumCount: 1, interval: 15),
+            refreshLimit: .init(maximumCount: 1, interval: .seconds(15)),
             refresh: refresher.refresh
         )
         let session = session([auth])

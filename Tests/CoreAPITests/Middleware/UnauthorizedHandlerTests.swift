@@ -131,7 +131,7 @@ struct UnauthorizedHandlerTests {
     }
 
     @Test func calledOncePerFinalRejectionAfterRefresh() async throws {
-        server.on(.get, "/account", reply: StubTransport.Response.status(401).delayed(by: 0.05))
+        server.on(.get, "/account", reply: StubTransport.Response.status(401).delayed(by: .seconds(0.05)))
         let calls = Calls()
         let refreshes = LockedValue(0)
         let auth = TokenRefreshMiddleware(token: "old", refreshLimit: nil) { _ in

@@ -33,7 +33,7 @@ private struct StatusErrorsAsProperty: ApiMethod {
 private struct MiddlewaresAsProperty: ApiMethod {
     typealias Response = Data
     var hostProviderKey: String { "api" }
-    var middlewares: [any Middleware] { [MinimumDurationMiddleware(seconds: 0.8)] }
+    var middlewares: [any Middleware] { [MinimumDurationMiddleware(minimum: .milliseconds(800))] }
 }
 
 private struct CachePolicyAsProperty: ApiMethod {

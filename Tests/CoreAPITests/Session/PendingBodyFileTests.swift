@@ -69,7 +69,12 @@ struct PendingBodyFileTests {
         let session = transport.makeSession(
             hosts: ["api": "https://api.test"],
             middlewares: [
-                RetryMiddleware(policy: RetryPolicy(initialDelay: 0.01, jitter: .none, retryableMethods: [.post]))
+                RetryMiddleware(
+                    policy: RetryPolicy(
+                        backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(10), jitter: .none),
+                        retryableMethods: [.post]
+                    )
+                )
             ]
         )
         _ = try await session.perform(Upload(file: CoreAPI.Attachment(fileURL: source), temporaryDirectory: bodies))

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -47,19 +47,19 @@ public final class TokenRefreshMiddleware: Middleware {
         /// The most refreshes within ``interval``.
         public var maximumCount: Int
         /// The length of the window, in seconds.
-        public var interval: TimeInterval
+        public var interval: Duration
 
         /// Creates a limit.
         /// - Parameters:
         ///   - maximumCount: The most refreshes within `interval`; zero or less means none.
-        ///   - interval: The length of the window, in seconds.
-        public init(maximumCount: Int, interval: TimeInterval) {
+        ///   - interval: The length of the window.
+        public init(maximumCount: Int, interval: Duration) {
             self.maximumCount = maximumCount
             self.interval = interval
         }
 
         /// Five refreshes in 30 seconds.
-        public static let `default` = RefreshLimit(maximumCount: 5, interval: 30)
+        public static let `default` = RefreshLimit(maximumCount: 5, interval: .seconds(30))
     }
 
     private struct State {
@@ -67,8 +67,8 @@ public final class TokenRefreshMiddleware: Middleware {
         /// One more each time the token changes, by a refresh or through ``token``.
         var generation = 0
         var refresh: RefreshOperation?
-        /// When the refreshes inside the current window started, as system uptime.
-        var refreshStarts: [TimeInterval] = []
+        /// When the refreshes inside the current window started.
+        var refreshStarts: [ContinuousClock.Instant] = []
     }
 
     private enum Step {
@@ -158,7 +158,7 @@ public final class TokenRefreshMiddleware: Middleware {
 
     /// The token to re-send a request rejected with `rejected`, or `nil` to return the rejection.
     private func ticket(afterRejecting rejected: TokenTicket) async throws -> TokenTicket? {
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = ContinuousClock.now
         let step = state.withLock { state -> Step in
             if let operation = state.refresh {
                 return .wait(operation)

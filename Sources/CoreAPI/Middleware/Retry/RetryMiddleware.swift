@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,7 +19,7 @@ public import Foundation
 /// for its own calls.
 ///
 /// ```swift
-/// let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 4)) { retry in
+/// let retry = RetryMiddleware(policy: RetryPolicy(maximumAttempts: 4)) { retry in
 ///     logger.info("\(retry)")  // "attempt 1 failed with status 503; retrying in 1.000 s (Retry-After)"
 /// }
 /// let session = ApiSession(hostProvider: hosts, middlewares: [retry])
@@ -37,15 +37,15 @@ public struct RetryMiddleware: Middleware {
 
         /// The attempt that failed, from 1; the next one is `attempt + 1`.
         public var attempt: Int
-        /// How long the middleware waits before the next attempt, in seconds.
-        public var delay: TimeInterval
+        /// How long the middleware waits before the next attempt.
+        public var delay: Duration
         /// Why the attempt is retried.
         public var reason: Reason
         /// Whether ``delay`` comes from the response's `Retry-After` field rather than the backoff.
         public var followsRetryAfter: Bool
 
         /// Creates a retry description.
-        public init(attempt: Int, delay: TimeInterval, reason: Reason, followsRetryAfter: Bool) {
+        public init(attempt: Int, delay: Duration, reason: Reason, followsRetryAfter: Bool) {
             self.attempt = attempt
             self.delay = delay
             self.reason = reason
@@ -60,7 +60,8 @@ public struct RetryMiddleware: Middleware {
             case .status(let code): cause = "status \(code)"
             case .failure(let error): cause = error.description
             }
-            return "attempt \(attempt) failed with \(cause); retrying in \(String(format: "%.3f", delay)) s"
+            return
+                "attempt \(attempt) failed with \(cause); retrying in \(String(format: "%.3f", RetryPolicy.Backoff.seconds(of: delay))) s"
                 + (followsRetryAfter ? " (Retry-After)" : "")
         }
     }
@@ -69,7 +70,7 @@ public struct RetryMiddleware: Middleware {
     public let policy: RetryPolicy
     private let onRetry: (@Sendable (Retry) -> Void)?
     private let random: @Sendable () -> Double
-    private let sleep: @Sendable (TimeInterval) async throws -> Void
+    private let sleep: @Sendable (Duration) async throws -> Void
     private let now: @Sendable () -> Date
 
     /// Creates a retry middleware.
@@ -84,13 +85,13 @@ public struct RetryMiddleware: Middleware {
     /// Creates a retry middleware with a given source of randomness, clock and sleep, for tests.
     /// - Parameters:
     ///   - random: Returns a value in `0..<1` for the jitter of each backoff.
-    ///   - sleep: Waits the given seconds; throws `CancellationError` when the task is cancelled.
+    ///   - sleep: Waits the given time; throws `CancellationError` when the task is cancelled.
     ///   - now: The current time, for `Retry-After` dates.
     package init(
         policy: RetryPolicy,
         onRetry: (@Sendable (Retry) -> Void)? = nil,
         random: @escaping @Sendable () -> Double,
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = RetryMiddleware.sleep(seconds:),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = RetryPolicy.Backoff.sleep,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.policy = policy
@@ -141,14 +142,5 @@ public struct RetryMiddleware: Middleware {
             }
             attempt += 1
         }
-    }
-
-    /// Sleeps `seconds` (clamped to 0...10⁹) with `Task.sleep`; throws `CancellationError` when cancelled.
-    package static func sleep(seconds: TimeInterval) async throws {
-        guard seconds > 0 else {
-            try Task.checkCancellation()
-            return
-        }
-        try await Task.sleep(nanoseconds: UInt64(min(seconds, 1e9) * 1e9))
     }
 }

@@ -1,8 +1,8 @@
-public import Foundation
+package import Foundation
 
 /// When and how often ``RetryMiddleware`` sends a request again, and how long it waits in between.
 ///
-/// An attempt is retried while fewer than ``maxAttempts`` were made and its outcome is transient:
+/// An attempt is retried while fewer than ``maximumAttempts`` were made and its outcome is transient:
 ///
 /// - a response with one of the ``retryableStatusCodes`` to a request whose method is one of the
 ///   ``retryableMethods`` (by default the idempotent ones, which may safely be repeated);
@@ -17,9 +17,9 @@ public import Foundation
 /// middleware throws that is not an ``ApiError``.
 ///
 /// **Waiting.** Before retry `n` (1 for the second attempt) the middleware waits the ``backoff``
-/// `min(maxDelay, initialDelay × multiplierⁿ⁻¹)`, spread by ``jitter`` (see ``RetryPolicy/Backoff``). When the response carries a
+/// `min(maximumDelay, initialDelay × factorⁿ⁻¹)`, spread by its jitter (see ``RetryPolicy/Backoff``). When the response carries a
 /// valid `Retry-After` field (seconds or an HTTP-date, RFC 9110 §10.2.3) and ``honorsRetryAfter`` is
-/// on, it waits exactly that long instead. A `Retry-After` longer than ``maxRetryAfter`` ends the retries
+/// on, it waits exactly that long instead. A `Retry-After` longer than ``maximumRetryAfter`` ends the retries
 /// and the response is returned as it is: the server said the request will not succeed before then, so
 /// waiting only the cap would send a request it announced it would refuse (for a `429`, possibly
 /// prolonging the limit), and waiting longer would hold the caller past any sensible deadline. The caller
@@ -27,42 +27,18 @@ public import Foundation
 /// later call itself.
 ///
 /// ```swift
-/// var policy = RetryPolicy(maxAttempts: 4, initialDelay: 0.2)
+/// var policy = RetryPolicy(maximumAttempts: 4, backoff: RetryPolicy.Backoff(initialDelay: .milliseconds(200)))
 /// policy.retryableStatusCodes.remove(500)
 /// let session = ApiSession(hostProvider: hosts, middlewares: [RetryMiddleware(policy: policy)])
 /// ```
 ///
 /// A method or a call changes the policy for itself with ``CallOptions/retryPolicy``.
 public struct RetryPolicy: Sendable, Equatable {
-    /// How the backoff is spread; the same as ``RetryPolicy/Backoff/Jitter``.
-    public typealias Jitter = RetryPolicy.Backoff.Jitter
-
     /// The most attempts, the first one included; `1` (or less) means no retries. `3` by default.
-    public var maxAttempts: Int
+    public var maximumAttempts: Int
     /// The waits between attempts without `Retry-After`: half a second, doubling up to 30 seconds, with
     /// ``RetryPolicy/Backoff/Jitter/equal`` jitter by default.
     public var backoff: RetryPolicy.Backoff
-    /// The backoff before the first retry, in seconds; `0.5` by default. The same as
-    /// ``RetryPolicy/Backoff/initialDelay`` of ``backoff``.
-    public var initialDelay: TimeInterval {
-        get { RetryPolicy.Backoff.seconds(of: backoff.initialDelay) }
-        set { backoff.initialDelay = RetryPolicy.Backoff.duration(seconds: newValue) }
-    }
-    /// The factor the backoff grows by with each retry; `2` by default. The same as ``RetryPolicy/Backoff/factor``.
-    public var multiplier: Double {
-        get { backoff.factor }
-        set { backoff.factor = newValue }
-    }
-    /// The largest backoff, in seconds; `30` by default. The same as ``RetryPolicy/Backoff/maximumDelay``.
-    public var maxDelay: TimeInterval {
-        get { RetryPolicy.Backoff.seconds(of: backoff.maximumDelay) }
-        set { backoff.maximumDelay = RetryPolicy.Backoff.duration(seconds: newValue) }
-    }
-    /// How the backoff is spread; ``RetryPolicy/Backoff/Jitter/equal`` by default. The same as ``RetryPolicy/Backoff/jitter``.
-    public var jitter: Jitter {
-        get { backoff.jitter }
-        set { backoff.jitter = newValue }
-    }
     /// The methods whose requests are retried after any retryable outcome; ``idempotentMethods`` by default.
     public var retryableMethods: Set<HTTPMethod>
     /// The status codes that are retried; `408`, `429`, `500`, `502`, `503` and `504` by default.
@@ -74,8 +50,8 @@ public struct RetryPolicy: Sendable, Equatable {
     public var retriesTimeouts: Bool
     /// Whether a valid `Retry-After` field on a retryable response sets the wait; `true` by default.
     public var honorsRetryAfter: Bool
-    /// The longest `Retry-After` honoured, in seconds; a longer one ends the retries. `60` by default.
-    public var maxRetryAfter: TimeInterval
+    /// The longest `Retry-After` honoured; a longer one ends the retries. A minute by default.
+    public var maximumRetryAfter: Duration
 
     /// The methods RFC 9110 §9.2.2 defines as idempotent: `GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, `TRACE`.
     public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .options, .put, .delete, .trace]
@@ -84,74 +60,41 @@ public struct RetryPolicy: Sendable, Equatable {
     public static let unsentFailures: Set<ApiError.TransportFailure.Kind> = [.cannotConnect, .dns]
 
     /// A policy that never retries.
-    public static let never = RetryPolicy(maxAttempts: 1)
+    public static let never = RetryPolicy(maximumAttempts: 1)
 
-    /// Creates a policy; every parameter has the default described on its property. The delays are in
-    /// seconds; a negative or NaN one counts as zero.
-    public init(
-        maxAttempts: Int = 3,
-        initialDelay: TimeInterval = 0.5,
-        multiplier: Double = 2,
-        maxDelay: TimeInterval = 30,
-        jitter: Jitter = .equal,
-        retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
-        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
-        retryableFailures: Set<ApiError.TransportFailure.Kind> = [.cannotConnect, .connectionLost, .dns],
-        retriesTimeouts: Bool = true,
-        honorsRetryAfter: Bool = true,
-        maxRetryAfter: TimeInterval = 60
-    ) {
-        self.init(
-            maxAttempts: maxAttempts,
-            backoff: RetryPolicy.Backoff(
-                initialDelay: RetryPolicy.Backoff.duration(seconds: initialDelay),
-                factor: multiplier,
-                maximumDelay: RetryPolicy.Backoff.duration(seconds: maxDelay),
-                jitter: jitter
-            ),
-            retryableMethods: retryableMethods,
-            retryableStatusCodes: retryableStatusCodes,
-            retryableFailures: retryableFailures,
-            retriesTimeouts: retriesTimeouts,
-            honorsRetryAfter: honorsRetryAfter,
-            maxRetryAfter: maxRetryAfter
-        )
-    }
-
-    /// Creates a policy whose waits follow `backoff`; every other parameter has the default described on
-    /// its property.
+    /// Creates a policy; every parameter has the default described on its property.
     ///
     /// ```swift
-    /// let policy = RetryPolicy(maxAttempts: 5, backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)))
+    /// let policy = RetryPolicy(maximumAttempts: 5, backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)))
     /// ```
     public init(
-        maxAttempts: Int = 3,
-        backoff: RetryPolicy.Backoff,
+        maximumAttempts: Int = 3,
+        backoff: RetryPolicy.Backoff = RetryPolicy.Backoff(),
         retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
         retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
         retryableFailures: Set<ApiError.TransportFailure.Kind> = [.cannotConnect, .connectionLost, .dns],
         retriesTimeouts: Bool = true,
         honorsRetryAfter: Bool = true,
-        maxRetryAfter: TimeInterval = 60
+        maximumRetryAfter: Duration = .seconds(60)
     ) {
-        self.maxAttempts = maxAttempts
+        self.maximumAttempts = maximumAttempts
         self.backoff = backoff
         self.retryableMethods = retryableMethods
         self.retryableStatusCodes = retryableStatusCodes
         self.retryableFailures = retryableFailures
         self.retriesTimeouts = retriesTimeouts
         self.honorsRetryAfter = honorsRetryAfter
-        self.maxRetryAfter = maxRetryAfter
+        self.maximumRetryAfter = maximumRetryAfter
     }
 
     /// The wait before retry `retry` (1 for the second attempt) without `Retry-After`.
     /// - Parameters:
     ///   - retry: The number of the retry, from 1.
     ///   - random: A value in `0..<1` that places the wait within the jitter's range.
-    /// - Returns: A finite, non-negative number of seconds, at most `maxDelay`; NaN or negative settings
-    ///   count as zero.
-    package func backoffDelay(beforeRetry retry: Int, random: Double) -> TimeInterval {
-        backoff.seconds(beforeRetry: retry, random: random)
+    /// - Returns: A wait between zero and the backoff's `maximumDelay`; NaN or negative settings count
+    ///   as zero.
+    package func backoffDelay(beforeRetry retry: Int, random: Double) -> Duration {
+        backoff.delay(beforeRetry: retry, random: random)
     }
 
     /// Whether and after how long to retry once attempt `attempt` ended.
@@ -169,7 +112,7 @@ public struct RetryPolicy: Sendable, Equatable {
         now: Date,
         random: Double
     ) -> RetryMiddleware.Retry? {
-        guard attempt < maxAttempts else { return nil }
+        guard attempt < maximumAttempts else { return nil }
         let reason: RetryMiddleware.Retry.Reason
         let headers: Headers?
         switch outcome {
@@ -200,8 +143,9 @@ public struct RetryPolicy: Sendable, Equatable {
             // Cancellation, invalid requests, mapping failures and errors that are not ApiError values.
             return nil
         }
-        if honorsRetryAfter, let headers, let delay = RetryAfter.delay(in: headers, now: now) {
-            guard delay <= maxRetryAfter else { return nil }
+        if honorsRetryAfter, let headers, let seconds = RetryAfter.delay(in: headers, now: now) {
+            let delay = RetryPolicy.Backoff.duration(seconds: seconds)
+            guard delay <= maximumRetryAfter else { return nil }
             return RetryMiddleware.Retry(attempt: attempt, delay: delay, reason: reason, followsRetryAfter: true)
         }
         let delay = backoffDelay(beforeRetry: attempt, random: random)

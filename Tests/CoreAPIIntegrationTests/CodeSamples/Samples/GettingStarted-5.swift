@@ -18,7 +18,7 @@ struct GetCatalog: ApiMethod {
             callKey: CallKey("catalog"),  // finds or cancels it in flight
             sharesIdenticalCalls: true,  // joins an identical call in flight
             cachePolicy: .revalidate,  // how an HTTPCacheMiddleware answers it
-            middlewares: [MinimumDurationMiddleware(seconds: 0.3)]  // for these calls alone
+            middlewares: [MinimumDurationMiddleware(minimum: .milliseconds(300))]  // for these calls alone
         )
     }
 }

@@ -3,7 +3,10 @@ import CoreAPI
 
 func retrySample() -> RetryMiddleware {
     let patientRetry = RetryMiddleware(
-        policy: RetryPolicy(maxAttempts: 5, initialDelay: 1, maxDelay: 20),
+        policy: RetryPolicy(
+            maximumAttempts: 5,
+            backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20))
+        ),
         onRetry: { retry in print("retrying: \(retry)") }
     )
     return patientRetry
