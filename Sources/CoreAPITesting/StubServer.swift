@@ -106,7 +106,7 @@ public final class StubServer: Sendable {
             headers: headers,
             middlewares: middlewares,
             policy: SessionPolicy(),
-            defaultTimeout: configuration.timeoutIntervalForRequest
+            defaults: CallOptions()
         )
     }
 

@@ -84,19 +84,22 @@ public final class StubTransport: Transport {
     ///   - hostProvider: Supplies the host for each method's host key.
     ///   - headers: Header fields for every request.
     ///   - middlewares: The chain every request goes through, outermost first.
-    ///   - policy: Redirect rules, limits and secret header names.
+    ///   - policy: Redirect rules and secret header names.
+    ///   - defaults: The settings of every call, under its method's and its own.
     public func makeSession(
         hostProvider: any HostProvider,
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
-        policy: SessionPolicy = SessionPolicy()
+        policy: SessionPolicy = SessionPolicy(),
+        defaults: CallOptions = CallOptions()
     ) -> ApiSession {
         ApiSession(
             hostProvider: hostProvider,
             transport: self,
             headers: headers,
             middlewares: middlewares,
-            policy: policy
+            policy: policy,
+            defaults: defaults
         )
     }
 
@@ -104,8 +107,13 @@ public final class StubTransport: Transport {
     /// - Parameters:
     ///   - hosts: Host keys and their hosts.
     ///   - middlewares: The chain every request goes through, outermost first.
-    public func makeSession(hosts: [String: String], middlewares: [any Middleware] = []) -> ApiSession {
-        makeSession(hostProvider: DictionaryHostProvider(hosts), middlewares: middlewares)
+    ///   - defaults: The settings of every call, under its method's and its own.
+    public func makeSession(
+        hosts: [String: String],
+        middlewares: [any Middleware] = [],
+        defaults: CallOptions = CallOptions()
+    ) -> ApiSession {
+        makeSession(hostProvider: DictionaryHostProvider(hosts), middlewares: middlewares, defaults: defaults)
     }
 
     /// Every byte of a fresh iteration of `stream`, reporting upload progress after each chunk.

@@ -25,19 +25,20 @@ import Foundation
 /// ``unlimited`` or longer means no limit.
 public struct CallOptions: Sendable {
     /// The idle timeout: the longest wait for the response to start or for more of its body. `nil`
-    /// means the session's; zero or a negative duration too.
+    /// means the session's (``ApiSession/defaults``, 60 seconds unless set); zero or a negative duration
+    /// too.
     public var timeout: Duration?
     /// The longest the call may take in the network, redirects included. `nil` means the session's
-    /// ``SessionPolicy/deadline``.
+    /// (``ApiSession/defaults``, 60 seconds unless set).
     public var deadline: Duration?
-    /// The largest response body accepted, in bytes. `nil` means the session's
-    /// ``SessionPolicy/maximumResponseSize``.
+    /// The largest response body accepted, in bytes after content decoding. `nil` means the session's
+    /// (``ApiSession/defaults``, 10 MiB unless set).
     public var maximumResponseSize: Int64?
     /// Errors for statuses of the method's own, thrown in place of the generic status error; none by
     /// default. A call's rules add to the method's, and win for the same status. See ``CallOptions/StatusErrors``.
     public var statusErrors: CallOptions.StatusErrors
     /// Messages for statuses the call does not accept, carried by its status errors and shown in their
-    /// descriptions; they win over the session's ``ApiSession/statusMessages``. A call's add to the
+    /// descriptions; they win over the session's ``ApiSession/defaults``. A call's add to the
     /// method's, and win for the same status.
     public var statusMessages: [HTTPStatus: String]
     /// A key that names the call while it is in flight, to find or cancel it
@@ -185,4 +186,11 @@ extension CallOptions {
 
     /// The deadline in seconds, when one is set.
     var deadlineSeconds: TimeInterval? { Self.seconds(deadline) }
+
+    /// Whether these settings set nothing but the limits (timeout, deadline, size) and status messages:
+    /// a session's defaults that do are not merged under each call's settings, which read them directly.
+    var setsOnlyLimitsAndMessages: Bool {
+        acceptable == nil && statusErrors.isEmpty && logging == nil && callKey == nil && sharing == nil
+            && cache == nil && middlewares.isEmpty && retryPolicy == nil
+    }
 }

@@ -59,7 +59,7 @@ extension ApiSession {
             throw ApiError.invalidRequest(.sessionInvalidated)
         }
         let file = try DownloadFile(options: options)
-        let settings = method.options
+        let settings = settings(for: method)
         let acceptable = settings.acceptableStatusCodes
         let limits: StreamedResponse.Limits = settings.deadline == nil ? .unlimited : .method
         let restartable = RetryPolicy.idempotentMethods.contains(method.httpMethod)

@@ -161,7 +161,7 @@ public enum ApiError: Error, Sendable, Equatable {
         /// The URL of the response, without its query.
         public var url: URL?
         /// The message configured for this status, by the method's ``CallOptions/statusMessages`` or the
-        /// session's ``ApiSession/statusMessages``; `nil` when neither names the status.
+        /// session's ``ApiSession/defaults``; `nil` when neither names the status.
         public var message: String?
         /// The service's own error for this status, when the method or its family read one from the body
         /// (``CallOptions/statusErrors``, ``ApiMethod/statusError(for:)`` or a family's

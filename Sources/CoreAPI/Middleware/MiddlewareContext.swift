@@ -33,7 +33,9 @@ public struct MiddlewareContext: Sendable {
 
     /// The method being performed.
     public var method: any ApiMethod { shared.method }
-    /// The call's settings in effect: the method's ``ApiMethod/options`` with the call's overrides.
+    /// The call's settings in effect: the session's ``ApiSession/defaults``, the method's
+    /// ``ApiMethod/options`` and the call's overrides. A timeout, deadline, size limit or status message
+    /// that only the session's defaults set reads as unset here (`nil`); the call still keeps it.
     @inlinable public var options: CallOptions { shared.options }
     /// 1 for the first time this request passes a middleware; one more for each time a middleware
     /// before it sends it again.

@@ -4,7 +4,8 @@
 ///
 /// Each such name is an ``ApiMethod`` requirement whose type is inferred from what the method declares
 /// (`Void` when it declares nothing), so one metatype comparison per name tells whether the type
-/// computes it. A stored property of that name is a parameter (its mirror shows it) and is allowed.
+/// computes it. A stored property of that name — a parameter, or one behind a property wrapper such as
+/// ``Excluded`` that the method reads itself — shows in its mirror and is allowed.
 /// Found once per type (``MethodFacts``); the call then fails before anything is sent.
 enum UnusedSettings {
     /// The first setting `M` declares under a name no call reads, with what to write instead; `nil`
@@ -41,7 +42,10 @@ enum UnusedSettings {
                 "var options: CallOptions { CallOptions(isLoggingEnabled: false) }"
             ),
         ]
-        for setting in named where setting.declared != Void.self && !storedNames.contains(setting.name) {
+        for setting in named
+        where setting.declared != Void.self && !storedNames.contains(setting.name)
+            && !storedNames.contains("_" + setting.name)
+        {
             return .unusedSetting(property: setting.name, write: setting.write)
         }
         return nil

@@ -24,7 +24,7 @@ extension ApiSession {
         completion: @escaping @Sendable (Result<M.Output, any Error>) -> Void
     ) -> ApiSession.RequestHandle {
         let call = Call()
-        let settings = options.map(method.options.merging) ?? method.options
+        let settings = settings(for: method, overriding: options)
         let id = calls.open(call, method: method, key: settings.callKey, group: nil)
         let chain = middlewareChain(for: settings)
         let task = Task {

@@ -37,7 +37,7 @@ extension ApiSession {
             }
             return tracked
         }()
-        let settings = method.options
+        let settings = settings(for: method)
         let opened = try openCall(of: method, settings: settings, group: nil)
         defer { calls.close(opened.id) }
         let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in

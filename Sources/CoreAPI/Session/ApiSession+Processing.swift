@@ -85,6 +85,6 @@ extension ApiSession {
 
     /// The call's message for `status`, else the session's.
     private func statusMessage(for status: HTTPStatus, settings: CallOptions) -> String? {
-        settings.statusMessages[status] ?? statusMessages[status]
+        settings.statusMessages[status] ?? defaults.statusMessages[status]
     }
 }

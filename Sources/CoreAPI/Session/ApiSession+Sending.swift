@@ -4,18 +4,18 @@ import Foundation
 /// A method's exchange: its request through the middleware chain to the transport, and the redirects
 /// the session follows above it.
 extension ApiSession {
-    /// The limits of a call's exchanges: its own, else the policy's.
+    /// The limits of a call's exchanges: its own, else the session's defaults.
     func transportOptions(
         for settings: CallOptions,
         progress: (@Sendable (TransferProgress) -> Void)?,
         bodyHandler: TransportOptions.BodyHandler? = nil
     ) -> TransportOptions {
-        let seconds = settings.deadlineSeconds ?? policy.deadline
+        let seconds = settings.deadlineSeconds ?? defaultDeadlineSeconds
         return TransportOptions(
-            idleTimeout: settings.timeoutSeconds ?? defaultTimeout,
+            idleTimeout: settings.timeoutSeconds ?? defaultTimeoutSeconds,
             deadline: seconds.isFinite && seconds > 0 && seconds < TransportOptions.longestIdleTimeout
                 ? .now() + seconds : .distantFuture,
-            maximumResponseSize: settings.maximumResponseSize ?? policy.maximumResponseSize,
+            maximumResponseSize: settings.maximumResponseSize ?? defaultMaximumResponseSize,
             progress: progress,
             bodyHandler: bodyHandler
         )

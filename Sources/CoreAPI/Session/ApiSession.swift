@@ -1,7 +1,8 @@
-public import Foundation
-
 #if canImport(FoundationNetworking)
+    import Foundation
     public import FoundationNetworking
+#else
+    public import Foundation
 #endif
 
 /// Performs ``ApiMethod`` values through a ``Transport``.
@@ -23,21 +24,29 @@ public final class ApiSession: Sendable {
     /// Header fields sent with every request. A method's own headers win for the same names.
     public let headers: Headers
 
-    /// The idle timeout of methods that set none.
-    public let defaultTimeout: TimeInterval
-
     /// The middlewares every request goes through, outermost first, before the method's own.
     public let middlewares: [any Middleware]
 
-    /// Redirect rules, limits and secret header names; see ``SessionPolicy`` for the defaults.
+    /// Redirect rules and secret header names; see ``SessionPolicy`` for the defaults.
     public let policy: SessionPolicy
+
+    /// The settings of every call, under its method's ``ApiMethod/options`` and the call's own: each
+    /// setting a method or a call sets wins (see ``CallOptions/merging(_:)``). Its ``CallOptions/timeout``,
+    /// ``CallOptions/deadline`` and ``CallOptions/maximumResponseSize`` are always set: 60 seconds (or the
+    /// configuration's `timeoutIntervalForRequest`, for a session that made its ``URLSessionTransport``),
+    /// 60 seconds and 10 MiB unless given.
+    public let defaults: CallOptions
+    /// Whether ``defaults`` sets more than the limits and status messages, which a call reads from it
+    /// directly: only then is it merged under each method's options.
+    private let mergesDefaults: Bool
+    /// ``defaults``' idle timeout and deadline in seconds, and its size limit, read by every call.
+    let defaultTimeoutSeconds: TimeInterval
+    let defaultDeadlineSeconds: TimeInterval
+    let defaultMaximumResponseSize: Int64
 
     /// The engine requests are sent with.
     public let transport: any Transport
 
-    /// Messages for statuses a method does not accept, carried by its status errors and shown in their
-    /// descriptions; a method's own ``CallOptions/statusMessages`` win for the same status.
-    public let statusMessages: [HTTPStatus: String]
     /// The transport this session made itself, invalidated with it.
     private let ownTransport: URLSessionTransport?
     /// How ``transport`` keeps time, read once: it decides how each exchange runs (see ``Call``).
@@ -56,15 +65,15 @@ public final class ApiSession: Sendable {
     ///   - configuration: The `URLSession` configuration, copied; ``makeDefaultConfiguration()`` by default.
     ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
     ///   - middlewares: The chain every request goes through, outermost first.
-    ///   - policy: Redirect rules, limits and secret header names.
-    ///   - statusMessages: Messages for statuses a method does not accept.
+    ///   - policy: Redirect rules and secret header names.
+    ///   - defaults: The settings of every call, under its method's and its own; see ``defaults``.
     public convenience init(
         hostProvider: any HostProvider,
         configuration: URLSessionConfiguration = ApiSession.makeDefaultConfiguration(),
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
         policy: SessionPolicy = SessionPolicy(),
-        statusMessages: [HTTPStatus: String] = [:]
+        defaults: CallOptions = CallOptions()
     ) {
         self.init(
             hostProvider: hostProvider,
@@ -72,7 +81,7 @@ public final class ApiSession: Sendable {
             headers: headers,
             middlewares: middlewares,
             policy: policy,
-            statusMessages: statusMessages
+            defaults: defaults
         )
     }
 
@@ -84,8 +93,8 @@ public final class ApiSession: Sendable {
     ///   - trust: Which servers are trusted, and the client certificate for mutual TLS.
     ///   - headers: Header fields for every request, after the configuration's `httpAdditionalHeaders`.
     ///   - middlewares: The chain every request goes through, outermost first.
-    ///   - policy: Redirect rules, limits and secret header names.
-    ///   - statusMessages: Messages for statuses a method does not accept.
+    ///   - policy: Redirect rules and secret header names.
+    ///   - defaults: The settings of every call, under its method's and its own; see ``defaults``.
     /// - Throws: ``TLSTrust/Failure`` when the transport cannot enforce `trust` on this platform (see
     ///   ``URLSessionTransport/init(configuration:trust:)``).
     public convenience init(
@@ -95,7 +104,7 @@ public final class ApiSession: Sendable {
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
         policy: SessionPolicy = SessionPolicy(),
-        statusMessages: [HTTPStatus: String] = [:]
+        defaults: CallOptions = CallOptions()
     ) throws(TLSTrust.Failure) {
         self.init(
             hostProvider: hostProvider,
@@ -103,7 +112,7 @@ public final class ApiSession: Sendable {
             headers: headers,
             middlewares: middlewares,
             policy: policy,
-            statusMessages: statusMessages
+            defaults: defaults
         )
     }
 
@@ -115,7 +124,7 @@ public final class ApiSession: Sendable {
         headers: Headers,
         middlewares: [any Middleware],
         policy: SessionPolicy,
-        statusMessages: [HTTPStatus: String]
+        defaults: CallOptions
     ) {
         let configuration = transport.configuration
         // Set explicitly on each request so they are visible everywhere, URLProtocol stubs included
@@ -125,6 +134,10 @@ public final class ApiSession: Sendable {
             additional.add(value, for: name)
         }
         let configured = configuration.timeoutIntervalForRequest
+        var defaults = defaults
+        if defaults.timeout == nil, configured > 0, configured.isFinite {
+            defaults.timeout = .nanoseconds(Int64(min(configured, 1e9) * 1e9))
+        }
         self.init(
             hostProvider: hostProvider,
             transport: transport,
@@ -132,8 +145,7 @@ public final class ApiSession: Sendable {
             headers: Headers(additional.sorted { $0.name < $1.name }).merging(headers),
             middlewares: middlewares,
             policy: policy,
-            statusMessages: statusMessages,
-            defaultTimeout: configured > 0 ? configured : 60
+            defaults: defaults
         )
     }
 
@@ -146,17 +158,15 @@ public final class ApiSession: Sendable {
     ///   - transport: The engine requests are sent with.
     ///   - headers: Header fields for every request.
     ///   - middlewares: The chain every request goes through, outermost first.
-    ///   - policy: Redirect rules, limits and secret header names.
-    ///   - statusMessages: Messages for statuses a method does not accept.
-    ///   - defaultTimeout: The idle timeout, in seconds, of methods that set none.
+    ///   - policy: Redirect rules and secret header names.
+    ///   - defaults: The settings of every call, under its method's and its own; see ``defaults``.
     public convenience init(
         hostProvider: any HostProvider,
         transport: any Transport,
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
         policy: SessionPolicy = SessionPolicy(),
-        statusMessages: [HTTPStatus: String] = [:],
-        defaultTimeout: TimeInterval = 60
+        defaults: CallOptions = CallOptions()
     ) {
         self.init(
             hostProvider: hostProvider,
@@ -165,8 +175,7 @@ public final class ApiSession: Sendable {
             headers: headers,
             middlewares: middlewares,
             policy: policy,
-            statusMessages: statusMessages,
-            defaultTimeout: defaultTimeout
+            defaults: defaults
         )
     }
 
@@ -179,10 +188,19 @@ public final class ApiSession: Sendable {
         headers: Headers,
         middlewares: [any Middleware],
         policy: SessionPolicy,
-        statusMessages: [HTTPStatus: String] = [:],
-        defaultTimeout: TimeInterval
+        defaults: CallOptions
     ) {
-        self.statusMessages = statusMessages
+        var defaults = defaults
+        if CallOptions.seconds(defaults.timeout).map({ !($0 > 0) }) ?? true {
+            defaults.timeout = .seconds(60)
+        }
+        defaults.deadline = defaults.deadline ?? .seconds(60)
+        defaults.maximumResponseSize = defaults.maximumResponseSize ?? 10 * 1024 * 1024
+        self.defaults = defaults
+        self.mergesDefaults = !defaults.setsOnlyLimitsAndMessages
+        self.defaultTimeoutSeconds = defaults.timeoutSeconds ?? 60
+        self.defaultDeadlineSeconds = defaults.deadlineSeconds ?? 60
+        self.defaultMaximumResponseSize = defaults.maximumResponseSize ?? 10 * 1024 * 1024
         self.hostProvider = hostProvider
         self.transport = transport
         self.ownTransport = ownsTransport ? transport as? URLSessionTransport : nil
@@ -190,7 +208,20 @@ public final class ApiSession: Sendable {
         self.headers = headers
         self.middlewares = middlewares
         self.policy = policy
-        self.defaultTimeout = defaultTimeout > 0 ? defaultTimeout : 60
+    }
+
+    /// The settings of a call of `method`: ``defaults``, then the method's ``ApiMethod/options``, then
+    /// the call's `options`, each on top of the one before. The method's options are read once here, and
+    /// nothing after it reads them again.
+    func settings<M: ApiMethod>(for method: M, overriding options: CallOptions? = nil) -> CallOptions {
+        var settings = method.options
+        if mergesDefaults {
+            settings = defaults.merging(settings)
+        }
+        if let options {
+            settings = settings.merging(options)
+        }
+        return settings
     }
 
     /// Shuts the session down: calls in flight end with ``ApiError/cancelled``, and later calls fail at
@@ -222,8 +253,9 @@ public final class ApiSession: Sendable {
     /// has stopped reading it.
     /// - Parameters:
     ///   - method: The call to make.
-    ///   - options: Settings for this call alone, on top of the method's ``ApiMethod/options``: each
-    ///     one set wins, the others keep the method's (see ``CallOptions/merging(_:)``).
+    ///   - options: Settings for this call alone, on top of the method's ``ApiMethod/options`` and the
+    ///     session's ``defaults``: each one set wins, the others keep the method's or the session's (see
+    ///     ``CallOptions/merging(_:)``).
     ///   - progress: Called with upload progress while the body is sent and download progress while
     ///     the response arrives, in order, on the thread that delivers the session's network events;
     ///     keep it short and never block in it.
@@ -234,15 +266,12 @@ public final class ApiSession: Sendable {
         options: CallOptions? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> M.Output {
-        // The method's options are read once: `options.map(method.options.merging) ?? method.options`
-        // would build them twice.
-        let settings: CallOptions
-        if let options {
-            settings = method.options.merging(options)
-        } else {
-            settings = method.options
-        }
-        return try await performOwnCall(method, settings: settings, progress: progress, group: nil)
+        try await performOwnCall(
+            method,
+            settings: settings(for: method, overriding: options),
+            progress: progress,
+            group: nil
+        )
     }
 
     /// Performs `method` as a call of `group`'s (a provider's) when one is given.
@@ -251,7 +280,7 @@ public final class ApiSession: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)?,
         group: ObjectIdentifier?
     ) async throws -> M.Output {
-        try await performOwnCall(method, settings: method.options, progress: progress, group: group)
+        try await performOwnCall(method, settings: settings(for: method), progress: progress, group: group)
     }
 
     /// Performs `method` with `settings` as a call of its own, which shares only its exchange with

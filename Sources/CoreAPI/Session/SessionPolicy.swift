@@ -1,6 +1,7 @@
-public import Foundation
+import Foundation
 
-/// The limits and redirect rules of an ``ApiSession``: safe defaults, the same on every platform.
+/// The redirect rules and the secrets of an ``ApiSession``: safe defaults, the same on every platform.
+/// The limits every call has — timeout, deadline, size — are the session's ``ApiSession/defaults``.
 ///
 /// - Redirects: at most ``maximumRedirects`` hops (5; 0 means redirects are not followed and the `3xx`
 ///   response is the answer); only `http` and `https` targets; never from `https` to `http`. When a hop
@@ -9,20 +10,11 @@ public import Foundation
 ///   `303` (and a `301` or `302` answering a `POST`) becomes a `GET` without body; a `307` or `308`
 ///   sends the same method and the same body again, from memory or from the body file. The session follows
 ///   each hop itself above the transport, so the rules are the same for every engine.
-/// - Size: a response body larger than ``maximumResponseSize`` (10 MiB) after content decoding fails
-///   with ``ApiError/responseTooLarge(limit:)`` as soon as the limit is passed, or at once when
-///   `Content-Length` already says so. Methods can raise or lower it with
-///   ``CallOptions/maximumResponseSize``.
-/// - Time: besides the idle timeout, every call has a ``deadline`` (60 s) for the whole exchange,
-///   body included; a trickling response cannot outlive it. Methods can change it with
-///   ``CallOptions/deadline``.
+/// - Secrets: the header fields and parameters of ``secrets`` leave no trace in logs, cURL output or the
+///   HTTP cache, and never cross to another origin.
 public struct SessionPolicy: Sendable, Hashable {
     /// The most redirect hops followed; `0` means none are followed.
     public var maximumRedirects: Int
-    /// The largest response body accepted, in bytes after content decoding.
-    public var maximumResponseSize: Int64
-    /// The longest a call may take in the network, in seconds, however busy the transfer is.
-    public var deadline: TimeInterval
     /// Which header fields and parameters are secret, for the whole session: redirects strip the
     /// header fields when they leave the origin, ``LoggingMiddleware`` and ``ApiRequest/curlCommand(redaction:maximumBodyLength:)`` hide them,
     /// and ``HTTPCacheMiddleware`` keeps them out of its store and keys.
@@ -46,21 +38,15 @@ public struct SessionPolicy: Sendable, Hashable {
     /// Creates a policy; every parameter has the safe default.
     /// - Parameters:
     ///   - maximumRedirects: The most hops followed; `0` returns every `3xx` as the answer.
-    ///   - maximumResponseSize: The largest decoded response body, in bytes.
-    ///   - deadline: The longest a call may take in the network, in seconds.
     ///   - secretHeaderNames: Header names to treat like `Authorization`, in any case.
     ///   - secrets: Further secret header names and parameter keys; ``Secrets/defaultParameterKeys``
     ///     by default.
     public init(
         maximumRedirects: Int = 5,
-        maximumResponseSize: Int64 = 10 * 1024 * 1024,
-        deadline: TimeInterval = 60,
         secretHeaderNames: Set<String> = [],
         secrets: Secrets = Secrets()
     ) {
         self.maximumRedirects = max(0, maximumRedirects)
-        self.maximumResponseSize = maximumResponseSize
-        self.deadline = deadline
         self.secrets = secrets.addingHeaderNames(secretHeaderNames)
     }
 }

@@ -51,8 +51,8 @@ extension ApiSession {
         let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let buffer = StreamBuffer(limit: bufferLimit)
         let head = Promise<ResponseHead>()
-        let settings = method.options
-        let limit = limits == .method ? settings.maximumResponseSize ?? policy.maximumResponseSize : .max
+        let settings = settings(for: method)
+        let limit = limits == .method ? settings.maximumResponseSize ?? defaultMaximumResponseSize : .max
         let received = LockedValue<Int64>(0)
         let acceptable = settings.acceptableStatusCodes
         var bounded = TransportOptions.BodyHandler(

@@ -15,8 +15,8 @@ import Dispatch
 /// Redirects are never followed here: the delegate refuses every hop, and the `3xx` goes back to the
 /// session, which applies ``SessionPolicy``'s rules.
 ///
-/// ``ApiSession/init(hostProvider:configuration:headers:middlewares:policy:statusMessages:)`` makes one and invalidates
-/// it with the session. A transport passed to ``ApiSession/init(hostProvider:transport:headers:middlewares:policy:statusMessages:defaultTimeout:)``
+/// ``ApiSession/init(hostProvider:configuration:headers:middlewares:policy:defaults:)`` makes one and invalidates
+/// it with the session. A transport passed to ``ApiSession/init(hostProvider:transport:headers:middlewares:policy:defaults:)``
 /// stays its creator's: call ``invalidate()`` when no session uses it any more, or let it go, which
 /// lets the tasks in flight finish first. Either way its connections are closed.
 public final class URLSessionTransport: Transport {

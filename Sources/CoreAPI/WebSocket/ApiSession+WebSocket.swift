@@ -72,7 +72,7 @@ extension ApiSession {
         // a connection that arrives after that is closed at once instead of being left open.
         let opened = LockedValue<(connections: [any WebSocket.Connection], abandoned: Bool)>(([], false))
         let transport = self.transport
-        let settings = method.options
+        let settings = settings(for: method)
         let chain = MiddlewareChain(middlewares: middlewares + settings.middlewares)
         // The chain's end: the handshake.
         let handshake: @Sendable (ApiRequest) async throws -> RawResponse = { request in
@@ -91,7 +91,7 @@ extension ApiSession {
                 return response
             }
         }
-        let idle = settings.timeoutSeconds ?? defaultTimeout
+        let idle = settings.timeoutSeconds ?? defaultTimeoutSeconds
         let limit = options.handshakeTimeout ?? (idle.isFinite ? .seconds(idle) : CallOptions.unlimited)
         let context = MiddlewareContext(method: method, options: settings, attempt: 1, session: self)
         let response: RawResponse

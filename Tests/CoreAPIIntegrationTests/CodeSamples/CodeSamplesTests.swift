@@ -225,7 +225,7 @@ struct CodeSamplesTests {
             try await ApiSession(
                 hostProvider: withMessages.hostProvider,
                 transport: transport,
-                statusMessages: withMessages.statusMessages
+                defaults: withMessages.defaults
             ).perform(GetProduct(sku: "B-2"))
         }
         #expect(

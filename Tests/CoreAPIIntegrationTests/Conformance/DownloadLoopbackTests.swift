@@ -299,7 +299,7 @@ extension SerialLoopback {
         func theLimitAndStatusErrorsLeaveNoFile(transport: TestTransport) async throws {
             let session = transport.makeSession(
                 hostProvider: server.hosts,
-                policy: SessionPolicy(maximumResponseSize: 1024)
+                defaults: CallOptions(maximumResponseSize: 1024)
             )
             var options = destination("limited.bin")
             options.maximumSize = 1 << 20

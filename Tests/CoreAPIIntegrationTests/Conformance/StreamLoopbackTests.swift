@@ -172,7 +172,7 @@ extension SerialLoopback {
         func theSizeLimitAppliesUnlessTheCallOptsOut(transport: TestTransport) async throws {
             let session = transport.makeSession(
                 hostProvider: server.hosts,
-                policy: SessionPolicy(maximumResponseSize: 1 << 20)
+                defaults: CallOptions(maximumResponseSize: 1 << 20)
             )
             let method = GetDownload(size: 3 << 20, name: uniqueName("limit"))
             await #expect(throws: ApiError.responseTooLarge(limit: 1 << 20)) {

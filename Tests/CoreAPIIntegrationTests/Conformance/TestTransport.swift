@@ -74,13 +74,15 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
     ///   - configuration: URLSession's configuration, when a test needs one of its own.
     ///   - headers: Header fields for every request.
     ///   - middlewares: The session's middlewares.
-    ///   - policy: Redirect rules, limits and secret header names.
+    ///   - policy: Redirect rules and secret header names.
+    ///   - defaults: The session's settings of every call.
     func makeSession(
         hostProvider: any HostProvider,
         configuration: URLSessionConfiguration? = nil,
         headers: Headers = Headers(),
         middlewares: [any Middleware] = [],
-        policy: SessionPolicy = SessionPolicy()
+        policy: SessionPolicy = SessionPolicy(),
+        defaults: CallOptions = CallOptions()
     ) -> ApiSession {
         switch self {
         case .urlSession:
@@ -89,7 +91,8 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
                     hostProvider: hostProvider,
                     headers: headers,
                     middlewares: middlewares,
-                    policy: policy
+                    policy: policy,
+                    defaults: defaults
                 )
             }
             return ApiSession(
@@ -97,7 +100,8 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 configuration: configuration,
                 headers: headers,
                 middlewares: middlewares,
-                policy: policy
+                policy: policy,
+                defaults: defaults
             )
         #if AsyncHTTPClient
             case .asyncHTTPClient, .wrappedAsyncHTTPClient:
@@ -109,7 +113,8 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
                     headers: headers,
                     middlewares: middlewares,
                     policy: policy,
-                    defaultTimeout: configuration?.timeoutIntervalForRequest ?? 60
+                    defaults: CallOptions(timeout: .seconds(configuration?.timeoutIntervalForRequest ?? 60))
+                        .merging(defaults)
                 )
         #endif
         }

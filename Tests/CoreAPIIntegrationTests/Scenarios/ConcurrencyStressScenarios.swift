@@ -259,7 +259,7 @@ struct ConcurrencyStressScenarios {
         return transport.makeSession(
             hostProvider: server.hosts,
             configuration: configuration,
-            policy: SessionPolicy(deadline: 600)
+            defaults: CallOptions(deadline: .seconds(600))
         )
     }
 

@@ -146,4 +146,63 @@ struct CallOptionsTests {
         let body = try await session.perform(Configured(log: LockedValue([])), options: options)
         #expect(body == Data("slow".utf8))
     }
+
+    /// The session's defaults sit under the method's options and the call's: session → method → call.
+    @Test func theSessionsDefaultsAreTheLevelBelowTheMethod() async throws {
+        let transport = StubTransport()
+        transport.on("/x", reply: .text("gone", statusCode: 410))
+        let log = LockedValue<[String]>([])
+        let session = transport.makeSession(
+            hosts: ["api": "https://api.test"],
+            defaults: CallOptions(
+                acceptableStatusCodes: [200, 410],
+                statusMessages: [.badRequest: "session", .gone: "session"],
+                middlewares: [Tagged(name: "session defaults", log: log)]
+            )
+        )
+        // A method that sets no statuses takes the session's, and its middlewares run after the session's.
+        #expect(try await session.perform(Plain()) == Data("gone".utf8))
+        #expect(log.current == ["session defaults"])
+        // The method's own statuses and errors win; the session's message still names a status the method leaves.
+        await #expect(throws: Failure.method) { try await session.perform(Configured(log: log)) }
+        transport.on("/x", reply: .text("bad", statusCode: 400))
+        let bad = await #expect(throws: ApiError.self) {
+            try await session.perform(Plain(), options: .init(acceptableStatusCodes: [200]))
+        }
+        #expect(bad?.statusMessage == "session")
+        // The call's own settings win over both.
+        transport.on("/x", reply: .text("gone", statusCode: 410))
+        #expect(
+            try await session.perform(Configured(log: log), options: CallOptions(acceptableStatusCodes: [410]))
+                == Data("gone".utf8)
+        )
+    }
+
+    /// The session's timeout is every call's unless the method or the call sets one.
+    @Test func theSessionsTimeoutEndsACallThatSetsNone() async throws {
+        let transport = StubTransport()
+        transport.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(5)))
+        let session = transport.makeSession(
+            hosts: ["api": "https://api.test"],
+            defaults: CallOptions(timeout: .milliseconds(200))
+        )
+        await #expect(throws: ApiError.timeout) { try await session.perform(Plain()) }
+        #expect(session.defaults.timeout == .milliseconds(200))
+        #expect(session.defaults.deadline == .seconds(60))
+        #expect(session.defaults.maximumResponseSize == Int64(10 * 1024 * 1024))
+    }
+}
+
+private struct Plain: ApiMethod {
+    typealias Response = Data
+    var hostProviderKey: String { "api" }
+    var path: String { "/x" }
+    func encode(to encoder: any Encoder) throws {}
+}
+
+extension ApiError {
+    fileprivate var statusMessage: String? {
+        if case .unacceptableStatus(let failure) = self { return failure.message }
+        return nil
+    }
 }

@@ -82,6 +82,15 @@ private struct LongPoll: ApiMethod {
     var path: String { "/updates" }
 }
 
+/// A stored deadline behind `@Excluded` that the method feeds into its options: not sent, and read.
+private struct ExcludedDeadline: ApiMethod {
+    typealias Response = Data
+    @Excluded var deadline: Duration?
+    var hostProviderKey: String { "api" }
+    var path: String { "/report" }
+    var options: CallOptions { CallOptions(deadline: deadline) }
+}
+
 /// The settings written where they belong, with headers as `Headers`.
 private struct Settled: ApiMethod {
     typealias Response = Data
@@ -153,6 +162,12 @@ struct UnusedSettingsTests {
                 "https://api.test/updates?deadline=soon&method=card&timeout=30"
             ]
         )
+    }
+
+    @Test func aStoredSettingBehindAPropertyWrapperIsTheMethodsOwn() async throws {
+        transport.on("/report", reply: .text("ok"))
+        _ = try await session.perform(ExcludedDeadline(deadline: .seconds(5)))
+        #expect(transport.requests.map(\.url.absoluteString) == ["https://api.test/report"])
     }
 
     @Test func settingsWhereTheyBelongTakeEffect() async throws {

@@ -46,7 +46,7 @@ struct StatusErrorsTests {
         ApiSession(
             hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
             transport: transport,
-            statusMessages: messages
+            defaults: CallOptions(statusMessages: messages)
         )
     }
 

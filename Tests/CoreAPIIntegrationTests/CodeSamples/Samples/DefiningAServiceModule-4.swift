@@ -5,10 +5,12 @@ func statusMessagesSample() -> ApiSession {
     let hosts = DictionaryHostProvider(["shop": "https://shop.example.com"])
     let session = ApiSession(
         hostProvider: hosts,
-        statusMessages: [
-            .tooManyRequests: "Too many attempts. Try again in a minute.",
-            .serviceUnavailable: "The shop is down for maintenance.",
-        ]
+        defaults: CallOptions(
+            statusMessages: [
+                .tooManyRequests: "Too many attempts. Try again in a minute.",
+                .serviceUnavailable: "The shop is down for maintenance.",
+            ]
+        )
     )
     return session
 }

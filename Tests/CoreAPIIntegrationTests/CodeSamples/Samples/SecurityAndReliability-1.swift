@@ -4,11 +4,8 @@ import CoreAPI
 func makePolicySession() -> ApiSession {
     let session = ApiSession(
         hostProvider: DictionaryHostProvider(["api": "https://api.example.com"]),
-        policy: SessionPolicy(
-            maximumRedirects: 3,
-            maximumResponseSize: 50 * 1024 * 1024,
-            secretHeaderNames: ["X-Api-Key"]
-        )
+        policy: SessionPolicy(maximumRedirects: 3, secretHeaderNames: ["X-Api-Key"]),
+        defaults: CallOptions(deadline: .seconds(120), maximumResponseSize: 50 * 1024 * 1024)
     )
     return session
 }
