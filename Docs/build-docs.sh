@@ -19,7 +19,7 @@
 # SwiftPM lists the enabled traits' `-D` flags in a different order in each plan it makes, so it compiled
 # every module of this package again (about 60 s in CI) before extracting the same graphs.
 #
-# Links between modules: `docc convert --dependency <archive>` resolves links (``/CoreAPIJSON/JsonApiResponse``
+# Links between modules: `docc convert --dependency <archive>` resolves links (``/CoreAPIJSON/JSONApiResponse``
 # with a leading slash and the module's name) against archives converted before, with
 # --enable-experimental-external-link-support. The add-on modules depend on CoreAPI (their symbols refine
 # and extend its types, and their pages link to it) while CoreAPI's articles link to the add-ons: a cycle,

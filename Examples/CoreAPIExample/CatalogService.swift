@@ -41,18 +41,18 @@ extension CatalogMethod {
     }
 }
 
-struct Product: JsonApiResponse {
+struct Product: JSONApiResponse {
     let id: Int
     let name: String
     let price: Double
 }
 
-struct SearchResults: JsonApiResponse {
+struct SearchResults: JSONApiResponse {
     let query: String
     let items: [Product]
 }
 
-struct Order: JsonApiResponse {
+struct Order: JSONApiResponse {
     let id: String
     let productID: Int
     let quantity: Int
@@ -95,7 +95,7 @@ struct CreateOrder: CatalogMethod {
     @Excluded var idempotencyKey: String
     var path: String { "/orders" }
     var httpMethod: HTTPMethod { .post }
-    var parametersEncoding: any ParametersEncoding { JsonParametersEncoder(keyEncoding: .convertToSnakeCase) }
+    var parametersEncoding: any ParametersEncoding { JSONParametersEncoder(keyEncoding: .convertToSnakeCase) }
     var headers: Headers { ["Idempotency-Key": idempotencyKey] }
 }
 

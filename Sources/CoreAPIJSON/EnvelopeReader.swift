@@ -1,5 +1,5 @@
-/// Decodes `Model` from inside its ``JsonApiResponse/envelope``, with the decoder's own strategies.
-struct EnvelopeReader<Model: JsonApiResponse>: Decodable {
+/// Decodes `Model` from inside its ``JSONApiResponse/envelope``, with the decoder's own strategies.
+struct EnvelopeReader<Model: JSONApiResponse>: Decodable {
     /// The model at the envelope's path.
     let model: Model
 

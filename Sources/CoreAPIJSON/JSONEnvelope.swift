@@ -1,10 +1,10 @@
 /// Where a model sits inside the JSON body of its reply.
 ///
 /// Many APIs wrap every reply: `{"data": {...}}` or `{"result": {"items": [...]}}`. A model names its
-/// envelope once with ``JsonApiResponse/envelope`` and decodes as if the wrapper were not there:
+/// envelope once with ``JSONApiResponse/envelope`` and decodes as if the wrapper were not there:
 ///
 /// ```swift
-/// struct Items: JsonApiResponse {
+/// struct Items: JSONApiResponse {
 ///     static var envelope: JSONEnvelope { "result.items" }
 ///     let names: [String]
 /// }

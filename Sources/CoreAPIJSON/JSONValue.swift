@@ -164,7 +164,7 @@ extension JSONValue: Codable {
     }
 }
 
-extension JSONValue: JsonApiResponse {}
+extension JSONValue: JSONApiResponse {}
 
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,

@@ -11,7 +11,7 @@ public import Foundation
 /// list inside a model:
 ///
 /// ```swift
-/// struct Feed: JsonApiResponse {
+/// struct Feed: JSONApiResponse {
 ///     let title: String
 ///     let posts: LossyArray<Post>
 /// }
@@ -104,9 +104,9 @@ extension LossyArray: ExpressibleByArrayLiteral {
 }
 
 /// A reply that is a list, decoded element by element.
-extension LossyArray: JsonApiResponse {
-    /// The element type's decoder when it is a ``JsonApiResponse``; the shared default otherwise.
+extension LossyArray: JSONApiResponse {
+    /// The element type's decoder when it is a ``JSONApiResponse``; the shared default otherwise.
     public static var decoder: JSONDecoder {
-        (Element.self as? any JsonApiResponse.Type)?.decoder ?? JSONDefaults.decoder
+        (Element.self as? any JSONApiResponse.Type)?.decoder ?? JSONDefaults.decoder
     }
 }

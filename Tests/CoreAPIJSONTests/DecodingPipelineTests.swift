@@ -13,16 +13,16 @@ private struct Get<Response: ApiResponse>: ApiMethod {
     var hostProviderKey: String { "api" }
 }
 
-private struct Item: JsonApiResponse, Equatable {
+private struct Item: JSONApiResponse, Equatable {
     let id: Int
 }
 
-private struct UnderData: JsonApiResponse, Equatable {
+private struct UnderData: JSONApiResponse, Equatable {
     static var envelope: JSONEnvelope { "data" }
     let id: Int
 }
 
-private struct UnderResultItems: JsonApiResponse, Equatable {
+private struct UnderResultItems: JSONApiResponse, Equatable {
     static var envelope: JSONEnvelope { .keyPath("result", "pageItems") }
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
@@ -32,7 +32,7 @@ private struct UnderResultItems: JsonApiResponse, Equatable {
     let itemCount: Int
 }
 
-private struct UnderAnyKey: JsonApiResponse, Equatable {
+private struct UnderAnyKey: JSONApiResponse, Equatable {
     static var envelope: JSONEnvelope { .singleKey }
     let id: Int
 }
@@ -49,21 +49,21 @@ private final class Reports: @unchecked Sendable {  // `lines` is read and writt
     var all: [String] { lock.withLock { lines } }
 }
 
-private struct Feed: JsonApiResponse {
+private struct Feed: JSONApiResponse {
     let title: String
     let posts: LossyArray<Item>
 }
 
-private struct Profile: JsonApiResponse, Equatable {
+private struct Profile: JSONApiResponse, Equatable {
     let id: Int
     let displayName: String
 }
 
-private struct LegacyProfile: JsonApiResponse, Equatable {
+private struct LegacyProfile: JSONApiResponse, Equatable {
     let userId: Int
 }
 
-private struct StrictJSON: JsonApiResponse, Equatable {
+private struct StrictJSON: JSONApiResponse, Equatable {
     static var acceptableContentTypes: [String]? { ["application/json", "application/*+json"] }
     let id: Int
 }

@@ -69,7 +69,7 @@ private enum EncoderKind: String, CaseIterable, Sendable, CustomTestStringConver
     func encode(_ parameters: any Encodable, dateEncoding: EncodingStrategy.Dates) throws -> String {
         switch self {
         case .json:
-            let body = try JsonParametersEncoder(dateEncoding: dateEncoding).body(for: parameters)
+            let body = try JSONParametersEncoder(dateEncoding: dateEncoding).body(for: parameters)
             return String(decoding: try #require(body), as: UTF8.self)
         case .query:
             return try QueryParametersEncoder(dateEncoding: dateEncoding).queryString(for: parameters)

@@ -13,16 +13,16 @@ import Foundation
 /// encoder or decoder next to plain Foundation where there is one.
 ///
 /// The encoders are called through their public entry points — `QueryParametersEncoder.queryString(for:)`,
-/// `FormParametersEncoder.body(for:)`, `JsonParametersEncoder.body(for:)` — each made anew per call, as a
+/// `FormParametersEncoder.body(for:)`, `JSONParametersEncoder.body(for:)` — each made anew per call, as a
 /// method's `parametersEncoding` is; the baseline is `JSONEncoder().encode(_:)`. Encoding iterations do
 /// 1000 encodes (scaling factor `.kilo`), so scaled figures are per encode. Decoding goes through
 /// `process(response:data:error:)`, which `ApiSession` calls for every response (status check, then
-/// `JsonApiResponse` decoding), next to `JSONDecoder().decode(_:from:)`; one decode per iteration.
+/// `JSONApiResponse` decoding), next to `JSONDecoder().decode(_:from:)`; one decode per iteration.
 ///
 /// The JSON encoder and the decoding also have paired benchmarks, whose ratio is the figure to read: each
 /// iteration alternates CoreAPI and its baseline on one thread (see ``Benchmark/measurePaired(blocks:operationsPerBlock:first:second:)``),
 /// so the machine's drift, which moves two benchmarks run one after the other by up to a third here,
-/// cancels out. `JsonParametersEncoder` is paired with bare `JSONEncoder()` and with a `JSONEncoder` set
+/// cancels out. `JSONParametersEncoder` is paired with bare `JSONEncoder()` and with a `JSONEncoder` set
 /// to write what it writes: sorted keys, unescaped slashes and ISO 8601 dates.
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.cpuTotal, .wallClock, .mallocCountTotal, .throughput, CustomMetrics.cpu]
@@ -59,7 +59,7 @@ let benchmarks: @Sendable () -> Void = {
     let encoders: [(String, @Sendable () throws -> Void)] = [
         ("query: CoreAPI QueryParametersEncoder", { blackHole(try QueryParametersEncoder().queryString(for: model)) }),
         ("form: CoreAPI FormParametersEncoder", { blackHole(try FormParametersEncoder().body(for: model)) }),
-        ("json: CoreAPI JsonParametersEncoder", { blackHole(try JsonParametersEncoder().body(for: model)) }),
+        ("json: CoreAPI JSONParametersEncoder", { blackHole(try JSONParametersEncoder().body(for: model)) }),
         ("json: JSONEncoder", { blackHole(try JSONEncoder().encode(model)) }),
     ]
     for (name, encode) in encoders {
@@ -77,9 +77,9 @@ let benchmarks: @Sendable () -> Void = {
     sameOutput.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     sameOutput.dateEncodingStrategy = .iso8601
     let jsonPairs: [(String, @Sendable () throws -> Void)] = [
-        ("json pair: CoreAPI JsonParametersEncoder vs JSONEncoder", { blackHole(try JSONEncoder().encode(model)) }),
+        ("json pair: CoreAPI JSONParametersEncoder vs JSONEncoder", { blackHole(try JSONEncoder().encode(model)) }),
         (
-            "json pair: CoreAPI JsonParametersEncoder vs JSONEncoder with the same output",
+            "json pair: CoreAPI JSONParametersEncoder vs JSONEncoder with the same output",
             { blackHole(try sameOutput.encode(model)) }
         ),
     ]
@@ -89,7 +89,7 @@ let benchmarks: @Sendable () -> Void = {
             try benchmark.measurePaired(
                 blocks: 10,
                 operationsPerBlock: 100,
-                first: { blackHole(try JsonParametersEncoder().body(for: model)) },
+                first: { blackHole(try JSONParametersEncoder().body(for: model)) },
                 second: baseline
             )
         }
@@ -103,7 +103,7 @@ let benchmarks: @Sendable () -> Void = {
     )
     let decoders: [(String, @Sendable (Data) throws -> [CatalogItem])] = [
         (
-            "decode 5000 items: CoreAPI JsonApiResponse",
+            "decode 5000 items: CoreAPI JSONApiResponse",
             { try [CatalogItem].process(response: response, data: $0, error: nil).get() }
         ),
         ("decode 5000 items: JSONDecoder", { try JSONDecoder().decode([CatalogItem].self, from: $0) }),
@@ -119,7 +119,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     // Four decodes of each per iteration, one at a time.
     Benchmark(
-        "decode pair: CoreAPI JsonApiResponse vs JSONDecoder (\((body?.count ?? 0) / 1024) KiB)",
+        "decode pair: CoreAPI JSONApiResponse vs JSONDecoder (\((body?.count ?? 0) / 1024) KiB)",
         configuration: pairedDecoding
     ) { benchmark in
         guard let body else { throw BenchServerError(description: "the JSON array could not be built") }

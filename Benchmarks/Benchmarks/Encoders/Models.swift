@@ -120,7 +120,7 @@ struct ProfileUpdate: Encodable, Sendable {
 }
 
 /// One element of the large response array, about 200 bytes of JSON.
-struct CatalogItem: JsonApiResponse, Codable {
+struct CatalogItem: JSONApiResponse, Codable {
     /// The item's identifier.
     let id: Int
     /// A UUID string.

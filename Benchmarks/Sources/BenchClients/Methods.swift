@@ -11,7 +11,7 @@ public func benchHosts(_ baseURL: String) -> DictionaryHostProvider {
 }
 
 /// The tiny JSON object the loopback server and the mock answer with: `{"id":1,"name":"Ada","active":true}`.
-public struct TinyUser: JsonApiResponse, Equatable {
+public struct TinyUser: JSONApiResponse, Equatable {
     /// The user's identifier.
     public let id: Int
     /// The user's name.
@@ -72,7 +72,7 @@ public struct GetBytes: ApiMethod {
 }
 
 /// What the server answers to an upload: the number of body bytes it received.
-public struct UploadReceipt: JsonApiResponse {
+public struct UploadReceipt: JSONApiResponse {
     /// The body bytes the server read, multipart framing included.
     public let received: Int
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Puts a method's encodable parameters into the request being built.
 ///
 /// Implementations are stateless values, safe to share across concurrent requests. CoreAPI ships
-/// ``JsonParametersEncoder`` (`.json`), ``QueryParametersEncoder`` (`.query`), ``FormParametersEncoder``
+/// ``JSONParametersEncoder`` (`.json`), ``QueryParametersEncoder`` (`.query`), ``FormParametersEncoder``
 /// (`.form`) and ``MultipartFormDataEncoder`` (`.multipart`). An encoding whose body is large may put
 /// it in a file (``ApiRequest/Body/file(_:)``): transports stream it from there.
 public protocol ParametersEncoding: Sendable {

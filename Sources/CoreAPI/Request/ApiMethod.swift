@@ -33,7 +33,7 @@ public protocol ApiMethod: Encodable, Sendable {
     /// ``ApiError/InvalidRequestReason/requirementSentAsParameter(property:)`` before anything is sent.
     var path: String { get }
     /// How the parameters are encoded: by default, ``QueryParametersEncoder`` (the URL query) for
-    /// `GET`, `HEAD` and `DELETE` and ``JsonParametersEncoder`` (a JSON body) for every other method.
+    /// `GET`, `HEAD` and `DELETE` and ``JSONParametersEncoder`` (a JSON body) for every other method.
     var parametersEncoding: any ParametersEncoding { get }
     /// The type of ``headers``: ``Headers``. Inferred from the `headers` a method declares, so that one of
     /// another type (`[String: String]`) is found rather than ignored: the call then fails with
@@ -119,7 +119,7 @@ extension ApiMethod {
     public var httpMethod: HTTPMethod { .get }
     /// Empty: the host itself.
     public var path: String { "" }
-    /// ``QueryParametersEncoder`` for `GET`, `HEAD` and `DELETE`, ``JsonParametersEncoder`` otherwise,
+    /// ``QueryParametersEncoder`` for `GET`, `HEAD` and `DELETE`, ``JSONParametersEncoder`` otherwise,
     /// each with default strategies.
     public var parametersEncoding: any ParametersEncoding {
         httpMethod.prefersQueryParameters ? defaultQueryEncoding : defaultJSONEncoding
@@ -194,4 +194,4 @@ extension ApiMethod where _IsLoggingEnabled == Void {
 /// The default encoders, boxed once: an encoder is too large for an existential's inline buffer, so
 /// making one for every call would allocate its box every time, where a copy of this one is a reference.
 private let defaultQueryEncoding: any ParametersEncoding = QueryParametersEncoder()
-private let defaultJSONEncoding: any ParametersEncoding = JsonParametersEncoder()
+private let defaultJSONEncoding: any ParametersEncoding = JSONParametersEncoder()

@@ -9,7 +9,7 @@ public import Foundation
 ///   form, which keeps the reason a parse failed.
 ///
 /// A service module refines this protocol once with its own `process` that reads its common error
-/// body, and its models adopt a mixin such as `JsonApiResponse` or `TextApiResponse`.
+/// body, and its models adopt a mixin such as `JSONApiResponse` or `TextApiResponse`.
 public protocol ApiResponse: Sendable {
     /// Decides the outcome of an exchange.
     /// - Parameters:

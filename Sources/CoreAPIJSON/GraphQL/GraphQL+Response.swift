@@ -11,7 +11,7 @@ extension GraphQL {
     /// A ``GraphQLMethod`` turns it into its data or a ``GraphQL/Failure``; use it directly to see both.
     /// An error status whose body still has GraphQL errors (a server that answers `400` for an invalid
     /// query) fails with a ``GraphQL/Failure`` as well, not with a bare status error.
-    public struct Response<ResultData: Decodable & Sendable>: JsonApiResponse {
+    public struct Response<ResultData: Decodable & Sendable>: JSONApiResponse {
         /// The data, or `nil` when the response had none (or `null`).
         public let data: ResultData?
         /// The errors; empty when there were none.
@@ -39,9 +39,9 @@ extension GraphQL {
             }
         }
 
-        /// The data type's decoder when it is a ``JsonApiResponse``; the shared default otherwise.
+        /// The data type's decoder when it is a ``JSONApiResponse``; the shared default otherwise.
         public static var decoder: JSONDecoder {
-            (ResultData.self as? any JsonApiResponse.Type)?.decoder ?? JSONDefaults.decoder
+            (ResultData.self as? any JSONApiResponse.Type)?.decoder ?? JSONDefaults.decoder
         }
 
         /// Decodes the body with ``decoder`` and keeps the response's status.

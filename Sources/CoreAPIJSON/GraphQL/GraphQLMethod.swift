@@ -57,7 +57,7 @@ extension GraphQLMethod {
     /// `POST`.
     public var httpMethod: HTTPMethod { .post }
     /// A JSON body.
-    public var parametersEncoding: any ParametersEncoding { JsonParametersEncoder() }
+    public var parametersEncoding: any ParametersEncoding { JSONParametersEncoder() }
     /// `nil`: the document's only operation.
     public var operationName: String? { nil }
 

@@ -313,7 +313,7 @@ struct CodeSamplesTests {
             from: Date(timeIntervalSince1970: 1_700_000_000.123),
             to: Date(timeIntervalSince1970: 1_700_086_400)
         )
-        let json = try #require(try JsonParametersEncoder(dateEncoding: .iso8601).body(for: booking))
+        let json = try #require(try JSONParametersEncoder(dateEncoding: .iso8601).body(for: booking))
         #expect(String(decoding: json, as: UTF8.self) == #"{"from":1700000000123,"room":7,"to":1700086400000}"#)
         let form = try #require(try FormParametersEncoder(dateEncoding: .iso8601).body(for: booking))
         #expect(String(decoding: form, as: UTF8.self) == "from=1700000000123&room=7&to=1700086400000")

@@ -65,7 +65,7 @@ private struct PostWithMetadata: ApiMethod {
     var hostProviderKey: String { "fixture" }
     var path: String { "/echo/items" }
     var httpMethod: HTTPMethod { .post }
-    var parametersEncoding: any ParametersEncoding { JsonParametersEncoder() }
+    var parametersEncoding: any ParametersEncoding { JSONParametersEncoder() }
     let name = "phases"
 }
 

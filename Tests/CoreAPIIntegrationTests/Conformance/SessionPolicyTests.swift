@@ -72,7 +72,7 @@ extension SerialLoopback {
         func aTemporaryOrPermanentRedirectSendsTheSameBodyAgain(transport: TestTransport, status: Int) async throws {
             let session = makeSession(transport)
             let body = ["note": String(repeating: "x", count: 5000)]
-            let expected = try #require(try JsonParametersEncoder().body(for: body))
+            let expected = try #require(try JSONParametersEncoder().body(for: body))
             let echo = try await session.perform(
                 TransportCall<RawEcho>(
                     url: url("/redirect?to=/echo/raw&status=\(status)"),

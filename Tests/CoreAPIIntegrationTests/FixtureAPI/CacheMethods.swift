@@ -3,7 +3,7 @@ import CoreAPIJSON
 import Foundation
 
 /// What `/cache/<name>` returns.
-struct CachedItem: JsonApiResponse, Equatable {
+struct CachedItem: JSONApiResponse, Equatable {
     let name: String
     let version: Int
     let language: String

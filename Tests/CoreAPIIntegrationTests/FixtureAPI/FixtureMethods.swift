@@ -34,7 +34,7 @@ extension FixtureResponse {
 }
 
 /// What `/echo` returns.
-struct Echo: JsonApiResponse, FixtureResponse {
+struct Echo: JSONApiResponse, FixtureResponse {
     let method: String
     let path: String
     let query: String
@@ -107,7 +107,7 @@ struct EchoCreate: FixtureMethod {
     typealias Response = Echo
     var path: String { "/echo/items" }
     var httpMethod: HTTPMethod { .post }
-    var parametersEncoding: any ParametersEncoding { JsonParametersEncoder() }
+    var parametersEncoding: any ParametersEncoding { JSONParametersEncoder() }
     let name: String
     let price: Double
     let note: String?
@@ -140,7 +140,7 @@ struct TextCall: FixtureMethod {
 
 /// The gzip route.
 struct GzipCall: FixtureMethod {
-    struct Payload: JsonApiResponse {
+    struct Payload: JSONApiResponse {
         let compressed: Bool
         let items: [Int]
     }

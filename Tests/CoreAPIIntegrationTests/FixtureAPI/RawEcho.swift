@@ -2,7 +2,7 @@ import CoreAPIJSON
 import Foundation
 
 /// What `/echo/raw` saw: the request line, the headers as sent, and the body's size and digest.
-struct RawEcho: JsonApiResponse, FixtureResponse {
+struct RawEcho: JSONApiResponse, FixtureResponse {
     let requestLine: String
     let headers: [[String]]
     let bodySize: Int

@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// What `/flaky` answers once it stops failing.
-struct FlakyAttempts: JsonApiResponse, Equatable {
+struct FlakyAttempts: JSONApiResponse, Equatable {
     let attempts: Int
 }
 
@@ -43,7 +43,7 @@ struct FlakyCall: FixtureMethod {
 
 /// `/flaky/log`: when the `/flaky` requests for `key` arrived, in the server's monotonic seconds.
 struct FlakyLog: FixtureMethod {
-    struct Times: JsonApiResponse {
+    struct Times: JSONApiResponse {
         let times: [Double]
     }
     typealias Response = Times

@@ -10,7 +10,7 @@ struct HostEcho: FixtureMethod {
 
 /// How many requests tagged `tag` reached the fixture.
 struct ArrivalCount: FixtureMethod {
-    struct Response: JsonApiResponse {
+    struct Response: JSONApiResponse {
         let count: Int
     }
     let tag: String

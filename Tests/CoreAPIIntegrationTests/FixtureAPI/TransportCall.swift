@@ -15,7 +15,7 @@ struct TransportCall<Response: ApiResponse>: ApiMethod {
     var body: [String: String] = [:]
     /// Sent instead of `body` when set.
     var fields: (any Encodable & Sendable)?
-    var encoder: any ParametersEncoding = JsonParametersEncoder()
+    var encoder: any ParametersEncoding = JSONParametersEncoder()
     var maximumResponseSize: Int64?
     var deadline: Duration?
     var timeout: Duration?

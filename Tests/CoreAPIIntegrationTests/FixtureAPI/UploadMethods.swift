@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// What the fixture's `/multipart` route parsed, with Python's `email` package.
-struct ParsedMultipart: JsonApiResponse, FixtureResponse {
+struct ParsedMultipart: JSONApiResponse, FixtureResponse {
     struct Part: Decodable, Equatable {
         let name: String?
         let filename: String?
@@ -30,7 +30,7 @@ struct ParsedMultipart: JsonApiResponse, FixtureResponse {
 }
 
 /// What the fixture's `/upload` route counted while streaming the body.
-struct UploadReceipt: JsonApiResponse, FixtureResponse {
+struct UploadReceipt: JSONApiResponse, FixtureResponse {
     let bodySize: Int
     let sha256: String
     let contentType: String?

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// What the TLS fixture answers: the path and the client certificate's common name.
-struct TLSEcho: JsonApiResponse, Equatable {
+struct TLSEcho: JSONApiResponse, Equatable {
     var path: String
     var client: String?
 }

@@ -107,7 +107,7 @@ struct MethodDefaultsTests {
         let item = CreateItem(shop: "north", name: "Lamp", price: 30)
         let json = try JSONEncoder().encode(item)
         #expect(String(decoding: json, as: UTF8.self).contains("shop") == false)
-        let jsonBody = try JsonParametersEncoder().body(for: item)
+        let jsonBody = try JSONParametersEncoder().body(for: item)
         #expect(jsonBody.map { String(decoding: $0, as: UTF8.self) } == #"{"name":"Lamp","price":30}"#)
         let query = try QueryParametersEncoder().encode(
             item,

@@ -3,7 +3,7 @@ import CoreAPI
 import CoreAPIJSON
 import Foundation
 
-struct Order: JsonApiResponse {
+struct Order: JSONApiResponse {
     static var envelope: JSONEnvelope { "data.order" }
     let id: Int
     let total: Decimal

@@ -8,6 +8,6 @@ struct CatalogItem: Decodable, Sendable {
     let price: Decimal
 }
 
-struct Catalog: JsonApiResponse {
+struct Catalog: JSONApiResponse {
     let items: LossyArray<CatalogItem>
 }

@@ -2,7 +2,7 @@
 import CoreAPI
 import CoreAPIJSON
 
-struct PendingOrder: JsonApiResponse {
+struct PendingOrder: JSONApiResponse {
     let id: Int
     let status: String
 }

@@ -2,7 +2,7 @@
 import CoreAPI
 import CoreAPIJSON
 
-struct Cart: JsonApiResponse {
+struct Cart: JSONApiResponse {
     let items: [String]
     let total: Double
 }

@@ -2,7 +2,7 @@
 import CoreAPI
 import CoreAPIJSON
 
-struct Product: JsonApiResponse {
+struct Product: JSONApiResponse {
     let sku: String
     let name: String
 }

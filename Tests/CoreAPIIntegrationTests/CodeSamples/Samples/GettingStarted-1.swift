@@ -2,7 +2,7 @@
 import CoreAPI
 import CoreAPIJSON
 
-struct User: JsonApiResponse {
+struct User: JSONApiResponse {
     let id: Int
     let name: String
 }

@@ -3,7 +3,7 @@ import CoreAPI
 import CoreAPIJSON
 
 extension ReadmeSamples {
-    struct User: JsonApiResponse {
+    struct User: JSONApiResponse {
         let id: Int
         let name: String
     }

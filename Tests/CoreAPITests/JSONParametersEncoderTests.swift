@@ -113,7 +113,7 @@ private struct NestedAttachment: Encodable, Sendable {
     var inner: WithAttachment
 }
 
-@Suite struct JsonParametersEncoderTests {
+@Suite struct JSONParametersEncoderTests {
     private static func encodingReason(_ error: ApiError?) -> String? {
         if case .invalidRequest(.encoding(let text)) = error { text } else { nil }
     }
@@ -137,7 +137,7 @@ private struct NestedAttachment: Encodable, Sendable {
             a: "q\"",
             nested: ["z": 1, "m": 2]
         )
-        let encoded = try JsonParametersEncoder().encode(profile, in: try request(.post))
+        let encoded = try JSONParametersEncoder().encode(profile, in: try request(.post))
         let expected = #"{"a":"q\"","b":1,"name":"x/y é","nested":{"m":2,"z":1},"url":"https://h/a/b"}"#
         #expect(text(encoded.body.data) == expected)
         #expect(encoded.headers["Content-Type"] == "application/json")
@@ -149,7 +149,7 @@ private struct NestedAttachment: Encodable, Sendable {
         var second: [String: Int] = [:]
         for index in 0..<40 { first["k\(index)"] = index }
         for index in (0..<40).reversed() { second["k\(index)"] = index }
-        let encoder = JsonParametersEncoder()
+        let encoder = JSONParametersEncoder()
         let a = try #require(try encoder.body(for: first))
         #expect(try encoder.body(for: first) == a)
         #expect(try encoder.body(for: second) == a)
@@ -157,13 +157,13 @@ private struct NestedAttachment: Encodable, Sendable {
 
     @Test(arguments: [HTTPMethod.post, .put, .patch, .delete])
     func bodyMethodsGetAJSONBody(method: HTTPMethod) throws {
-        let encoded = try JsonParametersEncoder().encode(["k": "v"], in: try request(method))
+        let encoded = try JSONParametersEncoder().encode(["k": "v"], in: try request(method))
         #expect(text(encoded.body.data) == #"{"k":"v"}"#)
         #expect(encoded.headers["Content-Type"] == "application/json")
     }
 
     @Test func anExistingContentTypeIsKept() throws {
-        let encoded = try JsonParametersEncoder().encode(
+        let encoded = try JSONParametersEncoder().encode(
             ["k": "v"],
             in: try request(.post, contentType: "application/merge-patch+json")
         )
@@ -172,7 +172,7 @@ private struct NestedAttachment: Encodable, Sendable {
     }
 
     @Test func theConfiguredContentTypeIsUsed() throws {
-        let encoder = JsonParametersEncoder(contentType: "application/vnd.api+json")
+        let encoder = JSONParametersEncoder(contentType: "application/vnd.api+json")
         let encoded = try encoder.encode(["k": 1], in: try request(.post))
         #expect(encoded.headers["Content-Type"] == "application/vnd.api+json")
     }
@@ -185,7 +185,7 @@ private struct NestedAttachment: Encodable, Sendable {
         (.custom { "d/\(Int($0.timeIntervalSince1970))" }, #"{"at":"d/1700000000"}"#),
     ])
     func datesFollowTheStrategy(strategy: EncodingStrategy.Dates, expected: String) throws {
-        let encoder = JsonParametersEncoder(dateEncoding: strategy)
+        let encoder = JSONParametersEncoder(dateEncoding: strategy)
         let body = text(try encoder.body(for: Stamp(at: fixedDate)))
         #expect(body == expected)
     }
@@ -197,28 +197,28 @@ private struct NestedAttachment: Encodable, Sendable {
         (.custom { "x_" + $0.uppercased() }, #"{"x_FIRSTNAME":"Ann","x_HOMEADDRESS":{"x_POSTCODE":"1"},"x_USERID":7}"#),
     ])
     func keysFollowTheStrategy(strategy: EncodingStrategy.Keys, expected: String) throws {
-        let encoder = JsonParametersEncoder(keyEncoding: strategy)
+        let encoder = JSONParametersEncoder(keyEncoding: strategy)
         let keys = Keys(userID: 7, firstName: "Ann", homeAddress: Home(postCode: "1"))
         let body = text(try encoder.body(for: keys))
         #expect(body == expected)
     }
 
     @Test func nilValuesAreOmitted() throws {
-        let body = try JsonParametersEncoder().body(for: Optionals(a: nil, b: 3, c: "x"))
+        let body = try JSONParametersEncoder().body(for: Optionals(a: nil, b: 3, c: "x"))
         #expect(text(body) == #"{"b":3,"c":"x"}"#)
     }
 
     @Test(arguments: [HTTPMethod.get, .head])
     func getAndHeadRejectNonEmptyParameters(method: HTTPMethod) throws {
         let error = #expect(throws: ApiError.self) {
-            try JsonParametersEncoder().encode(["k": "v"], in: try request(method))
+            try JSONParametersEncoder().encode(["k": "v"], in: try request(method))
         }
         #expect(Self.encodingReason(error) != nil)
     }
 
     @Test func aRequestWithoutMethodIsTreatedAsGet() throws {
         let error = #expect(throws: ApiError.self) {
-            try JsonParametersEncoder().encode(["k": "v"], in: try request(nil))
+            try JSONParametersEncoder().encode(["k": "v"], in: try request(nil))
         }
         #expect(Self.encodingReason(error) != nil)
     }
@@ -227,7 +227,7 @@ private struct NestedAttachment: Encodable, Sendable {
     func getAndHeadWithEmptyParametersHaveNoBody(method: HTTPMethod) throws {
         let values: [any Encodable & Sendable] = [Empty(), AllNil(), Nothing(), [String: Int]()]
         for value in values {
-            let encoded = try JsonParametersEncoder().encode(value, in: try request(method))
+            let encoded = try JSONParametersEncoder().encode(value, in: try request(method))
             #expect(encoded.body.data == nil)
             #expect(encoded.headers["Content-Type"] == nil)
             #expect(encoded.url.absoluteString == "https://h/x?keep=1")
@@ -235,33 +235,33 @@ private struct NestedAttachment: Encodable, Sendable {
     }
 
     @Test func aValueThatEncodesNothingGivesNoBodyOnPost() throws {
-        #expect(try JsonParametersEncoder().body(for: Nothing()) == nil)
-        let encoded = try JsonParametersEncoder().encode(Nothing(), in: try request(.post))
+        #expect(try JSONParametersEncoder().body(for: Nothing()) == nil)
+        let encoded = try JSONParametersEncoder().encode(Nothing(), in: try request(.post))
         #expect(encoded.body.data == nil)
     }
 
     @Test func anEmptyObjectOnPostIsAnEmptyJSONObject() throws {
-        let encoded = try JsonParametersEncoder().encode(Empty(), in: try request(.post))
+        let encoded = try JSONParametersEncoder().encode(Empty(), in: try request(.post))
         #expect(text(encoded.body.data) == "{}")
         #expect(encoded.headers["Content-Type"] == "application/json")
     }
 
     @Test func aSkippedPropertyStaysOutOfTheBody() throws {
-        let encoded = try JsonParametersEncoder().encode(Login(user: "ann", token: "SECRET"), in: try request(.post))
+        let encoded = try JSONParametersEncoder().encode(Login(user: "ann", token: "SECRET"), in: try request(.post))
         #expect(text(encoded.body.data) == #"{"user":"ann"}"#)
     }
 
     @Test(arguments: [Double.nan, .infinity, -.infinity])
     func nonFiniteDoublesThrowOnPost(value: Double) throws {
         let error = #expect(throws: ApiError.self) {
-            try JsonParametersEncoder().encode(Number(value: value), in: try request(.post))
+            try JSONParametersEncoder().encode(Number(value: value), in: try request(.post))
         }
         #expect(Self.encodingReason(error) != nil)
     }
 
     @Test(arguments: [Double.nan, .infinity])
     func nonFiniteDoublesThrowFromBody(value: Double) {
-        let error = #expect(throws: ApiError.self) { try JsonParametersEncoder().body(for: Number(value: value)) }
+        let error = #expect(throws: ApiError.self) { try JSONParametersEncoder().body(for: Number(value: value)) }
         #expect(Self.encodingReason(error) != nil)
     }
 
@@ -271,13 +271,13 @@ private struct NestedAttachment: Encodable, Sendable {
         (PricedOrder(lines: [], totals: [2, -.infinity]), "totals.1: -inf"),
     ])
     func nonFiniteDoublesNameTheirCodingPath(order: PricedOrder, path: String) {
-        let error = #expect(throws: ApiError.self) { try JsonParametersEncoder().body(for: order) }
+        let error = #expect(throws: ApiError.self) { try JSONParametersEncoder().body(for: order) }
         #expect(Self.encodingReason(error) == "\(path) is not a finite number")
     }
 
     @Test func nonFiniteDoublesThrowOnGet() throws {
         let error = #expect(throws: ApiError.self) {
-            try JsonParametersEncoder().encode(Number(value: .nan), in: try request(.get))
+            try JSONParametersEncoder().encode(Number(value: .nan), in: try request(.get))
         }
         #expect(Self.encodingReason(error) != nil)
     }
@@ -285,17 +285,17 @@ private struct NestedAttachment: Encodable, Sendable {
     // MARK: - nil, escaping, data and attachments
 
     @Test func explicitNilIsWrittenAsNull() throws {
-        #expect(text(try JsonParametersEncoder().body(for: ExplicitNil(c: 1))) == #"{"a":null,"b":null,"c":1}"#)
-        #expect(text(try JsonParametersEncoder().body(for: ExplicitNil(c: nil))) == #"{"a":null,"b":null}"#)
+        #expect(text(try JSONParametersEncoder().body(for: ExplicitNil(c: 1))) == #"{"a":null,"b":null,"c":1}"#)
+        #expect(text(try JSONParametersEncoder().body(for: ExplicitNil(c: nil))) == #"{"a":null,"b":null}"#)
     }
 
     @Test func explicitNilIsSentOnPost() throws {
-        let encoded = try JsonParametersEncoder().encode(ExplicitNil(c: nil), in: try request(.post))
+        let encoded = try JSONParametersEncoder().encode(ExplicitNil(c: nil), in: try request(.post))
         #expect(text(encoded.body.data) == #"{"a":null,"b":null}"#)
     }
 
     @Test func nilArrayElementsAreNull() throws {
-        let body = try JsonParametersEncoder().body(
+        let body = try JSONParametersEncoder().body(
             for: OptionalElements(values: [1, nil, 2], names: [nil, "x", nil])
         )
         #expect(text(body) == #"{"names":[null,"x",null],"values":[1,null,2]}"#)
@@ -307,14 +307,14 @@ private struct NestedAttachment: Encodable, Sendable {
         ("é", "é"), ("\u{7F}", "\u{7F}"), ("\u{2028}", "\u{2028}"), ("😀", "😀"), ("'<>&", "'<>&"),
     ])
     func stringsAreEscapedExactlyInKeysAndValues(character: String, escaped: String) throws {
-        let body = try JsonParametersEncoder().body(for: ["k\(character)k": "v\(character)v"])
+        let body = try JSONParametersEncoder().body(for: ["k\(character)k": "v\(character)v"])
         #expect(body == Data(#"{"k\#(escaped)k":"v\#(escaped)v"}"#.utf8))
     }
 
     /// Keys are sorted by their UTF-8 bytes, not by `String` order: a decomposed `é` (65 CC 81) comes
     /// before `f`, and a key that is a prefix of another before it.
     @Test func keysAreSortedByTheirUTF8Bytes() throws {
-        let body = try JsonParametersEncoder().body(
+        let body = try JSONParametersEncoder().body(
             for: ["f": 1, "e\u{301}": 2, "\u{E4}": 3, "\u{1F600}": 4, "ff": 5, "": 6]
         )
         #expect(text(body) == "{\"\":6,\"e\u{301}\":2,\"f\":1,\"ff\":5,\"\u{E4}\":3,\"\u{1F600}\":4}")
@@ -325,7 +325,7 @@ private struct NestedAttachment: Encodable, Sendable {
         (Data(), #"{"blob":""}"#),
     ])
     func dataIsBase64(data: Data, expected: String) throws {
-        #expect(text(try JsonParametersEncoder().body(for: Blob(blob: data))) == expected)
+        #expect(text(try JSONParametersEncoder().body(for: Blob(blob: data))) == expected)
     }
 
     @Test func attachmentsAreEncodingErrors() throws {
@@ -336,10 +336,10 @@ private struct NestedAttachment: Encodable, Sendable {
             NestedAttachment(inner: WithAttachment(title: "t", file: attachment)),
         ]
         for value in values {
-            let fromBody = #expect(throws: ApiError.self) { try JsonParametersEncoder().body(for: value) }
+            let fromBody = #expect(throws: ApiError.self) { try JSONParametersEncoder().body(for: value) }
             #expect(Self.encodingReason(fromBody) != nil, "\(value)")
             let fromEncode = #expect(throws: ApiError.self) {
-                try JsonParametersEncoder().encode(value, in: try request(.post))
+                try JSONParametersEncoder().encode(value, in: try request(.post))
             }
             #expect(Self.encodingReason(fromEncode) != nil, "\(value)")
         }

@@ -7,7 +7,7 @@ public import Foundation
 /// keys sorted by their UTF-8 bytes, so equal input gives equal bytes; `/` and non-ASCII text unescaped;
 /// `Data` as Base64; absent optionals left out and explicit `nil` as `null`. A `GET` or `HEAD` request cannot carry a body:
 /// parameters that encode to an empty object are left out, and any other parameters are a typed error.
-public struct JsonParametersEncoder: ParametersEncoding {
+public struct JSONParametersEncoder: ParametersEncoding {
     /// How dates are written.
     public var dateEncoding: EncodingStrategy.Dates
     /// How keys are converted.
@@ -64,7 +64,7 @@ public struct JsonParametersEncoder: ParametersEncoding {
     }
 }
 
-extension ParametersEncoding where Self == JsonParametersEncoder {
+extension ParametersEncoding where Self == JSONParametersEncoder {
     /// A JSON body with default strategies.
-    public static var json: JsonParametersEncoder { JsonParametersEncoder() }
+    public static var json: JSONParametersEncoder { JSONParametersEncoder() }
 }

@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-private struct User: JsonApiResponse, Equatable {
+private struct User: JSONApiResponse, Equatable {
     let id: Int
     let firstName: String
     let createdAt: Date
@@ -21,7 +21,7 @@ private struct User: JsonApiResponse, Equatable {
     }
 }
 
-private struct Plain: JsonApiResponse, Equatable {
+private struct Plain: JSONApiResponse, Equatable {
     let id: Int
     let tags: [String]
 }
@@ -37,7 +37,7 @@ private struct ServiceError: Error, Equatable {
     let code: String
 }
 
-private protocol ServiceResponse: JsonApiResponse {}
+private protocol ServiceResponse: JSONApiResponse {}
 
 extension ServiceResponse {
     static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {
@@ -64,7 +64,7 @@ private struct Get<Response: ApiResponse>: ApiMethod {
 }
 
 @Suite(.timeLimit(.minutes(1)))
-struct JsonApiResponseTests {
+struct JSONApiResponseTests {
     let server = StubTransport()
     var session: ApiSession { server.makeSession(hosts: ["api": "https://api.test"]) }
 
@@ -138,7 +138,7 @@ private struct ProblemError: Error, Equatable {
     let title: String
 }
 
-private protocol ProblemResponse: JsonApiResponse {}
+private protocol ProblemResponse: JSONApiResponse {}
 
 extension ProblemResponse {
     static func process(response: ResponseHead?, data: Data?, error: (any Error)?) -> Result<Self, any Error> {

@@ -10,7 +10,7 @@ public import Foundation
 /// Each type has its own ``decoder``: override it to set date or key strategies for that model.
 ///
 /// ```swift
-/// struct User: JsonApiResponse {
+/// struct User: JSONApiResponse {
 ///     let id: Int
 ///     let createdAt: Date
 ///     static var decoder: JSONDecoder {
@@ -24,14 +24,14 @@ public import Foundation
 ///
 /// A decoding failure becomes `ApiError.mapping` whose cause is the `DecodingError`,
 /// coding path included.
-public protocol JsonApiResponse: ApiResponse, Decodable {
+public protocol JSONApiResponse: ApiResponse, Decodable {
     /// The decoder for this type; a shared default `JSONDecoder` unless overridden.
     static var decoder: JSONDecoder { get }
     /// Where the model sits in the body; ``JSONEnvelope/none`` (the whole body) unless overridden.
     static var envelope: JSONEnvelope { get }
 }
 
-extension JsonApiResponse {
+extension JSONApiResponse {
     /// A shared `JSONDecoder` with default strategies.
     public static var decoder: JSONDecoder { JSONDefaults.decoder }
 
@@ -57,7 +57,7 @@ extension JsonApiResponse {
         try decoder.decode(EnvelopeReader<Self>.self, from: data).model
     }
 
-    /// Decodes the body with ``decoder``, or `nil` on failure; prefer ``JsonApiResponse/decodeResponse(response:data:)``,
+    /// Decodes the body with ``decoder``, or `nil` on failure; prefer ``JSONApiResponse/decodeResponse(response:data:)``,
     /// which keeps the reason.
     public static func makeResponse(response: ResponseHead, data: Data) -> Self? {
         try? decodeResponse(response: response, data: data)
@@ -65,10 +65,10 @@ extension JsonApiResponse {
 }
 
 /// A JSON array of models decodes as an array response.
-extension Array: ApiResponse where Element: JsonApiResponse {}
+extension Array: ApiResponse where Element: JSONApiResponse {}
 /// A JSON array of models decodes as an array response, with the element type's decoder.
-extension Array: JsonApiResponse where Element: JsonApiResponse {
-    /// The element type's ``JsonApiResponse/decoder``, so its key and date strategies apply.
+extension Array: JSONApiResponse where Element: JSONApiResponse {
+    /// The element type's ``JSONApiResponse/decoder``, so its key and date strategies apply.
     public static var decoder: JSONDecoder { Element.decoder }
 }
 
