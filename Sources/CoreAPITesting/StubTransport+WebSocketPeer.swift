@@ -181,6 +181,15 @@ extension StubTransport {
             deliver(.close(closure))
         }
 
+        /// The client fails the connection: its close frame is recorded, and the connection ends without
+        /// the server's answer, as a dropped one does.
+        func clientAborted(_ closure: WebSocket.Closure) {
+            state.withLock { state in
+                if state.clientClosure == nil, !state.isClosed { state.clientClosure = closure }
+            }
+            deliver(.drop)
+        }
+
         /// Ends whatever waits on the connection once it is closed.
         private func endWaits() {
             let (pings, receivedWaiter) = state.withLock { state in

@@ -44,4 +44,8 @@ struct StubWebSocketConnection: WebSocket.Connection {
     func close(_ closure: WebSocket.Closure) async {
         peer.clientClosed(closure)
     }
+
+    func abort(_ closure: WebSocket.Closure) {
+        peer.clientAborted(closure)
+    }
 }

@@ -15,11 +15,15 @@
 /// The closing handshake is URLSession's: ``close(_:)`` waits until the task has ended — URLSession ends
 /// it once the server's close frame has come — for ``WebSocket/Options/closeTimeout`` at most, then
 /// cancels it; the closure is the task's `closeCode` and `closeReason`, which hold the server's frame.
+/// ``abort(_:)`` cancels the task right after its close frame, so nothing of the server's is read after it.
 struct URLSessionWebSocketConnection: WebSocket.Connection {
     let task: URLSessionWebSocketTask
     let maximumMessageSize: Int
     /// How long ``close(_:)`` waits for the task to end.
     let closeTimeout: Duration
+    /// Whether ``abort(_:)`` cancelled the task: no close frame of the server's can come since, whatever
+    /// the task's `closeCode` holds.
+    let aborted = LockedValue(false)
 
     func send(_ message: WebSocket.Message) async throws {
         guard message.size <= maximumMessageSize else {
@@ -88,8 +92,23 @@ struct URLSessionWebSocketConnection: WebSocket.Connection {
         if task.state != .completed { task.cancel() }
     }
 
+    func abort(_ closure: WebSocket.Closure) {
+        let sendable = closure.code.isSendable ? closure.code : .normalClosure
+        let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(sendable.rawValue)) ?? .normalClosure
+        let first = aborted.withLock { aborted in
+            guard !aborted, task.state != .completed else { return false }
+            aborted = true
+            return true
+        }
+        guard first else { return }
+        // The close frame goes out, and the task ends without waiting for the server's.
+        task.cancel(with: code, reason: closure.reason.isEmpty ? nil : Data(closure.reason.utf8))
+        task.cancel()
+    }
+
     /// How the server closed the connection, once it did.
     private var closure: WebSocket.Closure? {
+        if aborted.withLock({ $0 }) { return nil }
         let code = task.closeCode.rawValue
         guard code != URLSessionWebSocketTask.CloseCode.invalid.rawValue else { return nil }
         return WebSocket.Closure(

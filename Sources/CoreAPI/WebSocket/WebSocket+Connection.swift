@@ -32,5 +32,12 @@ extension WebSocket {
         /// ``WebSocket/Options/closeTimeout`` has passed without it and the connection was cut. Returns at
         /// once when the connection has ended already.
         func close(_ closure: WebSocket.Closure) async
+
+        /// Fails the connection (RFC 6455 §7.1.7), as ``WebSocket`` does when a pong is late: sends a close
+        /// frame with `closure`'s code and reason unless one was sent, without awaiting the server's, and
+        /// ends the connection at once. Returns without waiting; a ``receive()`` or ``ping()`` waiting or to
+        /// come then ends as for a connection lost without a close frame, unless the server's close frame
+        /// had arrived before. Does nothing when the connection has ended already.
+        func abort(_ closure: WebSocket.Closure)
     }
 }

@@ -11,7 +11,8 @@ extension WebSocket {
         /// A message larger than ``WebSocket/Options/maximumMessageSize`` arrived (or was to be sent); the
         /// connection was closed with ``WebSocket/CloseCode/messageTooBig``.
         case messageTooLarge(limit: Int)
-        /// No pong came within ``WebSocket/Options/pingTimeout`` of a ping; the connection was closed.
+        /// No pong came within ``WebSocket/Options/pingTimeout`` of a ping; the connection was failed at
+        /// once, without waiting for the server's close frame (RFC 6455 §7.1.7).
         case pingTimeout
         /// The server broke the protocol (RFC 6455), such as with a malformed frame; the connection was
         /// closed with ``WebSocket/CloseCode/protocolError``.

@@ -7,15 +7,16 @@ extension WebSocket {
         public var maximumMessageSize: Int
         /// How often a ping is sent while the connection is open; `nil` for none. 30 seconds by default.
         public var pingInterval: Duration?
-        /// How long a pong may take before the connection counts as dead: it is then closed, and the reader
-        /// gets ``WebSocket/Failure/pingTimeout`` (or a reconnection). 10 seconds by default.
+        /// How long a pong may take before the connection counts as dead: it is then failed at once — a close
+        /// frame goes out, but the server's is not awaited (RFC 6455 §7.1.7) — and the reader gets
+        /// ``WebSocket/Failure/pingTimeout`` (or a reconnection). 10 seconds by default.
         public var pingTimeout: Duration
         /// How long the opening handshake may take; the method's timeout, else the session's, when `nil`.
         public var handshakeTimeout: Duration?
         /// How long the closing handshake may take: once the client has sent its close frame (a call of
-        /// ``WebSocket/close(_:reason:)``, a message over the size limit, a ping timeout), the server's close
-        /// frame is awaited this long before the connection is cut, and the closure is then
-        /// ``WebSocket/CloseCode/abnormalClosure``. 5 seconds by default.
+        /// ``WebSocket/close(_:reason:)``, a message over the size limit), the server's close frame is
+        /// awaited this long before the connection is cut, and the closure is then
+        /// ``WebSocket/CloseCode/abnormalClosure``. A ping timeout does not wait for it. 5 seconds by default.
         public var closeTimeout: Duration
         /// Whether and how the connection is opened again after it is lost; `nil` (off) by default.
         public var reconnection: WebSocket.Reconnection?

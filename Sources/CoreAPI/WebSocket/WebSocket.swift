@@ -4,7 +4,7 @@ public import Foundation
 /// read ``events`` in order, close with a code and a reason.
 ///
 /// Whatever the engine, it adds the same behaviour: a ping every ``WebSocket/Options/pingInterval``
-/// with a ``WebSocket/Options/pingTimeout``; messages over ``WebSocket/Options/maximumMessageSize``
+/// with a ``WebSocket/Options/pingTimeout``, past which the connection is failed at once; messages over ``WebSocket/Options/maximumMessageSize``
 /// refused; cancelling the task that reads ``events`` closes the connection
 /// (``WebSocket/CloseCode/goingAway``); and, with ``WebSocket/Options/reconnection``, a lost connection
 /// opened again through the whole opening handshake, reported as ``WebSocket/Event/reconnected(attempt:)``.
@@ -168,7 +168,11 @@ public final class WebSocket: Sendable {
                 {
                     return reconnected
                 }
-                finish(await closingHandshake(connection, WebSocket.Closure(code: .goingAway)))
+                if failure == .pingTimeout {
+                    finish(WebSocket.Closure(code: .abnormalClosure))  // failed by the keep-alive: no handshake
+                } else {
+                    finish(await closingHandshake(connection, WebSocket.Closure(code: .goingAway)))
+                }
                 throw failure
             }
             switch event {
@@ -281,8 +285,10 @@ public final class WebSocket: Sendable {
                         try await connection.ping()
                     }
                 } catch WebSocket.Failure.pingTimeout {
+                    // The peer counts as dead, so the connection is failed (RFC 6455 §7.1.7), not closed
+                    // with a handshake whose answer would never come; the reader reports the timeout.
                     self.state.withLock { $0.pendingFailure = .pingTimeout }
-                    await connection.close(WebSocket.Closure(code: .goingAway, reason: "ping timeout"))
+                    connection.abort(WebSocket.Closure(code: .goingAway, reason: "ping timeout"))
                     return
                 } catch {
                     return  // the connection closed; the reader reports it

@@ -76,5 +76,15 @@
             WebSocketFrameHandler.cut(channel, after: handler.closeTimeout)
             await handler.awaitEnd()
         }
+
+        func abort(_ closure: WebSocket.Closure) {
+            // The close frame is flushed before the channel closes (both run on its event loop, in this
+            // order); closing it ends the reader's and the pings' waits as lost.
+            if handler.markClosing(closure) {
+                let code = closure.code.isSendable ? closure.code : .normalClosure
+                channel.writeAndFlush(WebSocketFrameHandler.closeFrame(code, reason: closure.reason), promise: nil)
+            }
+            channel.close(promise: nil)
+        }
     }
 #endif
