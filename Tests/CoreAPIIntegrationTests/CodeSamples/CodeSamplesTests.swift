@@ -9,14 +9,18 @@ import Testing
 
 /// Keeps the documents' code honest: every ```swift block of README.md and the DocC articles is compiled as a file of
 /// its own, `Samples/<Document>-<n>.swift` for the n-th block of `<Document>.md`, with exactly the imports the block
-/// shows, and the claims the articles make are checked.
+/// shows, and the claims the articles make are checked. So is every ```swift block of a `///` doc comment in
+/// `Sources`: `Samples/DocComments/<File>-<n>.swift` for the n-th block of `<File>.swift`, which may also import the
+/// modules the comment takes as given. A block whose first line is `// A mistake, on purpose: …` has no sample: a
+/// program of `Tests/Misuse` holds its lines, and `Scripts/check-misuse.sh` checks that it does not compile.
 ///
 /// A sample file holds the block's import lines, then the block's other lines in order (indentation aside). A block
-/// of statements sits in the body of a function; a sample that imports a trait's module (CoreAPIAsyncHTTPClient,
-/// CoreAPILogging, CoreAPIMetrics, CoreAPITracing, CoreAPIHTTPTypes or the library it brings) is inside `#if` of those
-/// traits (`#if Logging && Tracing`), so it compiles only in a build with them (CI's all-traits build), but is checked
-/// either way. What a sample takes as
-/// given without showing it lives in `CodeSamplesSupport.swift`.
+/// of statements sits in the body of a function (a `@Playground` one when it shows values in comments), a member in
+/// a type it fits; a sample that imports a trait's module (CoreAPIAsyncHTTPClient, CoreAPILogging, CoreAPIMetrics,
+/// CoreAPITracing, CoreAPIHTTPTypes or the library it brings) is inside `#if` of those traits
+/// (`#if Logging && Tracing`), so it compiles only in a build with them (CI's all-traits build), but is checked either
+/// way. What a sample takes as given without showing it lives in `CodeSamplesSupport.swift`, or in the wrapper
+/// function's parameters.
 @Suite(.timeLimit(.minutes(1)))
 struct CodeSamplesTests {
     static let root = URL(fileURLWithPath: #filePath)
@@ -113,7 +117,138 @@ struct CodeSamplesTests {
         return modules[String(module)]
     }
 
+    /// The Swift files of `Sources`, whose doc comments hold ```swift blocks too.
+    static var sourceFiles: [URL] {
+        var urls: [URL] = []
+        let sources = root.appendingPathComponent("Sources")
+        if let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) {
+            for case let url as URL in walker where url.pathExtension == "swift" {
+                urls.append(url)
+            }
+        }
+        return urls.sorted { $0.path < $1.path }
+    }
+
+    /// The text of every ```swift block in the `///` doc comments of a Swift file, in order, without the slashes.
+    /// A block the comment does not close ends with the comment, as DocC ends it.
+    static func docCommentSwiftBlocks(in source: String) -> [String] {
+        let comments = source.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            return trimmed.hasPrefix("///") ? String(trimmed.dropFirst(3)) : "```"
+        }
+        return swiftBlocks(in: comments.joined(separator: "\n"))
+    }
+
+    /// The first line of a block that shows a mistake on purpose. Such a block has no sample: a program of
+    /// `Tests/Misuse`, which `Scripts/check-misuse.sh` checks does not compile, holds its lines instead.
+    static let mistakeMark = "// A mistake, on purpose"
+
+    /// The programs of `Tests/Misuse` that must not compile, by file name, with their lines normalized.
+    static func misusePrograms() throws -> [(name: String, lines: [String])] {
+        let folder = root.appendingPathComponent("Tests/Misuse")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            .filter { $0.hasSuffix(".swift") }
+            .map { name in
+                (name, normalizedLines(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)))
+            }
+            .filter { $0.lines.first?.hasPrefix("// expect-error: ") == true }
+    }
+
+    /// A ```swift block of a document or a doc comment, and the sample file that compiles it.
+    struct Block {
+        /// The block's text.
+        let text: String
+        /// The document and the block's number in it, as a message names them: `GettingStarted.md sample 3`.
+        let name: String
+        /// What the sample file's first line starts with, before a period or a colon: `// GettingStarted.md, sample 3`.
+        let header: String
+        /// The sample file's path in `Samples/`.
+        let fileName: String
+        /// Whether the sample may import modules the block does not show: a doc comment's block takes its own
+        /// module, and what that module imports, as given.
+        let takesImportsAsGiven: Bool
+    }
+
+    /// Checks that `block` is compiled: that its sample file starts by naming it and holds its imports, then its
+    /// other lines contiguously and in order, under the traits its imports need and no other condition; or, for a
+    /// block that shows a mistake on purpose, that a program of `Tests/Misuse` that must not compile holds it.
+    static func check(_ block: Block, misusePrograms: [(name: String, lines: [String])]) {
+        let blockLines = normalizedLines(block.text)
+        let blockCode = blockLines.filter { !isImport($0) }
+        if blockLines.first?.hasPrefix(mistakeMark) == true {
+            let holders = misusePrograms.filter { program in
+                longestContiguousMatch(of: blockCode, in: program.lines.filter { !isImport($0) }) == blockCode.count
+            }
+            #expect(
+                !holders.isEmpty,
+                "\(block.name) shows a mistake, but no program of Tests/Misuse that must not compile holds its lines"
+            )
+            return
+        }
+        let fileName = block.fileName
+        let url = samplesFolder.appendingPathComponent(fileName)
+        guard let fileText = try? String(contentsOf: url, encoding: .utf8) else {
+            Issue.record("\(block.name) has no file Samples/\(fileName)")
+            return
+        }
+        let fileLines = normalizedLines(fileText)
+
+        #expect(
+            fileLines.first?.hasPrefix(block.header + ".") == true
+                || fileLines.first?.hasPrefix(block.header + ":") == true,
+            "Samples/\(fileName) does not start with a comment naming \(block.name)"
+        )
+
+        let blockImports = Set(blockLines.filter(isImport))
+        let fileImports = Set(fileLines.filter(isImport))
+        let notInFile = blockImports.subtracting(fileImports).sorted().joined(separator: "; ")
+        #expect(notInFile.isEmpty, "Samples/\(fileName) lacks imports that \(block.name) shows: \(notInFile)")
+        if !block.takesImportsAsGiven {
+            let notInSample = fileImports.subtracting(blockImports).sorted().joined(separator: "; ")
+            #expect(notInSample.isEmpty, "Samples/\(fileName) has imports \(block.name) does not show: \(notInSample)")
+        }
+
+        let fileCode = fileLines.filter { !isImport($0) }
+        let matched = longestContiguousMatch(of: blockCode, in: fileCode)
+        if matched < blockCode.count {
+            Issue.record(
+                """
+                Samples/\(fileName) does not hold the code of \(block.name) contiguously and in order: \
+                \(matched) of its \(blockCode.count) lines match, then this one is missing:
+                \(blockCode[matched])
+                """
+            )
+        }
+
+        // Code under a condition is not compiled everywhere: only the samples importing a trait's module may
+        // be, and only under those traits, besides the conditions the sample shows itself.
+        let traits = traitOrder.filter { trait in
+            fileImports.contains { Self.trait(ofImport: $0) == trait }
+        }
+        let expectedGuard = traits.isEmpty ? nil : "#if " + traits.joined(separator: " && ")
+        let isGuarded = fileCode.dropFirst().first?.hasPrefix("#if ") == true && fileCode.last == "#endif"
+        let actualGuard = isGuarded ? fileCode.dropFirst().first : nil
+        #expect(
+            actualGuard == expectedGuard,
+            """
+            Samples/\(fileName) is inside \(actualGuard ?? "no condition") but its imports need \
+            \(expectedGuard ?? "none")
+            """
+        )
+        let conditions = { (lines: [String]) in lines.filter { $0.hasPrefix("#if") }.count }
+        #expect(
+            conditions(fileCode) == conditions(blockCode) + (traits.isEmpty ? 0 : 1),
+            "Samples/\(fileName) has a compilation condition that \(block.name) does not show"
+        )
+    }
+
+    /// The Swift files in a folder of `Samples/`.
+    static func sampleFiles(in folder: URL) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") })
+    }
+
     @Test func everyDocumentedSampleIsCompiled() throws {
+        let programs = try Self.misusePrograms()
         var expectedFiles: Set<String> = []
         var documentNames: Set<String> = []
         for document in Self.documents {
@@ -121,74 +256,94 @@ struct CodeSamplesTests {
             let isNewName = documentNames.insert(name).inserted
             #expect(isNewName, "two documents are named \(name).md, so their sample files would collide")
             let text = try String(contentsOf: document, encoding: .utf8)
-            for (index, block) in Self.swiftBlocks(in: text).enumerated() {
+            for (index, text) in Self.swiftBlocks(in: text).enumerated() {
                 let number = index + 1
-                let fileName = "\(name)-\(number).swift"
-                expectedFiles.insert(fileName)
-                let sample = "\(name).md sample \(number)"
-                let url = Self.samplesFolder.appendingPathComponent(fileName)
-                guard let fileText = try? String(contentsOf: url, encoding: .utf8) else {
-                    Issue.record("\(sample) has no file Samples/\(fileName)")
-                    continue
-                }
-                let blockLines = Self.normalizedLines(block)
-                let fileLines = Self.normalizedLines(fileText)
-
-                #expect(
-                    fileLines.first?.hasPrefix("// \(name).md, sample \(number).") == true
-                        || fileLines.first?.hasPrefix("// \(name).md, sample \(number):") == true,
-                    "Samples/\(fileName) does not start with a comment naming \(sample)"
+                let block = Block(
+                    text: text,
+                    name: "\(name).md sample \(number)",
+                    header: "// \(name).md, sample \(number)",
+                    fileName: "\(name)-\(number).swift",
+                    takesImportsAsGiven: false
                 )
-
-                let blockImports = Set(blockLines.filter(Self.isImport))
-                let fileImports = Set(fileLines.filter(Self.isImport))
-                let notInFile = blockImports.subtracting(fileImports).sorted().joined(separator: "; ")
-                let notInSample = fileImports.subtracting(blockImports).sorted().joined(separator: "; ")
-                #expect(notInFile.isEmpty, "Samples/\(fileName) lacks imports that \(sample) shows: \(notInFile)")
-                #expect(notInSample.isEmpty, "Samples/\(fileName) has imports \(sample) does not show: \(notInSample)")
-
-                let blockCode = blockLines.filter { !Self.isImport($0) }
-                let fileCode = fileLines.filter { !Self.isImport($0) }
-                let matched = Self.longestContiguousMatch(of: blockCode, in: fileCode)
-                if matched < blockCode.count {
-                    Issue.record(
-                        """
-                        Samples/\(fileName) does not hold the code of \(sample) contiguously and in order: \
-                        \(matched) of its \(blockCode.count) lines match, then this one is missing:
-                        \(blockCode[matched])
-                        """
-                    )
-                }
-
-                // Code under a condition is not compiled everywhere: only the samples importing a trait's module may
-                // be, and only under those traits, besides the conditions the sample shows itself.
-                let traits = Self.traitOrder.filter { trait in
-                    blockImports.contains { Self.trait(ofImport: $0) == trait }
-                }
-                let expectedGuard = traits.isEmpty ? nil : "#if " + traits.joined(separator: " && ")
-                let isGuarded = fileCode.dropFirst().first?.hasPrefix("#if ") == true && fileCode.last == "#endif"
-                let actualGuard = isGuarded ? fileCode.dropFirst().first : nil
-                #expect(
-                    actualGuard == expectedGuard,
-                    """
-                    Samples/\(fileName) is inside \(actualGuard ?? "no condition") but \(sample)'s imports need \
-                    \(expectedGuard ?? "none")
-                    """
-                )
-                let conditions = { (lines: [String]) in lines.filter { $0.hasPrefix("#if") }.count }
-                #expect(
-                    conditions(fileCode) == conditions(blockCode) + (traits.isEmpty ? 0 : 1),
-                    "Samples/\(fileName) has a compilation condition that \(sample) does not show"
-                )
+                expectedFiles.insert(block.fileName)
+                Self.check(block, misusePrograms: programs)
             }
         }
 
-        let present = try FileManager.default.contentsOfDirectory(atPath: Self.samplesFolder.path)
-        for stale in Set(present).subtracting(expectedFiles).sorted() {
+        for stale in try Self.sampleFiles(in: Self.samplesFolder).subtracting(expectedFiles).sorted() {
             Issue.record("Samples/\(stale) matches no ```swift block of README.md or the DocC articles")
         }
         // README (3), the ten CoreAPI articles (2 + 5 + 4 + 1 + 4 + 2 + 1 + 3 + 3 + 7) and the module pages (0).
         #expect(expectedFiles.count >= 35)
+    }
+
+    /// The samples of doc comments are `Samples/DocComments/<File>-<n>.swift` for the n-th block of `<File>.swift`,
+    /// checked as the documents' are, except that a sample may import what the block takes as given: the module of
+    /// its source file and the modules that one imports.
+    @Test func everyDocCommentSampleIsCompiled() throws {
+        let programs = try Self.misusePrograms()
+        let folder = Self.samplesFolder.appendingPathComponent("DocComments")
+        var expectedFiles: Set<String> = []
+        var blockCount = 0
+        // A sample file's name must differ from every other one in the test target, the documents' samples
+        // included: the compiler tells private declarations of files apart by their names.
+        var names = Set(Self.documents.map { $0.deletingPathExtension().lastPathComponent })
+        for source in Self.sourceFiles {
+            let text = try String(contentsOf: source, encoding: .utf8)
+            let blocks = Self.docCommentSwiftBlocks(in: text)
+            guard !blocks.isEmpty else { continue }
+            let name = source.deletingPathExtension().lastPathComponent
+            let isNewName = names.insert(name).inserted
+            #expect(isNewName, "\(source.path): another source file or document is named \(name)")
+            for (index, text) in blocks.enumerated() {
+                let number = index + 1
+                let block = Block(
+                    text: text,
+                    name: "\(name).swift sample \(number)",
+                    header: "// \(name).swift, sample \(number)",
+                    fileName: "DocComments/\(name)-\(number).swift",
+                    takesImportsAsGiven: true
+                )
+                blockCount += 1
+                if !Self.normalizedLines(text).starts(with: [Self.mistakeMark], by: { $0.hasPrefix($1) }) {
+                    expectedFiles.insert("\(name)-\(number).swift")
+                }
+                Self.check(block, misusePrograms: programs)
+            }
+        }
+
+        for stale in try Self.sampleFiles(in: folder).subtracting(expectedFiles).sorted() {
+            Issue.record("Samples/DocComments/\(stale) matches no ```swift block of a doc comment in Sources")
+        }
+        // 71 blocks when every doc comment's sample was first compiled.
+        #expect(blockCount >= 71)
+    }
+
+    /// The text of a doc comment's block is what DocC shows: the slashes and one space go, the block ends at its
+    /// fence or with the comment, and a mistake's mark is seen.
+    @Test func docCommentBlocksAreReadAsDocCShowsThem() {
+        let source = """
+            /// Text.
+            ///
+            /// ```swift
+            /// struct A {
+            ///     let b = 1
+            /// }
+            /// ```
+            func a() {}
+                /// ```swift
+                /// // A mistake, on purpose: a string is not an Int.
+                /// let c: Int = "d"
+            func e() {}
+            """
+        let blocks = Self.docCommentSwiftBlocks(in: source)
+        #expect(
+            blocks.map(Self.normalizedLines) == [
+                ["struct A {", "let b = 1", "}"],
+                ["// A mistake, on purpose: a string is not an Int.", "let c: Int = \"d\""],
+            ]
+        )
+        #expect(Self.normalizedLines(blocks[1]).first?.hasPrefix(Self.mistakeMark) == true)
     }
 
     @Test func searchUsersSendsTheDocumentedRequest() async throws {
