@@ -65,7 +65,10 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Creates a policy; every parameter has the default described on its property.
     ///
     /// ```swift
-    /// let policy = RetryPolicy(maximumAttempts: 5, backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)))
+    /// let policy = RetryPolicy(
+    ///     maximumAttempts: 5,
+    ///     backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20))
+    /// )
     /// ```
     public init(
         maximumAttempts: Int = 3,

@@ -1,9 +1,10 @@
 // RetryPolicy.swift, sample 2: statements, in the body of a function.
 import CoreAPI
 
-// The formatter would break the long line the doc comment shows.
-// swift-format-ignore
 private func sample() -> RetryPolicy {
-    let policy = RetryPolicy(maximumAttempts: 5, backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20)))
+    let policy = RetryPolicy(
+        maximumAttempts: 5,
+        backoff: RetryPolicy.Backoff(initialDelay: .seconds(1), maximumDelay: .seconds(20))
+    )
     return policy
 }
