@@ -17,7 +17,7 @@
         /// - for a response, `http.response.status_code`; for a response or a failure,
         ///   `coreapi.duration` in seconds (`0.038`);
         /// - for a failure or an unacceptable status, `error.type`: its
-        ///   ``ObserverMiddleware/FailureCategory`` (`timeout`, `network`, `status`, …).
+        ///   ``ApiError/Category`` (`timeout`, `network`, `status`, …).
         ///
         /// Secrets are hidden as in every record (see ``LoggingMiddleware``): no header value and no
         /// secret parameter reaches the metadata. Trace and span identifiers come from the logger's own

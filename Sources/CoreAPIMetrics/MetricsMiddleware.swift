@@ -13,7 +13,7 @@
     ///   end of its body, with `http.request.method`, `server.address`, `server.port`, `url.scheme`,
     ///   `coreapi.method`, and `http.response.status_code` when a response came; a failure or a status
     ///   of 400 or more adds `error.type` — the status code (`503`) or the failure's
-    ///   ``/CoreAPI/ObserverMiddleware/FailureCategory`` (`timeout`, `network`, `offline`, `cancelled`, …) — so
+    ///   ``/CoreAPI/ApiError/Category`` (`timeout`, `network`, `offline`, `cancelled`, …) — so
     ///   failures are counted by `error.type`;
     /// - `http.client.active_requests`, a meter raised while a request is in flight, with
     ///   `http.request.method`, `server.address`, `server.port` and `url.scheme`.
@@ -141,9 +141,9 @@
         }
 
         /// The `error.type` of a request or call that threw: its
-        /// ``/CoreAPI/ObserverMiddleware/FailureCategory``.
+        /// ``/CoreAPI/ApiError/Category``.
         private static func category(of error: any Error) -> String {
-            String(describing: ObserverMiddleware.FailureCategory(error))
+            String(describing: ApiError.Category(error))
         }
 
         /// Records the time since `start` in a timer `label`, displayed in seconds, with the dimensions

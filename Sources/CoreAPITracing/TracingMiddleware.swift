@@ -21,7 +21,7 @@
     /// and `coreapi.method`. No header value is recorded. A `CLIENT` span with a status of 400 or more,
     /// and a call span whose status the method does not accept, get the error status and `error.type`
     /// (the status code); a thrown error is recorded on the spans it crosses, with `error.type` its
-    /// ``/CoreAPI/ObserverMiddleware/FailureCategory``. A span that records nothing (one a sampler dropped,
+    /// ``/CoreAPI/ApiError/Category``. A span that records nothing (one a sampler dropped,
     /// or the no-op tracer's) gets no attribute, status or error, which would be made for nothing; its
     /// context is still injected, and it is ended.
     ///
@@ -162,7 +162,7 @@
         /// Records `error` on `span`, which records: the error itself, the error status, and the error's
         /// category as the span's `error.type`.
         private static func record(_ error: any Error, on span: any Span) {
-            span.attributes["error.type"] = String(describing: ObserverMiddleware.FailureCategory(error))
+            span.attributes["error.type"] = String(describing: ApiError.Category(error))
             span.recordError(error)
             span.setStatus(SpanStatus(code: .error))
         }

@@ -263,7 +263,7 @@ struct DecodingPipelineTests {
             try await session.perform(Get<OrFallback<Profile, LegacyProfile>>(path: "/x"))
         }
         #expect(error?.statusCode == 500)
-        #expect(error?.category == "unacceptableStatus")
+        #expect(error?.category == .status)
     }
 
     // MARK: Content type

@@ -112,7 +112,7 @@ struct JSONApiResponseTests {
             try await session.perform(Get<Account>(path: "/account"))
         }
         #expect(error?.statusCode == 502)
-        #expect(error?.category == "unacceptableStatus")
+        #expect(error?.category == .status)
     }
 
     @Test func familyProcessDecodesSuccess() async throws {

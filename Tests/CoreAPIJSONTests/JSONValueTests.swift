@@ -68,6 +68,6 @@ struct JSONValueTests {
         #expect(config == ["features": ["a"], "version": 3])
         transport.on("/config", reply: .json("not json"))
         let error = await #expect(throws: ApiError.self) { try await session.perform(GetConfig()) }
-        #expect(error?.category == "mapping")
+        #expect(error?.category == .other)
     }
 }

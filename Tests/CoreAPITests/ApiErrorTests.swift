@@ -57,10 +57,10 @@ struct LeakyError: Error, CustomStringConvertible {
     @Test func unknownErrorsAreNoTransportFailures() throws {
         let error = ApiError(Unrelated())
         #expect(error == .unknown(.init(Unrelated())))
-        #expect(error.category == "unknown")
+        #expect(error.category == .other)
         #expect(error.underlyingError is Unrelated)
         #expect(error != .transport(.init(kind: .other)))
-        #expect(ObserverMiddleware.FailureCategory(error) == .other)
+        #expect(ApiError.Category(error) == .other)
         let foreign = ApiError(NSError(domain: "Other", code: URLError.Code.timedOut.rawValue))
         guard case .unknown(let failure) = foreign else {
             Issue.record("\(foreign) is not unknown")
@@ -126,16 +126,17 @@ struct LeakyError: Error, CustomStringConvertible {
     }
 
     @Test(arguments: [
-        (ApiError.invalidRequest(.unknownHostKey("api")), "invalidRequest"),
-        (.transport(.init(kind: .tls)), "transport"),
-        (.timeout, "timeout"),
-        (.cancelled, "cancelled"),
-        (.unauthorized(.init(statusCode: 401)), "unauthorized"),
-        (.unacceptableStatus(.init(statusCode: 503)), "unacceptableStatus"),
-        (.mapping(.init(typeName: "User")), "mapping"),
-        (.unknown(.init(Unrelated())), "unknown"),
+        (ApiError.invalidRequest(.unknownHostKey("api")), ApiError.Category.other),
+        (.transport(.init(kind: .tls)), .network),
+        (.transport(.init(kind: .offline)), .offline),
+        (.timeout, .timeout),
+        (.cancelled, .cancelled),
+        (.unauthorized(.init(statusCode: 401)), .unauthorized),
+        (.unacceptableStatus(.init(statusCode: 503)), .status),
+        (.mapping(.init(typeName: "User")), .other),
+        (.unknown(.init(Unrelated())), .other),
     ])
-    func categoriesAreStable(error: ApiError, category: String) {
+    func categoriesAreStable(error: ApiError, category: ApiError.Category) {
         #expect(error.category == category)
     }
 

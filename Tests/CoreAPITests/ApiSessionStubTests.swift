@@ -110,7 +110,7 @@ struct ApiSessionStubTests {
         let error = await #expect(throws: ApiError.self) {
             try await session.perform(Fetch<Data>(path: "/me"))
         }
-        #expect(error?.category == "unauthorized")
+        #expect(error?.category == .unauthorized)
         #expect(error?.statusCode == 401)
     }
 

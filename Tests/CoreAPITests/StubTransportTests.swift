@@ -132,6 +132,6 @@ struct StubTransportTests {
         transport.on("/odd", reply: StubTransport.Response(statusCode: status))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let error = await #expect(throws: ApiError.self) { try await session.perform(Get(path: "/odd")) }
-        #expect(error?.category == "invalidRequest")
+        #expect(error?.category == .other)
     }
 }

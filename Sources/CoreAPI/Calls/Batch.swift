@@ -33,14 +33,14 @@ extension Batch {
         /// A failure of one of these categories lets the batch go on; any other failure ends it as
         /// ``stopAtFirstError`` does (`cancelRest(except: [.status])`: a `404` for one item is that item's
         /// result, a lost connection stops the rest).
-        case cancelRest(except: Set<ObserverMiddleware.FailureCategory>)
+        case cancelRest(except: Set<ApiError.Category>)
 
         /// Whether `error` ends the batch.
         func stops(on error: any Error) -> Bool {
             switch self {
             case .stopAtFirstError: true
             case .continueAll: false
-            case .cancelRest(let except): !except.contains(ObserverMiddleware.FailureCategory(error))
+            case .cancelRest(let except): !except.contains(ApiError.Category(error))
             }
         }
     }

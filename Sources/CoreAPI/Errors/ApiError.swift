@@ -252,24 +252,6 @@ public enum ApiError: Error, Sendable, Equatable {
 }
 
 extension ApiError {
-    /// The category name, stable across platforms and releases; useful for metrics and logs.
-    public var category: String {
-        switch self {
-        case .invalidRequest: "invalidRequest"
-        case .transport: "transport"
-        case .timeout: "timeout"
-        case .cancelled: "cancelled"
-        case .unauthorized: "unauthorized"
-        case .unacceptableStatus: "unacceptableStatus"
-        case .unacceptableContentType: "unacceptableContentType"
-        case .mapping: "mapping"
-        case .redirect: "redirect"
-        case .responseTooLarge: "responseTooLarge"
-        case .unknown: "unknown"
-        case .streamBufferFull: "streamBufferFull"
-        }
-    }
-
     /// The error this one was made from: a transport failure's ``TransportFailure/cause``, an unknown
     /// error's ``UnknownFailure/cause``, or the parser's error of a mapping failure; `nil` for the others.
     public var underlyingError: (any Error)? {

@@ -183,7 +183,7 @@
                 struct Foreign: Error {}
                 for afterHead in [false, true] {
                     let unknown = AsyncHTTPClientTransport.failure(for: Foreign(), afterHead: afterHead)
-                    #expect(unknown.category == "unknown")
+                    #expect(unknown.category == .other)
                     #expect(unknown.underlyingError is Foreign)
                 }
                 let lost = AsyncHTTPClientTransport.failure(

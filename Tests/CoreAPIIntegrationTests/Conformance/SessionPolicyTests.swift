@@ -140,7 +140,7 @@ extension SerialLoopback {
             let error = await #expect(throws: ApiError.self) {
                 try await session.perform(TransportCall<Data>(url: url("/redirect/chain?n=1")))
             }
-            #expect(error?.category == "unacceptableStatus")
+            #expect(error?.category == .status)
             #expect(error?.statusCode == 302)
         }
 

@@ -114,7 +114,7 @@ struct EndsOnTimeScenarios {
             try await plain
             let answered = ContinuousClock.now - start
             #expect(error?.statusCode == 401)
-            #expect(error?.category == "unauthorized")
+            #expect(error?.category == .unauthorized)
             #expect(challenged < answered + Self.slack, "the 401 took \(challenged), a plain GET \(answered)")
             if !transport.waitsForASharedWorkQueue {
                 #expect(challenged < .seconds(1), "the 401 took \(challenged)")

@@ -177,7 +177,7 @@ extension ApiError {
             let error = await #expect(throws: ApiError.self) {
                 try await hello(TLSTrust(server: .certificates([try authority("ca")])), at: server)
             }
-            #expect(error?.category == "transport")
+            #expect(error?.category == .network)
         }
 
         /// A server that offers only TLS 1.0 and 1.1 is refused, even through a configuration that allows

@@ -148,7 +148,7 @@ struct HTTPCacheTests {
         switch event {
         case .cached(let item, let age): age < .seconds(5) ? "cached \(item.text)" : "cached too old"
         case .fresh(let item): "fresh \(item.text)"
-        case .failed(let error): "failed \(ObserverMiddleware.FailureCategory(error))"
+        case .failed(let error): "failed \(ApiError.Category(error))"
         }
     }
 }

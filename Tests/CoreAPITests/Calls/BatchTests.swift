@@ -77,7 +77,7 @@ struct BatchTests {
         let summary = results.map { result in
             switch result {
             case .success(let data): Self.text(data)
-            case .failure(let error): (error as? ApiError).map { "\(ObserverMiddleware.FailureCategory($0))" } ?? "?"
+            case .failure(let error): (error as? ApiError).map { "\(ApiError.Category($0))" } ?? "?"
             }
         }
         #expect(summary == ["0", "1", "status", "3", "4", "network", "6", "7"])
@@ -98,7 +98,7 @@ struct BatchTests {
         let categories = results.map { result -> String in
             switch result {
             case .success: "ok"
-            case .failure(let error): "\(ObserverMiddleware.FailureCategory(error))"
+            case .failure(let error): "\(ApiError.Category(error))"
             }
         }
         #expect(categories == ["ok", "status", "ok", "network", "cancelled", "cancelled", "cancelled", "cancelled"])

@@ -80,10 +80,10 @@ struct MinimumDurationMiddlewareTests {
     }
 
     @Test(arguments: [
-        (StubTransport.Response.status(500), "unacceptableStatus"), (.failure(.cannotConnectToHost), "transport"),
-        (.failure(.timedOut), "timeout"),
+        (StubTransport.Response.status(500), ApiError.Category.status), (.failure(.cannotConnectToHost), .network),
+        (.failure(.timedOut), .timeout),
     ])
-    func fastFailureWaitsForTheMinimumToo(reply: StubTransport.Response, category: String) async throws {
+    func fastFailureWaitsForTheMinimumToo(reply: StubTransport.Response, category: ApiError.Category) async throws {
         server.on("/x", reply: reply)
         let start = ContinuousClock.now
         let error = await #expect(throws: ApiError.self) { try await makeSession(.milliseconds(400)).perform(Call()) }

@@ -82,7 +82,7 @@ private final class LockedMetrics: @unchecked Sendable {  // `storage` is only t
         let summary = recorder.recorded.map {
             "\($0.statusCode.map(String.init) ?? "-") \(ApiError($0.error).category)"
         }
-        #expect(summary == ["404 unacceptableStatus", "401 unauthorized", "- transport"])
+        #expect(summary == ["404 status", "401 unauthorized", "- network"])
         #expect(recorder.recorded.allSatisfy { $0.url?.query == nil && $0.methodName == "Call" })
         for stream in [first, second] {
             var iterator = stream.makeAsyncIterator()
@@ -155,17 +155,17 @@ private final class LockedMetrics: @unchecked Sendable {  // `storage` is only t
     }
 
     @Test(arguments: [
-        (ApiError.timeout, ObserverMiddleware.FailureCategory.timeout), (.cancelled, .cancelled),
+        (ApiError.timeout, ApiError.Category.timeout), (.cancelled, .cancelled),
         (.transport(.init(kind: .offline)), .offline), (.transport(.init(kind: .dns)), .network),
         (.transport(.init(kind: .tls)), .network), (.responseTooLarge(limit: 1), .other),
         (.invalidRequest(.sessionInvalidated), .other),
     ])
-    func failuresAreCategorised(error: ApiError, category: ObserverMiddleware.FailureCategory) {
-        #expect(ObserverMiddleware.FailureCategory(error) == category)
+    func failuresAreCategorised(error: ApiError, category: ApiError.Category) {
+        #expect(ApiError.Category(error) == category)
     }
 
     @Test func errorsOtherThanApiErrorsAreCategorised() {
-        #expect(ObserverMiddleware.FailureCategory(CancellationError()) == .cancelled)
-        #expect(ObserverMiddleware.FailureCategory(URLError(.badURL)) == .other)
+        #expect(ApiError.Category(CancellationError()) == .cancelled)
+        #expect(ApiError.Category(URLError(.badURL)) == .other)
     }
 }

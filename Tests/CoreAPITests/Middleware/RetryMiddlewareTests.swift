@@ -126,7 +126,7 @@ struct RetryMiddlewareTests {
     func retryableStatusIsRetriedUntilAttemptsRunOut(status: Int) async throws {
         reply(.json(#"{"busy":true}"#, statusCode: status))
         let error = await #expect(throws: ApiError.self) { try await makeSession().perform(Call()) }
-        #expect(error?.category == "unacceptableStatus")
+        #expect(error?.category == .status)
         #expect(error?.statusCode == status)
         #expect(server.requests.count == 3)
         // Equal jitter with random 0.5: 3/4 of the backoff 0.5 s, then of 1 s.

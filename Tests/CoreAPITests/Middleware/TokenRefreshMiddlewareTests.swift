@@ -183,7 +183,7 @@ struct TokenRefreshMiddlewareTests {
         #expect(results.count == 10)
         for result in results {
             #expect(throws: ApiError.self) { try result.get() }
-            #expect((result.failure as? ApiError)?.category == "unauthorized")
+            #expect((result.failure as? ApiError)?.category == .unauthorized)
         }
         #expect(refresher.rejected.current == ["old"])
         #expect(server.requests.count == 20)

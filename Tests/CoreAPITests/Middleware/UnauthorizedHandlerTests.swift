@@ -154,7 +154,7 @@ struct UnauthorizedHandlerTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(failures.count == 10)
-        #expect(failures.allSatisfy { $0?.category == "unauthorized" })
+        #expect(failures.allSatisfy { $0?.category == .unauthorized })
         #expect(calls.failures.current.count == 10)
         #expect(refreshes.current == 1)
         #expect(server.requests.count == 20)

@@ -66,7 +66,7 @@ struct RequestBodyTests {
         let error = await #expect(throws: ApiError.self) {
             try await session.perform(Upload(payload: .data(Data("x".utf8)), httpMethod: method))
         }
-        #expect(error?.category == "invalidRequest")
+        #expect(error?.category == .other)
         #expect(transport.requests.isEmpty)
     }
 

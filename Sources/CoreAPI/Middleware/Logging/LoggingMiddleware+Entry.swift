@@ -105,7 +105,7 @@ extension LoggingMiddleware {
                 )
             }
             record.duration = elapsed
-            record.failureCategory = ObserverMiddleware.FailureCategory(error)
+            record.failureCategory = ApiError.Category(error)
             return record
         }
 

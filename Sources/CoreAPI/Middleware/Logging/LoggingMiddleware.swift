@@ -94,10 +94,10 @@ public struct LoggingMiddleware: Middleware {
         public var statusCode: Int? = nil
         /// The time from the request to its response or failure; `nil` for a ``Event/request``.
         public var duration: Duration? = nil
-        /// What kind of failure the record is about: a ``Event/failure``'s, or ``ObserverMiddleware/FailureCategory/status``
-        /// (``ObserverMiddleware/FailureCategory/unauthorized`` for `401`) for a response whose status the method does not
+        /// What kind of failure the record is about: a ``Event/failure``'s, or ``ApiError/Category/status``
+        /// (``ApiError/Category/unauthorized`` for `401`) for a response whose status the method does not
         /// accept; `nil` otherwise.
-        public var failureCategory: ObserverMiddleware.FailureCategory? = nil
+        public var failureCategory: ApiError.Category? = nil
 
         /// Creates a record.
         public init(level: Level, event: Event, methodName: String, attempt: Int, message: String) {

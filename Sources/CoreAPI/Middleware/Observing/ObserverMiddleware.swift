@@ -211,7 +211,7 @@ extension ObserverMiddleware {
         public var duration: Duration
 
         /// What kind of failure it is, for handling that does not need the details.
-        public var category: ObserverMiddleware.FailureCategory { ObserverMiddleware.FailureCategory(error) }
+        public var category: ApiError.Category { ApiError.Category(error) }
     }
 }
 

@@ -1,7 +1,8 @@
-extension ObserverMiddleware {
-    /// The kind of a failed call, coarse enough to act on app-wide: show an offline banner, sign out,
-    /// count timeouts.
-    public enum FailureCategory: Sendable, Hashable, CaseIterable {
+extension ApiError {
+    /// The kind of a failed call, coarse enough to act on app-wide — show an offline banner, sign out,
+    /// count timeouts — and stable across platforms and releases: the one category scheme of the
+    /// package's observers, logs, metrics, traces and batches (their `error.type` is its name).
+    public enum Category: Sendable, Hashable, CaseIterable {
         /// The call's idle timeout or deadline passed (``ApiError/timeout``).
         case timeout
         /// The call was cancelled (``ApiError/cancelled``).
@@ -38,4 +39,7 @@ extension ObserverMiddleware {
             }
         }
     }
+
+    /// The error's category (see ``ApiError/Category``).
+    public var category: ApiError.Category { ApiError.Category(self) }
 }
