@@ -1,6 +1,7 @@
 #if AsyncHTTPClient
     import CoreAPI
     import CoreAPIAsyncHTTPClient
+    import CoreAPITesting
     import Foundation
     import Testing
 
@@ -141,7 +142,7 @@
             await #expect(throws: WebSocket.Failure.messageTooLarge(limit: limit)) {
                 for try await _ in over.events {}
             }
-            try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: tooBig).count) == 1 }
+            try await waitUntil(timeout: .seconds(5)) { (try? fixture.closures(name: tooBig).count) == 1 }
             #expect(try fixture.closures(name: tooBig).first?.code == .messageTooBig)
             #expect(over.closure == WebSocket.Closure(code: .messageTooBig))
         }
@@ -167,7 +168,7 @@
             }
             #expect(socket.closure == WebSocket.Closure(code: .messageTooBig))
             #expect(try await events.next() == nil)
-            try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
+            try await waitUntil(timeout: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
             #expect(try fixture.closures(name: name) == [WebSocket.Closure(code: .messageTooBig)])
         }
 
@@ -186,7 +187,7 @@
             #expect(try await events.next() == .closed(answer))
             #expect(socket.closure == answer)
             #expect(try await events.next() == nil)
-            try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
+            try await waitUntil(timeout: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
             #expect(try fixture.closures(name: name) == [WebSocket.Closure(code: .normalClosure, reason: "done")])
         }
 
@@ -275,7 +276,7 @@
             await #expect(throws: ApiError.cancelled) {
                 try await reader.value
             }
-            try await poll(upTo: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
+            try await waitUntil(timeout: .seconds(5)) { (try? fixture.closures(name: name).count) == 1 }
             #expect(try fixture.closures(name: name).first?.code == .goingAway)
         }
 

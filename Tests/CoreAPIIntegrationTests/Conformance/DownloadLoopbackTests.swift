@@ -1,4 +1,5 @@
 import CoreAPI
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ extension SerialLoopback {
         ) async throws {
             let log = ProgressLog()
             let task = Task { try await session.download(method, options: options, progress: log.append) }
-            try await poll { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
+            try await waitUntil { log.values.contains { $0.direction == .download && $0.completedBytes >= 1 << 20 } }
             task.cancel()
             await #expect(throws: ApiError.cancelled) { try await task.value }
         }

@@ -1,3 +1,4 @@
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -76,7 +77,7 @@ extension SerialLoopback {
                 #expect((body.bufferHighWaterMark ?? .max) <= limit)
             }
             print("slow reader (\(transport)): buffer high-water mark \(body.bufferHighWaterMark ?? -1) bytes")
-            try await poll { session.callsInFlight.isEmpty }
+            try await waitUntil { session.callsInFlight.isEmpty }
         }
 
         /// A reader that takes each piece as it comes gets a 32 MiB body whole and in order through the

@@ -1,5 +1,6 @@
 import CoreAPI
 import CoreAPIJSON
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -72,7 +73,7 @@ extension SerialLoopback {
                     && failure.statusCode == 200
             }
             #expect(received.isEmpty)
-            try await poll { session.callsInFlight.isEmpty }
+            try await waitUntil { session.callsInFlight.isEmpty }
             #expect(try server.eventRequests(name: name) == [""])
         }
 
@@ -110,7 +111,7 @@ extension SerialLoopback {
             for try await event in events where event.id == "3" {
                 break
             }
-            try await poll { session.callsInFlight.isEmpty }
+            try await waitUntil { session.callsInFlight.isEmpty }
             #expect(try server.eventRequests(name: name).count == 1)
         }
 

@@ -1,3 +1,4 @@
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -60,7 +61,7 @@ struct PerTaskTablesTests {
 
         let delegate = session.delegate
         // FoundationNetworking reports a cancelled task's end a moment after the call ended.
-        try await poll(upTo: .seconds(20)) {
+        try await waitUntil(timeout: .seconds(20)) {
             let counts = delegate.tableCounts
             return counts.tasks == 0 && counts.waiting == 0 && counts.retired == 0
         }

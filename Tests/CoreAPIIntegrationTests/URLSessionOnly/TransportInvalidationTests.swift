@@ -1,4 +1,5 @@
 import CoreAPI
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -63,7 +64,7 @@ struct TransportInvalidationTests {
         case .transport: transport.invalidate()
         case .session: session.invalidate()
         }
-        try await poll(upTo: .seconds(20)) { server.openConnections == 0 }
+        try await waitUntil(timeout: .seconds(20)) { server.openConnections == 0 }
         #expect(server.openConnections == 0, "\(server.openConnections) connections still open after invalidate()")
 
         // The transport (and the session) are still alive: later calls fail at once, and connect nowhere.
@@ -86,7 +87,7 @@ struct TransportInvalidationTests {
             )
             try await openConnections(with: session, on: server)
         }
-        try await poll(upTo: .seconds(20)) { server.openConnections == 0 }
+        try await waitUntil(timeout: .seconds(20)) { server.openConnections == 0 }
         #expect(server.openConnections == 0, "\(server.openConnections) connections still open")
     }
 }

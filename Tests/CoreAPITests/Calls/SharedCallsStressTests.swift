@@ -1,3 +1,4 @@
+import CoreAPITesting
 import Testing
 
 @testable import CoreAPI

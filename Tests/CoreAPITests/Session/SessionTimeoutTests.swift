@@ -1,4 +1,5 @@
 import CoreAPI
+import CoreAPITesting
 import Foundation
 import Testing
 
