@@ -19,7 +19,7 @@ private struct Watch: ApiMethod {
 /// When server-sent events are opened again: a backoff that grows with failures, a server's `retry`
 /// held to its cap, and a limit on failures in a row by default.
 @Suite(.timeLimit(.minutes(1)))
-struct EventReconnectionTests {
+struct ServerSentEventsReconnectionTests {
     /// The waits without jitter, from a backoff of 100 ms doubling up to 1 s.
     @Test(
         arguments: [

@@ -64,7 +64,7 @@ private final class Calls: Sendable {
 }
 
 @Suite(.timeLimit(.minutes(1)))
-struct UnauthorizedHandlerTests {
+struct UnauthorizedMiddlewareTests {
     let server = StubTransport()
 
     private func session(_ middlewares: [any Middleware]) -> ApiSession {
