@@ -155,7 +155,7 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }()
 
     /// Whether a transport failure carries the `URLError` code FoundationNetworking reports for the fault
-    /// (the `linuxCode` column of ``SerialLoopback/SessionPolicyTests/transportFaults``). Only URLSession
+    /// (the `linuxCode` column of ``SerialLoopback/TransportFaultTests/transportFaults``). Only URLSession
     /// on Linux does. Apple's URLSession reports codes of its own, and other engines no `URLError` at all:
     /// for them a test checks the kind of the failure, which the ``Transport`` contract fixes, alone.
     var reportsFoundationNetworkingCodes: Bool {

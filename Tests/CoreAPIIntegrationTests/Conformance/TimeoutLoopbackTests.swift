@@ -5,7 +5,7 @@ import Testing
 extension SerialLoopback {
     /// How the idle timeout counts over every transport: from the last byte that moved, whichever
     /// side enforces it (FoundationNetworking's own timer, or the session's for a transport that reports
-    /// its activity).
+    /// its activity); and the deadline, which ends a call whatever its activity.
     @Suite(.timeLimit(.minutes(1)))
     struct TimeoutLoopbackTests {
         let server: FixtureServer
@@ -40,6 +40,25 @@ extension SerialLoopback {
             let elapsed = ContinuousClock.now - start
             #expect(elapsed >= .milliseconds(450))
             #expect(elapsed < .seconds(2))  // not the 8 s the body takes
+        }
+
+        @Test(arguments: TestTransport.underTest)
+        func aTricklingBodyEndsAtTheDeadline(transport: TestTransport) async throws {
+            let session = transport.makeSession(hostProvider: server.hosts)
+            let start = ContinuousClock.now
+            let error = await #expect(throws: ApiError.self) {
+                try await session.perform(
+                    TransportCall<Data>(
+                        url: server.baseURL + "/fault/trickle?bytes=20&ms=200",
+                        deadline: .seconds(1.0),
+                        timeout: .seconds(5)
+                    )
+                )
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(error == .timeout)
+            #expect(elapsed >= .milliseconds(950))
+            #expect(elapsed < .seconds(3))
         }
     }
 }

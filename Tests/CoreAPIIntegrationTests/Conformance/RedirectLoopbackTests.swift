@@ -8,10 +8,12 @@ import Testing
 #endif
 
 extension SerialLoopback {
-    /// Redirect rules, limits and faults against the misbehaving fixture (two origins: 127.0.0.1 and
-    /// localhost on another port), over every transport.
+    /// Redirects against the misbehaving fixture (two origins: 127.0.0.1 and localhost on another port),
+    /// over every transport: the session follows them above the transport by the rules of `SessionPolicy`
+    /// (secrets dropped across origins, the same body for 307 and 308, a GET after 303, only http and https
+    /// targets, at most five hops), and a redirect's body is never the answer, whatever its size or pace.
     @Suite(.timeLimit(.minutes(1)))
-    struct SessionPolicyTests {
+    struct RedirectLoopbackTests {
         let server: FixtureServer
         static let secrets: Headers = [
             "Authorization": "Bearer SECRET-TOKEN", "Cookie": "session=COOKIE-SECRET", "X-Api-Key": "KEY-SECRET",
@@ -183,134 +185,6 @@ extension SerialLoopback {
             #expect(echo.requestLine.hasPrefix("GET /echo/raw "))
         }
 
-        typealias FaultRow = (path: String, kind: ApiError.TransportFailure.Kind, linuxCode: Int?)
-
-        /// Every broken exchange of the fixture, the kind of transport failure it ends with and, on Linux,
-        /// the `URLError` code FoundationNetworking reports for it (`nil`: CoreAPI's own check, no code).
-        static let transportFaults: [FaultRow] = [
-            // The head arrived, then the connection ended: -1, "transfer closed with 900 bytes remaining to read".
-            ("/fault/close-mid-body", .connectionLost, -1),
-            // -1, "transfer closed with outstanding read data remaining".
-            ("/fault/truncated-chunked", .connectionLost, -1),
-            // -1005, "Recv failure: Connection reset by peer", before any head.
-            ("/fault/reset", .connectionLost, -1005),
-            // -1002, "Unsupported HTTP version in response".
-            ("/fault/garbage-status", .badResponse, -1002),
-            // -1002, "Received HTTP/0.9 when not allowed".
-            ("/fault/garbage-status?line=HELLO", .badResponse, -1002),
-            // -1, "Header without colon".
-            ("/fault/garbage-header?kind=colon", .badResponse, -1),
-            // -1, "Nul byte in header".
-            ("/fault/garbage-header?kind=nul", .badResponse, -1),
-            // Content-Length: 10 and Content-Length: 5 (libcurl alone returns 5 of the 10 bytes).
-            ("/fault/conflicting-content-length", .badResponse, nil),
-            ("/fault/conflicting-content-length?lengths=5,10", .badResponse, nil),
-            ("/fault/conflicting-content-length?joined=1", .badResponse, nil),
-            // -1, "Invalid Content-Length: value", before the head.
-            ("/fault/conflicting-content-length?lengths=10,abc", .badResponse, -1),
-            ("/fault/conflicting-content-length?lengths=abc", .badResponse, -1),
-            // A coding nothing decodes (libcurl alone fails once body bytes arrive).
-            ("/fault/encoding?value=bogus", .badResponse, nil),
-            ("/fault/encoding?value=compress&garbage=1", .badResponse, nil),
-            ("/fault/encoding?value=gzip,%20bogus", .badResponse, nil),
-            // Six stacked codings: -1, "Reject response due to more than 5 content encodings", before the head.
-            ("/fault/encoding?value=gzip,%20gzip,%20gzip,%20gzip,%20gzip,%20gzip", .badResponse, -1),
-            // A body its coding cannot read: -1, "Error while processing content unencoding: incorrect header check".
-            ("/fault/encoding?value=gzip&garbage=1", .badResponse, -1),
-            ("/fault/encoding?value=deflate&garbage=1", .badResponse, -1),
-            // -1, "Unrecognized or bad HTTP Content or Transfer-Encoding".
-            ("/fault/encoding?value=br&garbage=1", .badResponse, -1),
-        ]
-
-        @Test(arguments: TestTransport.underTest, transportFaults)
-        func faultsEndWithTheirKind(transport: TestTransport, row: FaultRow) async throws {
-            let session = makeSession(transport)
-            let start = ContinuousClock.now
-            let error = await #expect(throws: ApiError.self) {
-                try await session.perform(TransportCall<Data>(url: url(row.path)))
-            }
-            if transport.reportsFoundationNetworkingCodes {
-                #expect(error == .transport(.init(kind: row.kind, code: row.linuxCode)), "\(row.path)")
-            } else {
-                guard case .transport(let failure) = error else {
-                    Issue.record("\(row.path): expected a transport failure, got \(String(describing: error))")
-                    return
-                }
-                #expect(failure.kind == row.kind, "\(row.path): \(failure)")
-            }
-            #expect(ContinuousClock.now - start < .seconds(10))
-        }
-
-        @Test(
-            arguments: TestTransport.underTest,
-            [
-                "/fault/huge?mb=200", "/fault/huge-chunked?mb=200", "/fault/gzip-bomb?mb=200",
-                "/fault/big-content-length",
-                // A length no Int64 holds: libcurl reads to the end of the connection, reporting no length.
-                "/fault/conflicting-content-length?lengths=99999999999999999999999",
-            ]
-        )
-        func oversizedBodiesEndAtTheLimit(transport: TestTransport, path: String) async throws {
-            let session = makeSession(transport)
-            let start = ContinuousClock.now
-            let refusedHead = path.contains("lengths=") && !transport.acceptsRepeatedOrHugeContentLength
-            let expected =
-                refusedHead
-                ? ApiError.transport(.init(kind: .badResponse)) : ApiError.responseTooLarge(limit: 10 * 1024 * 1024)
-            let error = await #expect(throws: ApiError.self) {
-                try await session.perform(TransportCall<RawEcho>(url: url(path)))
-            }
-            if case .transport(let failure) = error {
-                #expect(ApiError.transport(.init(kind: failure.kind)) == expected, "\(path)")
-            } else {
-                #expect(error == expected, "\(path)")
-            }
-            #expect(ContinuousClock.now - start < .seconds(10))
-        }
-
-        /// Length fields that agree are one length; codings the engine decodes are decoded, up to five
-        /// stacked; a response to `HEAD` has no body to decode, whatever its coding.
-        @Test(
-            arguments: TestTransport.underTest,
-            [
-                ("/fault/conflicting-content-length?lengths=10,10", "GET", "0123456789"),
-                ("/fault/conflicting-content-length?lengths=10,010", "GET", "0123456789"),
-                ("/fault/encoding?value=identity", "GET", #"{"encoded": true}"#),
-                ("/fault/encoding?value=gzip", "GET", #"{"encoded": true}"#),
-                ("/fault/encoding?value=GZIP", "GET", #"{"encoded": true}"#),
-                ("/fault/encoding?value=x-gzip", "GET", #"{"encoded": true}"#),
-                ("/fault/encoding?value=deflate", "GET", #"{"encoded": true}"#),
-                ("/fault/encoding?value=gzip,%20identity,%20deflate", "GET", #"{"encoded": true}"#),
-                ("/fault/encoding?value=gzip,%20gzip,%20gzip,%20gzip,%20gzip", "GET", #"{"encoded": true}"#),
-                ("/fault/encoding?value=bogus", "HEAD", ""),
-            ]
-        )
-        func validLengthsAndCodingsAreRead(
-            transport: TestTransport,
-            exchange: (path: String, method: String, body: String)
-        ) async throws {
-            let call = TransportCall<Data>(url: url(exchange.path), httpMethod: HTTPMethod(rawValue: exchange.method))
-            guard exchange.path.contains("lengths=") && !transport.acceptsRepeatedOrHugeContentLength else {
-                let data = try await makeSession(transport).perform(call)
-                #expect(String(decoding: data, as: UTF8.self) == exchange.body)
-                return
-            }
-            let error = await #expect(throws: ApiError.self) { try await makeSession(transport).perform(call) }
-            guard case .transport(let failure) = error else {
-                Issue.record("expected a bad response, got \(String(describing: error))")
-                return
-            }
-            #expect(failure.kind == .badResponse)
-        }
-
-        /// Whether the engine goes on inflating a gzip bomb once the size limit has refused it
-        /// (``TestTransport/stopsInflatingAtTheLimit``), measured in a child process of its own
-        /// (``GzipBombScenarios``), where nothing else uses the processor.
-        @Test(arguments: TestTransport.underTest)
-        func aRefusedGzipBombIsInflatedNoFurther(transport: TestTransport) async throws {
-            try await StressChild.run(#function, of: "GzipBombScenarios", over: transport)
-        }
-
         /// A redirect's body is not the answer: only its first 64 KiB are kept, so a body larger than the
         /// size limit does not fail the call, which follows the redirect.
         @Test(arguments: TestTransport.underTest)
@@ -363,76 +237,6 @@ extension SerialLoopback {
                 let echo = try await session.perform(call)
                 #expect(echo.requestLine.hasPrefix("GET /echo/raw "))
             }
-        }
-
-        @Test(arguments: TestTransport.underTest)
-        func anUntrustedCertificateIsATLSFailure(transport: TestTransport) async throws {
-            let session = makeSession(transport)
-            for base in [
-                "https://127.0.0.1:\(server.port3)", "https://localhost:\(server.port3)",
-                "https://127.0.0.1:\(server.port)",
-            ] {
-                let error = await #expect(throws: ApiError.self) {
-                    try await session.perform(TransportCall<Data>(url: base + "/fast"))
-                }
-                guard case .transport(let failure) = error else {
-                    Issue.record("\(base): expected a transport failure, got \(String(describing: error))")
-                    continue
-                }
-                #expect(failure.kind == .tls, "\(base): \(failure)")
-            }
-        }
-
-        @Test(arguments: TestTransport.underTest)
-        func aMethodCanRaiseTheSizeLimit(transport: TestTransport) async throws {
-            let session = makeSession(transport)
-            let data = try await session.perform(
-                TransportCall<Data>(url: url("/fault/huge?mb=12"), maximumResponseSize: 16 * 1024 * 1024)
-            )
-            #expect(data.count == 12 * 1024 * 1024)
-        }
-
-        @Test(arguments: TestTransport.underTest)
-        func aTricklingBodyEndsAtTheDeadline(transport: TestTransport) async throws {
-            let session = makeSession(transport)
-            let start = ContinuousClock.now
-            let error = await #expect(throws: ApiError.self) {
-                try await session.perform(
-                    TransportCall<Data>(
-                        url: url("/fault/trickle?bytes=20&ms=200"),
-                        deadline: .seconds(1.0),
-                        timeout: .seconds(5)
-                    )
-                )
-            }
-            let elapsed = ContinuousClock.now - start
-            #expect(error == .timeout)
-            #expect(elapsed >= .milliseconds(950))
-            #expect(elapsed < .seconds(3))
-        }
-
-        @Test(arguments: TestTransport.underTest)
-        func invalidateCancelsCallsInFlightAndRefusesLaterOnes(transport: TestTransport) async throws {
-            let session = transport.makeSession(hostProvider: server.hosts)
-            let calls = (0..<5).map { _ in
-                Task { try await session.perform(TransportCall<Data>(url: url("/delay?ms=3000"))) }
-            }
-            try await Task.sleep(for: .milliseconds(200))
-            let start = ContinuousClock.now
-            session.invalidate()
-            for call in calls {
-                let result = await call.result
-                #expect(throws: ApiError.cancelled) { try result.get() }
-            }
-            #expect(ContinuousClock.now - start < .seconds(2))
-            #expect(!session.isValid)
-            let tag = "after-invalidate-\(UUID().uuidString)"
-            let error = await #expect(throws: ApiError.self) {
-                try await session.perform(TransportCall<Data>(url: url("/fast"), headers: ["X-Test-Tag": tag]))
-            }
-            #expect(error == .invalidRequest(.sessionInvalidated))
-            #expect(try server.count(tag: tag) == 0)
-            session.invalidate()
         }
     }
 }
