@@ -5,7 +5,7 @@ import Testing
 /// What every ``HTTPCacheMiddleware/Store`` does, for the memory and the file store alike, then what each does on
 /// its own: least-recently-used eviction, and files that are truncated, aged or past the byte limit.
 @Suite(.timeLimit(.minutes(1)))
-struct ResponseStoreTests {
+struct HTTPCacheStoreTests {
     enum Kind: String, CaseIterable, Sendable {
         case memory, file
     }
