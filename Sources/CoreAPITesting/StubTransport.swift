@@ -29,7 +29,7 @@ public final class StubTransport: Transport {
     /// Answers a request; throwing an `ApiError` fails the exchange with it.
     public typealias Handler = @Sendable (StubTransport.RecordedRequest) async throws -> StubTransport.Response
 
-    private let routes = StubRoutes<Handler>()
+    private let routes = StubRoutes<Answer>()
     /// The routes of WebSocket opening handshakes (``onWebSocket(_:handler:)``).
     let webSocketRoutes = StubRoutes<WebSocketHandler>()
     /// The reply for requests no route matches: `404` with an empty body by default.
@@ -45,28 +45,28 @@ public final class StubTransport: Transport {
     /// - Parameter handler: Makes the reply for each request.
     public convenience init(handler: @escaping Handler) {
         self.init()
-        routes.add(nil, "*", handler)
+        routes.add(nil, "*", .handler(handler))
     }
 
     /// Answers `method` requests whose path equals `path`, or starts with it when it ends in `*`. A
     /// later route wins over an earlier one for the same request.
     public func on(_ method: HTTPMethod, _ path: String, reply: StubTransport.Response) {
-        routes.add(method, path) { _ in reply }
+        routes.add(method, path, .reply(reply))
     }
 
     /// Answers requests of any method whose path matches `path`; see ``on(_:_:reply:)``.
     public func on(_ path: String, reply: StubTransport.Response) {
-        routes.add(nil, path) { _ in reply }
+        routes.add(nil, path, .reply(reply))
     }
 
     /// Answers matching `method` requests with `handler`; see ``on(_:_:reply:)``.
     public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) {
-        routes.add(method, path, handler)
+        routes.add(method, path, .handler(handler))
     }
 
     /// Answers requests of any method whose path matches `path` with `handler`.
     public func on(_ path: String, handler: @escaping Handler) {
-        routes.add(nil, path, handler)
+        routes.add(nil, path, .handler(handler))
     }
 
     /// Every request sent so far, in order, with its body.
@@ -136,6 +136,69 @@ public final class StubTransport: Transport {
         return data
     }
 
+    /// What a route answers with: a fixed reply, or a handler that makes one.
+    private enum Answer: Sendable {
+        case reply(StubTransport.Response)
+        case handler(Handler)
+    }
+
+    /// The reply `handler` makes for `request`, in a task of its own that ends when the exchange is ended
+    /// — by its control or by the calling task's cancellation — so a handler that waits (for a test's
+    /// signal, say) ends when told, as every transport does.
+    /// - Throws: The handler's error as an `ApiError`, or the reason the exchange was ended.
+    private static func run(
+        _ handler: @escaping Handler,
+        for request: StubTransport.RecordedRequest,
+        options: TransportOptions
+    ) async throws -> StubTransport.Response {
+        let control = ExchangeControl.for(options)
+        defer {
+            if options.control == nil { control.finish() }
+        }
+        let outcome = Promise<StubTransport.Response>()
+        let work = Task {
+            do {
+                outcome.resolve(.success(try await handler(request)))
+            } catch {
+                outcome.resolve(.failure(error))
+            }
+        }
+        control.onEnd { reason in
+            work.cancel()
+            outcome.resolve(.failure(reason))
+        }
+        do {
+            return try await withTaskCancellationHandler {
+                try await outcome.value
+            } onCancel: {
+                work.cancel()
+                outcome.resolve(.failure(ApiError.cancelled))
+            }
+        } catch {
+            throw ApiError(error)
+        }
+    }
+
+    /// Waits `delay`, or until `control` ends the exchange — its idle timeout, its deadline or a cancel —
+    /// or the calling task is cancelled, whichever comes first: the stub ends when told, as every
+    /// transport does.
+    /// - Throws: The reason the control ended with, or `ApiError.cancelled`.
+    private static func wait(_ delay: Duration, endingWith control: ExchangeControl) async throws {
+        let sleeper = Task { try await Task.sleep(for: delay) }
+        control.onEnd { _ in sleeper.cancel() }
+        await withTaskCancellationHandler {
+            _ = try? await sleeper.value
+        } onCancel: {
+            sleeper.cancel()
+        }
+        if let reason = control.endReason {
+            throw reason
+        }
+        if Task.isCancelled {
+            throw ApiError.cancelled
+        }
+    }
+
     /// The content codings the stub's bodies may declare: none but `identity`, which needs no decoding.
     private static let decodedCodings: Set<String> = ["identity"]
 
@@ -146,7 +209,7 @@ public final class StubTransport: Transport {
     ///   - options: The limits the reply is held to.
     /// - Returns: The reply of the newest matching route, or ``fallback``.
     /// - Throws: `ApiError`: the reply's failure, a handler's error, `ApiError.timeout` when the delay
-    ///   is longer than the idle timeout, `ApiError.cancelled`, or
+    ///   outlasts the idle timeout or the deadline, `ApiError.cancelled`, or
     ///   `ApiError.responseTooLarge(limit:)`.
     public func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         let url = request.url
@@ -165,24 +228,19 @@ public final class StubTransport: Transport {
             body = request.body.data
         }
         let recorded = StubTransport.RecordedRequest(request, url: url, body: body)
-        let handler = routes.record(recorded)
         let reply: StubTransport.Response
-        do {
-            reply = try await handler?(recorded) ?? fallback
-        } catch {
-            throw ApiError(error)
+        switch routes.record(recorded) {
+        case .reply(let fixed): reply = fixed
+        case nil: reply = fallback
+        case .handler(let handler):
+            reply = try await Self.run(handler, for: recorded, options: options)
         }
         if reply.delay > .zero {
-            let idle = options.idleTimeout
-            let waited = idle.isFinite ? min(reply.delay, .nanoseconds(Int64(min(idle, 1e9) * 1e9))) : reply.delay
-            do {
-                try await Task.sleep(for: waited)
-            } catch {
-                throw ApiError.cancelled
+            let control = ExchangeControl.for(options)
+            defer {
+                if options.control == nil { control.finish() }
             }
-            if waited < reply.delay {
-                throw ApiError.timeout
-            }
+            try await Self.wait(reply.delay, endingWith: control)
         }
         if Task.isCancelled {
             throw ApiError.cancelled

@@ -1,5 +1,5 @@
 /// A value decided once, awaited by one caller: the first ``resolve(_:)`` wins, later ones are ignored.
-final class Promise<Value: Sendable>: Sendable {
+package final class Promise<Value: Sendable>: Sendable {
     private struct State {
         var result: Result<Value, any Error>?
         var waiter: CheckedContinuation<Value, any Error>?
@@ -7,14 +7,17 @@ final class Promise<Value: Sendable>: Sendable {
 
     private let state = LockedValue(State())
 
+    /// A promise not decided yet.
+    package init() {}
+
     /// Whether a result was decided.
-    var isResolved: Bool {
+    package var isResolved: Bool {
         state.withLock { $0.result != nil }
     }
 
     /// Decides the result unless it is decided already; returns whether this call decided it.
     @discardableResult
-    func resolve(_ result: Result<Value, any Error>) -> Bool {
+    package func resolve(_ result: Result<Value, any Error>) -> Bool {
         let waiter = state.withLock { state -> CheckedContinuation<Value, any Error>?? in
             guard state.result == nil else { return .none }
             state.result = result
@@ -26,7 +29,7 @@ final class Promise<Value: Sendable>: Sendable {
     }
 
     /// The result, once decided.
-    var value: Value {
+    package var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
                 let decided = state.withLock { state -> Result<Value, any Error>? in

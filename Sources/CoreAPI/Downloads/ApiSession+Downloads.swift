@@ -62,7 +62,7 @@ extension ApiSession {
         let settings = settings(for: method)
         let acceptable = settings.acceptableStatusCodes
         let limits: StreamedResponse.Limits = settings.deadline == nil ? .unlimited : .method
-        let restartable = RetryPolicy.idempotentMethods.contains(method.httpMethod)
+        let restartable = method.httpMethod.isIdempotent
         var resumes = 0
         var restarted = false
         while true {

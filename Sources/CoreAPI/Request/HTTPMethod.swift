@@ -37,6 +37,13 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         self == .get || self == .head || self == .delete
     }
 
+    /// Whether RFC 9110 §9.2.2 defines the method as idempotent — `GET`, `HEAD`, `OPTIONS`, `PUT`,
+    /// `DELETE` and `TRACE` — so that a request with it may be sent again whole after a failure, as
+    /// ``RetryPolicy`` does by default and an engine may before any response.
+    public var isIdempotent: Bool {
+        RetryPolicy.idempotentMethods.contains(self)
+    }
+
     /// The method token.
     public var description: String { rawValue }
 

@@ -144,11 +144,11 @@ extension ApiSession {
             var raw: RawResponse
             do {
                 if wrappers.isEmpty {
-                    raw = try await call.exchange(current, with: transport, timing: transportTiming, options: options)
+                    raw = try await call.exchange(current, with: transport, options: options)
                 } else {
                     // Each attempt and hop passes the wrappers middlewares added (`withEachExchange`).
                     raw = try await wrappers.send(current) { [self] request in
-                        try await call.exchange(request, with: transport, timing: transportTiming, options: options)
+                        try await call.exchange(request, with: transport, options: options)
                     }
                 }
             } catch let error as ApiError {

@@ -49,8 +49,6 @@ public final class ApiSession: Sendable {
 
     /// The transport this session made itself, invalidated with it.
     private let ownTransport: URLSessionTransport?
-    /// How ``transport`` keeps time, read once: it decides how each exchange runs (see ``Call``).
-    let transportTiming: ExchangeControl.Timing
 
     /// The calls in flight, so ``cancelAllRequests()`` also ends calls waiting in a middleware.
     let calls = CallRegistry()
@@ -204,7 +202,6 @@ public final class ApiSession: Sendable {
         self.hostProvider = hostProvider
         self.transport = transport
         self.ownTransport = ownsTransport ? transport as? URLSessionTransport : nil
-        self.transportTiming = transport.timing
         self.headers = headers
         self.middlewares = middlewares
         self.policy = policy

@@ -72,32 +72,23 @@ struct Call: Sendable {
         state.withLock { $0.isCancelled ? nil : $0.exchangeWrappers }
     }
 
-    /// Sends `request` with `transport`, and ends the exchange on time whatever the transport does.
+    /// Sends `request` with `transport`, and ends the exchange on time.
     ///
     /// The exchange ends as soon as the first of these happens: the transport returns or throws, the
-    /// calling task or this call is cancelled (``ApiError/cancelled``), or `options.deadline` passes
-    /// (``ApiError/timeout``). How depends on the transport's ``ExchangeControl/Timing``, the same for every
-    /// transport that declares it: one that ends when told is awaited directly, and its
-    /// ``ExchangeControl`` — on the process's one timer — tells it; any other runs in a task of its own
-    /// that the caller does not wait for once a cancel or the deadline has decided (see
-    /// ``PendingExchange``): the transport may finish its clean-up later, and what it delivers then is
-    /// dropped. For a transport that reports its activity the idle timeout is decided here too.
-    /// - Parameters:
-    ///   - transport: The session's transport.
-    ///   - timing: The transport's ``Transport/timing``, read once by the session.
+    /// calling task or this call is cancelled (``ApiError/cancelled``), or the idle timeout or the deadline
+    /// of `options` passes (``ApiError/timeout``). The transport gets the exchange's ``ExchangeControl`` —
+    /// on the process's one timer — in its options, and ends when the control tells it (an engine that
+    /// cannot runs behind ``DetachedTransport``); the reason the control ended with wins over how the
+    /// engine reported its stop.
     ///
-    /// Inlined into the session's loop: a transport that ends when told is awaited in the caller's
-    /// task, and a call through one more async function would cost it a frame and an executor check.
+    /// Inlined into the session's loop: the transport is awaited in the caller's task, and a call through
+    /// one more async function would cost it a frame and an executor check.
     @inline(__always)
     func exchange(
         _ request: ApiRequest,
         with transport: any Transport,
-        timing: ExchangeControl.Timing,
         options: TransportOptions
     ) async throws -> RawResponse {
-        guard case .endsWhenTold = timing else {
-            return try await exchangeInTask(request, with: transport, timing: timing, options: options)
-        }
         var options = options
         let control = ExchangeControl(options: options, started: true)
         options.control = control
@@ -114,41 +105,7 @@ struct Call: Sendable {
                 control.end(.cancelled)
             }
         } catch {
-            // The reason the session ended it wins over how the engine reported its stop.
             throw control.endReason ?? ApiError(error)
-        }
-    }
-
-    /// ``exchange(_:with:timing:options:)`` for a transport that does not end when told: in a task of
-    /// its own, which the caller stops waiting for at once on a cancel or at the deadline.
-    private func exchangeInTask(
-        _ request: ApiRequest,
-        with transport: any Transport,
-        timing: ExchangeControl.Timing,
-        options: TransportOptions
-    ) async throws -> RawResponse {
-        var options = options
-        if case .reportsActivity = timing {
-            options.control = ExchangeControl(options: options, started: false)  // touched when its task starts
-        }
-        let pending = PendingExchange(options: options)
-        if let progress = options.progress {
-            // The transport may go on for a moment after a cancel or a timeout decided: its reports stop
-            // with the decision.
-            options.progress = { value in
-                if !pending.isDecided { progress(value) }
-            }
-        }
-        try begin { pending.finish(.failure(.cancelled)) }
-        defer { end() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                pending.start(continuation) { [options] in
-                    try await transport.send(request, options: options)
-                }
-            }
-        } onCancel: {
-            pending.finish(.failure(.cancelled))
         }
     }
 

@@ -4,9 +4,10 @@ import Dispatch
 /// of its idle timeout, and the signal that ends it.
 ///
 /// A transport touches the control whenever a byte moves, and registers with ``onEnd(_:)`` what stops
-/// its engine. The process has one timer for every exchange (see ``ExchangeControl/Timing``): when the idle
-/// timeout or the deadline passes, or the call is cancelled, the control ends — once — and the handler
-/// runs with ``ApiError/timeout`` or ``ApiError/cancelled``.
+/// its engine. The process has one timer for every exchange: when the idle timeout or the deadline
+/// passes, or the call is cancelled, the control ends — once — and the handler runs with
+/// ``ApiError/timeout`` or ``ApiError/cancelled``. The session gives every exchange a control; an engine
+/// that cannot stop when told runs behind ``DetachedTransport``.
 ///
 /// A transport that is called without a session (in its own tests, say) gets its control from
 /// ``for(_:)``, which makes one on the same timer when the options carry none:
@@ -28,6 +29,8 @@ public final class ExchangeControl: Sendable {
         var last: UInt64
         var endReason: ApiError?
         var handler: (@Sendable (ApiError) -> Void)?
+        /// What ``DetachedTransport`` stops waiting with, beside the engine's own handler.
+        var detachedHandler: (@Sendable (ApiError) -> Void)?
         /// Whether the control is on the shared timer.
         var isTimed = false
     }
@@ -46,10 +49,10 @@ public final class ExchangeControl: Sendable {
         deadline = options.deadline == .distantFuture ? .max : options.deadline.uptimeNanoseconds
     }
 
-    /// The control of the exchange `options` describe: the session's, or, when the session leaves the
-    /// timing to the transport (or there is no session), a new one on the process's one timer, which
-    /// ends it after `options.idleTimeout` without a touch or at `options.deadline`. Call ``finish()``
-    /// when the exchange is over.
+    /// The control of the exchange `options` describe: the session's, or, when there is no session (a
+    /// transport's own tests), a new one on the process's one timer, which ends it after
+    /// `options.idleTimeout` without a touch or at `options.deadline`. Call ``finish()`` when the exchange
+    /// is over.
     /// - Parameter options: The exchange's options.
     /// - Returns: The control to touch and to register an end handler with.
     public static func `for`(_ options: TransportOptions) -> ExchangeControl {
@@ -78,6 +81,17 @@ public final class ExchangeControl: Sendable {
         pause()
         defer { touch() }
         return try await wait()
+    }
+
+    /// Makes `handler` run beside the engine's ``onEnd(_:)`` handler when the exchange is ended, or at once
+    /// when it has ended: how ``DetachedTransport`` stops waiting for an engine that cannot stop.
+    func onEndDetached(_ handler: @escaping @Sendable (ApiError) -> Void) {
+        let ended = state.withLock { state -> ApiError? in
+            if let reason = state.endReason { return reason }
+            state.detachedHandler = handler
+            return nil
+        }
+        if let ended { handler(ended) }
     }
 
     /// Stops counting idle time until the next touch.
@@ -110,6 +124,7 @@ public final class ExchangeControl: Sendable {
     public func finish() {
         let timed = state.withLock { state -> Bool in
             state.handler = nil
+            state.detachedHandler = nil
             defer { state.isTimed = false }
             return state.isTimed
         }
@@ -123,14 +138,15 @@ public final class ExchangeControl: Sendable {
     /// (a control of its own from ``for(_:)``) may call it too.
     /// - Parameter reason: ``ApiError/cancelled`` or ``ApiError/timeout``.
     public func end(_ reason: ApiError) {
-        let handler = state.withLock { state -> (@Sendable (ApiError) -> Void)?? in
+        let handlers = state.withLock { state -> ((@Sendable (ApiError) -> Void)?, (@Sendable (ApiError) -> Void)?)? in
             guard state.endReason == nil else { return nil }
             state.endReason = reason
-            return .some(state.handler.take())
+            return (state.handler.take(), state.detachedHandler.take())
         }
-        guard let handler else { return }
+        guard let (handler, detachedHandler) = handlers else { return }
         finish()
         handler?(reason)
+        detachedHandler?(reason)
     }
 
     /// Puts the control on the process's one timer, which ends it with ``ApiError/timeout`` when it is

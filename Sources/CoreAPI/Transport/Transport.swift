@@ -1,47 +1,23 @@
 /// The HTTP engine under an ``ApiSession``: sends one request and returns its response.
 ///
-/// A transport is the only part of CoreAPI that touches the network. Everything above it — building
-/// and validating the request, the middleware chain, redirects, secrets, the call's deadline and
-/// cancellation, status validation and parsing — is done once by the session, the same for every
-/// transport. CoreAPI ships ``URLSessionTransport`` (the default), `CoreAPITesting` a stub transport
-/// for unit tests, and `CoreAPIAsyncHTTPClient`, with the package's `AsyncHTTPClient` trait, a
-/// transport over AsyncHTTPClient.
+/// Everything above it — building the request, middlewares, redirects, secrets, timeouts, cancellation,
+/// status checks and parsing — is the session's, the same for every engine. A conforming type:
+/// - sends the request as it is: header fields in order, repeated names apart, and the body from memory,
+///   from its file (``ApiRequest/Body/file(_:)``, streamed, never read whole) or from its stream;
+/// - returns every response, a `3xx` included (the session follows redirects);
+/// - feeds the response to a ``ResponseCollector`` — the head, then each decoded piece of the body — and
+///   does what the collector says: it holds the size limit, the body handler, progress and the rules for
+///   `HEAD`, `204`, `304` and redirect bodies;
+/// - touches ``TransportOptions/control`` whenever a byte moves, and ends the exchange at once when the
+///   control's ``ExchangeControl/onEnd(_:)`` handler runs (the handler must not block); an engine that
+///   cannot stop runs behind ``DetachedTransport``;
+/// - throws only ``ApiError``: ``ApiError/transport(_:)`` with the fault's kind (a connection that ends
+///   after the head is ``ApiError/TransportFailure/Kind/connectionLost``), ``ApiError/timeout``,
+///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``.
 ///
-/// A conforming type:
-/// - sends `request` with its body from memory or, for ``ApiRequest/Body/file(_:)``, streamed from that
-///   file (it never reads the whole file into memory), and its header fields as they are, repeated
-///   names as separate fields;
-/// - returns every response as it is, a `3xx` included: the session follows redirects itself;
-/// - feeds each response to a ``ResponseCollector`` — the head, then the decoded body — and does what it
-///   says. The collector holds the rules every engine shares: the head checks, the size limit on
-///   decoded bytes, the first 64 KiB kept of a redirect's body, no body for `HEAD`, `204` and `304`,
-///   handing the body to the options' ``TransportOptions/BodyHandler``, and progress;
-/// - keeps time as its ``timing`` says: the idle timeout and the deadline of the ``TransportOptions``
-///   are enforced through an ``ExchangeControl`` (``ExchangeControl/for(_:)`` gives it the process's one
-///   timer when the session leaves the time to the transport);
-/// - ends when the calling task is cancelled, throwing ``ApiError/cancelled``;
-/// - throws only ``ApiError``: ``ApiError/transport(_:)`` with the kind of the fault, ``ApiError/timeout``,
-///   ``ApiError/responseTooLarge(limit:)`` or ``ApiError/cancelled``. A connection that ends after the
-///   response head and before the end of the body is ``ApiError/TransportFailure/Kind/connectionLost``
-///   (which ``RetryPolicy`` retries for idempotent methods); a response that cannot be parsed or decoded
-///   is ``ApiError/TransportFailure/Kind/badResponse``.
-///
-/// The body file belongs to the session: a temporary one is removed once the call has ended, which
-/// can be while a cancelled transport is still winding down, so a transport reads it only while
-/// ``send(_:options:)`` runs. A transport's cancellation handlers run on the thread that cancels — the
-/// caller's, or the one timer that ends every deadline of the process — so they must not block.
-///
-/// How the session keeps time for the transport is the transport's ``timing``. By default the session
-/// does not rely on a transport to end on time: a cancelled or timed-out call ends within milliseconds
-/// however long the engine takes to clean up, and whatever the engine delivers afterwards is dropped. A
-/// transport that reports its activity and ends when told (``ExchangeControl/Timing/endsWhenTold``) is awaited
-/// directly instead, which saves a task per exchange. CoreAPI's own transports use nothing but this
-/// public contract.
+/// A body file belongs to the session and may be removed once the call has ended, so a transport reads it
+/// only while ``send(_:options:)`` runs. "Writing a transport" in the documentation has a whole engine.
 public protocol Transport: Sendable {
-    /// How the transport's exchanges end on time, and so how the session runs them; see
-    /// ``ExchangeControl/Timing``. The default is ``ExchangeControl/Timing/keptByTransport``.
-    var timing: ExchangeControl.Timing { get }
-
     /// Sends one request and returns its response head and body.
     /// - Parameters:
     ///   - request: The request as built and as the middlewares left it, with its body in memory or in a
@@ -68,9 +44,6 @@ public protocol Transport: Sendable {
 }
 
 extension Transport {
-    /// ``ExchangeControl/Timing/keptByTransport``: the session runs each exchange in a task of its own.
-    public var timing: ExchangeControl.Timing { .keptByTransport }
-
     /// Throws ``WebSocket/Failure/unavailable(reason:)``: this transport opens no WebSockets.
     public func openWebSocket(_ request: ApiRequest, options: WebSocket.Options) async throws -> WebSocket.Upgrade {
         throw WebSocket.Failure.unavailable(reason: "\(type(of: self)) does not open WebSocket connections")

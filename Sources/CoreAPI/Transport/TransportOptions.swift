@@ -18,8 +18,8 @@ public struct TransportOptions: Sendable {
     /// Where the body goes when the session reads it as it arrives; `nil` to collect every body.
     public var bodyHandler: TransportOptions.BodyHandler?
     /// The session's hold on this exchange: the clock the transport touches and the signal that ends
-    /// it, as the transport's ``Transport/timing`` says; `nil` when the transport keeps time itself
-    /// (then ``ExchangeControl/for(_:)`` makes one on the same timer).
+    /// it. The session always sets it; `nil` only when a transport is called without a session (then
+    /// ``ExchangeControl/for(_:)`` makes one on the same timer).
     public var control: ExchangeControl?
     /// Whether the call asks for the phases of the exchange: `true` unless the session knows nobody
     /// reads them, which is when the method's response carries no ``ResponseTiming``. When `false`, a

@@ -191,11 +191,6 @@ public final class URLSessionTransport: Transport {
         return try await send(spooled, options: options, control: control)
     }
 
-    /// ``ExchangeControl/Timing/endsWhenTold``: every response and body chunk touches the exchange's control,
-    /// and the task ends at once — even while FoundationNetworking is still making it — when the
-    /// control ends, so the session awaits this transport directly.
-    public var timing: ExchangeControl.Timing { .endsWhenTold }
-
     /// The `timeoutInterval` of a request with `idleTimeout`: CoreAPI enforces the exact idle timeout
     /// itself (see `SessionDelegate`); URLSession's own, which Linux truncates to whole seconds, is only
     /// a later backstop.

@@ -268,11 +268,6 @@
             }
         }
 
-        /// `ExchangeControl.Timing.endsWhenTold`: every byte sent or received touches the exchange's control,
-        /// and its end cancels the request in flight at once. The session awaits each exchange in the
-        /// calling task.
-        public var timing: ExchangeControl.Timing { .endsWhenTold }
-
         /// How many times a request is sent again after its connection turned out closed before it
         /// reached the server (see `isStale(_:method:sentBody:)`).
         static let maximumStaleRetries = 2

@@ -256,8 +256,8 @@
                 #expect(data.count == 64 << 20)
             }
 
-            /// The transport ends when told, so the session awaits each exchange in the calling task: no
-            /// task of its own per exchange (a transport that only reports its activity gets one).
+            /// The session awaits each exchange in the calling task: no task of its own per exchange (only
+            /// an engine behind `DetachedTransport` gets one).
             @Test func theSessionAwaitsTheExchangeInTheCallersTask() async throws {
                 let recorder = TaskRecordingTransport(base: Self.transport)
                 let recording = ApiSession(hostProvider: server.hosts, transport: recorder)

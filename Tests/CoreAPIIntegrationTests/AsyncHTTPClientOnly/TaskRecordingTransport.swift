@@ -1,12 +1,10 @@
 #if AsyncHTTPClient
     import CoreAPI
 
-    /// Hands every request to `base` with its timing, noting the task each exchange runs in.
+    /// Hands every request to `base`, noting the task each exchange runs in.
     struct TaskRecordingTransport: Transport {
         let base: any Transport
         let tasks = LockedValue<[Int?]>([])
-
-        var timing: ExchangeControl.Timing { base.timing }
 
         func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
             let task = withUnsafeCurrentTask { $0.map { $0.hashValue } }

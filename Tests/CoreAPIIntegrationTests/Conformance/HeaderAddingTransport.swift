@@ -2,15 +2,13 @@
     import CoreAPI
 
     /// A transport as an application writes one, with CoreAPI's public API only: it adds a header field
-    /// to every request and hands it to another transport, keeping that transport's timing, so the
-    /// session gives it the same timeouts, cancellation and progress.
+    /// to every request and hands it to another transport, so the session gives it the same
+    /// timeouts, cancellation and progress.
     struct HeaderAddingTransport: Transport {
         /// The field it adds.
         static let fieldName = "X-Wrapped-By"
 
         let base: any Transport
-
-        var timing: ExchangeControl.Timing { base.timing }
 
         func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
             var request = request

@@ -23,8 +23,9 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
     #if AsyncHTTPClient
         /// `AsyncHTTPClientTransport`, the one ``sharedAsyncHTTPClientTransport`` of the process.
         case asyncHTTPClient
-        /// ``HeaderAddingTransport`` around the shared `AsyncHTTPClientTransport`: a transport written
-        /// outside CoreAPI with its public API only, held to the same contract — timeouts, cancellation,
+        /// ``HeaderAddingTransport`` around the shared `AsyncHTTPClientTransport`, behind
+        /// ``DetachedTransport``: a transport written outside CoreAPI with its public API only, run the way
+        /// an engine that cannot stop is run, held to the same contract — timeouts, cancellation,
         /// progress — as CoreAPI's own.
         case wrappedAsyncHTTPClient
     #endif
@@ -108,8 +109,11 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 return ApiSession(
                     hostProvider: hostProvider,
                     transport: self == .asyncHTTPClient
-                        ? Self.sharedAsyncHTTPClientTransport
-                        : HeaderAddingTransport(base: Self.sharedAsyncHTTPClientTransport),
+                        ? Self.sharedAsyncHTTPClientTransport as any Transport
+                        : DetachedTransport(
+                            HeaderAddingTransport(base: Self.sharedAsyncHTTPClientTransport),
+                            reportsActivity: true
+                        ),
                     headers: headers,
                     middlewares: middlewares,
                     policy: policy,

@@ -43,4 +43,12 @@ import Testing
     func onlyGetHeadAndDeletePreferQueryParameters(method: HTTPMethod, expected: Bool) {
         #expect(method.prefersQueryParameters == expected)
     }
+
+    @Test(arguments: [
+        (HTTPMethod.get, true), (.head, true), (.options, true), (.put, true), (.delete, true), (.trace, true),
+        (.post, false), (.patch, false), (.connect, false), (HTTPMethod(rawValue: "PROPFIND"), false),
+    ])
+    func idempotentMethodsAreRFC9110s(method: HTTPMethod, idempotent: Bool) {
+        #expect(method.isIdempotent == idempotent)
+    }
 }

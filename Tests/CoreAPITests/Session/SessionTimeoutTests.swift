@@ -15,8 +15,6 @@ import Testing
 /// running beside this one hold the cooperative pool and the global queue's threads for seconds, which
 /// stopped such beats while the session's timer, whose queue always gets a thread, went on.
 private final class PacedTransport: Transport {
-    var timing: ExchangeControl.Timing { .reportsActivity }
-
     let beats: Int
     let interval: Duration
     /// Set when the exchange's task was cancelled while it waited.
@@ -54,7 +52,7 @@ private final class PacedTransport: Transport {
     }
 }
 
-/// A transport that keeps its own time (the default timing), so the session gives it no control.
+/// A transport that ignores the control it is given, and answers at once.
 private final class PlainTransport: Transport {
     let hadClock = LockedValue<Bool?>(nil)
 
@@ -92,8 +90,8 @@ private struct Paced: ApiMethod {
     var options: CallOptions { CallOptions(timeout: timeout, deadline: deadline) }
 }
 
-/// The idle timeout and the deadline the session enforces itself for a transport that reports its
-/// activity (`ExchangeControl.Timing.reportsActivity`), with its one shared timer instead of a watchdog per exchange.
+/// The idle timeout and the deadline the session enforces with its one shared timer, for an engine that
+/// reports its activity but cannot stop when told, behind ``DetachedTransport``.
 ///
 /// These tests share two cores with the rest of the suite, whose tasks hold the pool's threads for
 /// seconds: the transport's task and the caller then wait that long for one. So a timeout's checks bound
@@ -106,7 +104,10 @@ struct SessionTimeoutTests {
     static let silence: Duration = .seconds(30)
 
     private func session(_ transport: any Transport) -> ApiSession {
-        ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.test"]), transport: transport)
+        ApiSession(
+            hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
+            transport: DetachedTransport(transport, reportsActivity: true)
+        )
     }
 
     /// A transport silent for 30 s is ended by its 0.3 s idle timeout.
@@ -200,9 +201,11 @@ struct SessionTimeoutTests {
         #expect(reports.current.filter { $0 > ended + .milliseconds(50) }.count == 0)
     }
 
-    @Test func aTransportWithoutTheProtocolGetsNoClock() async throws {
+    /// Every exchange gets the session's control, whatever the transport does with it.
+    @Test func everyTransportGetsTheExchangesControl() async throws {
         let transport = PlainTransport()
-        _ = try await session(transport).perform(Paced(timeout: .seconds(0.3)))
-        #expect(transport.hadClock.current == false)
+        let direct = ApiSession(hostProvider: DictionaryHostProvider(["api": "https://api.test"]), transport: transport)
+        _ = try await direct.perform(Paced(timeout: .seconds(0.3)))
+        #expect(transport.hadClock.current == true)
     }
 }

@@ -5,8 +5,6 @@ import Foundation
 struct TracingTransport: Transport {
     let base: any Transport
 
-    var timing: ExchangeControl.Timing { base.timing }
-
     func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         var traced = request
         traced.headers.set(UUID().uuidString, for: "X-Trace-ID")
