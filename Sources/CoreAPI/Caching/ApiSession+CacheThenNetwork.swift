@@ -41,9 +41,7 @@ extension ApiSession {
                     deliveredCached = true
                 }
                 do {
-                    let fresh = try await HTTPCacheMiddleware.$policyOverride.withValue(.revalidate) {
-                        try await perform(method)
-                    }
+                    let fresh = try await perform(method, options: CallOptions(cachePolicy: .revalidate))
                     continuation.yield(.fresh(fresh))
                     continuation.finish()
                 } catch {
@@ -65,8 +63,9 @@ extension ApiSession {
     /// ``StoredLookup``), so it asks for what the fresh call would send, credentials included.
     private func storedValue<M: ApiMethod>(of method: M) async -> (M.Output, Duration)? {
         let lookup = StoredLookup()
-        guard let output = try? await StoredLookup.$next.withValue(lookup, operation: { try await perform(method) }),
-            let age = lookup.age
+        var options = CallOptions()
+        options.storedLookup = lookup
+        guard let output = try? await perform(method, options: options), let age = lookup.age
         else { return nil }
         return (output, .milliseconds(Int64(age * 1000)))
     }

@@ -104,10 +104,6 @@ public struct HTTPCacheMiddleware: Middleware {
         self.identify = identify
     }
 
-    /// Overrides the method's ``CallOptions/cachePolicy`` for the calls of a task
-    /// (``ApiSession/cachedThenFresh(_:cache:)`` revalidates with it).
-    @TaskLocal static var policyOverride: HTTPCacheMiddleware.Policy?
-
     /// Answers `request` from the store or the network, as the policy and RFC 9111 say.
     public func intercept(
         _ request: ApiRequest,
@@ -129,7 +125,7 @@ public struct HTTPCacheMiddleware: Middleware {
             return try await get(
                 request,
                 lookup: lookup,
-                policy: Self.policyOverride ?? context.options.cachePolicy,
+                policy: context.options.cachePolicy,
                 next: next
             )
         case "HEAD":

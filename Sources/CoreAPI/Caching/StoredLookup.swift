@@ -7,14 +7,12 @@ import Foundation
 /// users apart by them). An ``HTTPCacheMiddleware`` answers it from its store and records the age of
 /// what it served; nothing is ever sent: a miss, or a chain without a cache, ends the call with ``Miss``.
 ///
-/// The lookup is known to the call it was started for only (through ``MiddlewareContext``): a call a
-/// middleware makes on its own during it, such as a token refresh, is an ordinary call.
+/// The lookup travels in the call's settings (an internal field of ``CallOptions``), so it is known to
+/// the call it was started for only (and through its ``MiddlewareContext``): a call a middleware makes on
+/// its own during it, such as a token refresh, is an ordinary call.
 final class StoredLookup: Sendable {
     /// Ends a lookup that found nothing to serve, or that reached the transport.
     struct Miss: Error {}
-
-    /// The lookup the next call of the current task starts; read once, when the call starts.
-    @TaskLocal static var next: StoredLookup?
 
     private let servedAge = LockedValue<TimeInterval?>(nil)
 

@@ -55,6 +55,9 @@ public struct CallOptions: Sendable {
     /// keeps the middleware's policy. A call's is applied after its method's.
     public var retryPolicy: (@Sendable (RetryPolicy) -> RetryPolicy)?
 
+    /// The stored-only lookup this call is, for ``ApiSession/cachedThenFresh(_:cache:)``: answered from an
+    /// ``HTTPCacheMiddleware``'s store or not at all (see ``StoredLookup``); `nil` for every other call.
+    var storedLookup: StoredLookup?
     private var acceptable: CallOptions.AcceptableStatusCodes?
     private var logging: Bool?
     private var sharing: Bool?
@@ -160,6 +163,7 @@ public struct CallOptions: Sendable {
         merged.sharing = overrides.sharing ?? sharing
         merged.cache = overrides.cache ?? cache
         merged.middlewares = middlewares + overrides.middlewares
+        merged.storedLookup = overrides.storedLookup ?? storedLookup
         if let own = retryPolicy, let theirs = overrides.retryPolicy {
             merged.retryPolicy = { theirs(own($0)) }
         } else {

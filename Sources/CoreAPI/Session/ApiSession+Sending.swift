@@ -45,7 +45,7 @@ extension ApiSession {
             request.headers.set(field.value, for: field.name)
         }
         // A stored-only lookup never reaches the transport (see ``StoredLookup``).
-        let storedLookup = StoredLookup.next
+        let storedLookup = settings.storedLookup
         do {
             if middlewares.isEmpty, !shares {
                 if storedLookup != nil { throw StoredLookup.Miss() }
@@ -75,12 +75,7 @@ extension ApiSession {
             if storedLookup != nil {
                 // The middlewares learn of the lookup from their context; calls they make on their own
                 // (a token refresh) are ordinary ones.
-                let request = request
-                return .success(
-                    try await StoredLookup.$next.withValue(nil) {
-                        try await chain.run(request, context: context) { _ in throw StoredLookup.Miss() }
-                    }
-                )
+                return .success(try await chain.run(request, context: context) { _ in throw StoredLookup.Miss() })
             }
             if shares {
                 return .success(
