@@ -99,7 +99,8 @@ extension StubTransport {
         /// The header fields, without the stub's own routing header.
         public var headers: Headers
         /// The body: for a ``StubTransport`` every body, a file-streamed one included; for a ``StubServer``
-        /// only a body sent as data.
+        /// a body sent as data, and on Linux, where ``URLSessionTransport`` hands every body to `URLSession`
+        /// as a stream, a file's too.
         public var body: Data?
 
         /// The body as UTF-8 text, or `nil`.

@@ -52,15 +52,17 @@ public final class StubURLProtocol: URLProtocol {
             return
         }
         var headers = Headers()
+        // A field of blank value is not sent (libcurl drops it); the transport sets one on Linux to
+        // choose the framing of a body stream.
         for (name, value) in request.allHTTPHeaderFields ?? [:]
-        where name.lowercased() != Self.routingHeader.lowercased() {
+        where name.lowercased() != Self.routingHeader.lowercased() && !value.allSatisfy(\.isWhitespace) {
             headers.add(value, for: name)
         }
         let recorded = StubTransport.RecordedRequest(
             method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             url: url,
             headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
-            body: request.httpBody
+            body: request.httpBody ?? request.httpBodyStream.map(Self.contents)
         )
         let reply: StubTransport.Response
         do {
@@ -81,6 +83,19 @@ public final class StubURLProtocol: URLProtocol {
         } else {
             deliver(reply, for: url)
         }
+    }
+
+    /// Everything `stream` holds: on Linux ``URLSessionTransport`` hands every body to `URLSession` as a
+    /// stream, which reaches the protocol unopened.
+    private static func contents(of stream: InputStream) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        stream.open()
+        defer { stream.close() }
+        while case let count = stream.read(&buffer, maxLength: buffer.count), count > 0 {
+            data.append(buffer, count: count)
+        }
+        return data
     }
 
     /// Stops a delayed reply from being delivered.

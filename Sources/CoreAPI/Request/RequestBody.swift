@@ -116,7 +116,8 @@ public struct RequestBody: Sendable, Hashable {
     }
 
     /// The size of the regular, readable file at `url`.
-    private static func readableLength(of url: URL) throws -> Int64 {
+    /// - Throws: ``ApiError/InvalidRequestReason/unreadableFile(path:)`` when there is none.
+    static func readableLength(of url: URL) throws(ApiError) -> Int64 {
         let path = url.path
         guard url.isFileURL, FileManager.default.isReadableFile(atPath: path),
             let attributes = try? FileManager.default.attributesOfItem(atPath: path),

@@ -179,23 +179,21 @@ extension SessionDelegate {
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void)? in
+        let progress = shared.withLock { shared -> (@Sendable (TransferProgress) -> Void, Int64, Int64)? in
             guard let state = shared.tasks[ObjectIdentifier(task)] else { return nil }
             state.touch()
             if state.measuresPhases {
                 state.bodySent = Date()
             }
-            state.bodyBytesSent = totalBytesSent
-            state.bodyBytesExpected = totalBytesExpectedToSend
-            return state.progress
+            // The engine counts on across a rewind, and knows no length for a body stream.
+            state.bodyBytesSent = totalBytesSent - state.bodyBytesBeforeRewind
+            if state.body == nil {
+                state.bodyBytesExpected = totalBytesExpectedToSend
+            }
+            return state.progress.map { ($0, state.bodyBytesSent, state.bodyBytesExpected) }
         }
-        progress?(
-            TransferProgress(
-                direction: .upload,
-                completedBytes: totalBytesSent,
-                totalBytes: totalBytesExpectedToSend >= 0 ? totalBytesExpectedToSend : nil
-            )
-        )
+        guard let (report, sent, expected) = progress else { return }
+        report(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: expected >= 0 ? expected : nil))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

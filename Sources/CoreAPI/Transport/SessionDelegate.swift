@@ -95,11 +95,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// when CoreAPI ends the exchange (its `control`, `options.control` unless given, keeps its time:
     /// the activity reported here, the idle timeout and the deadline, the time spent making the task
     /// included). Hand the task to ``attach(_:to:)`` once made.
+    ///
+    /// `body` is the body the task reads as a stream, which each rewind the engine asks for is answered
+    /// with anew (see `urlSession(_:task:needNewBodyStream:)`).
     func reserve(
         options: TransportOptions,
         control: ExchangeControl? = nil,
         method: HTTPMethod = .get,
         temporaryBodyFile: ApiRequest.File? = nil,
+        body: RewindableBody? = nil,
         completion: @escaping @Sendable (TaskOutcome) -> Void
     ) -> TaskState {
         let state = TaskState(
@@ -108,7 +112,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             control: control ?? options.control,
             method: method,
             temporaryBodyFile: temporaryBodyFile?.url,
-            truncatesBodyFile: temporaryBodyFile?.isWrittenForOneAttempt ?? false
+            truncatesBodyFile: temporaryBodyFile?.isWrittenForOneAttempt ?? false,
+            body: body
         )
         if let temporaryBodyFile = temporaryBodyFile?.url {
             // Held from now on: the call may end, and discard the file, while the task is being made.
@@ -175,7 +180,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         state.completion(TaskOutcome(error: error))
     }
 
-    /// Registers a task already made; see ``reserve(options:control:method:temporaryBodyFile:completion:)``.
+    /// Registers a task already made; see ``reserve(options:control:method:temporaryBodyFile:body:completion:)``.
     func register(
         _ task: URLSessionTask,
         options: TransportOptions,

@@ -22,10 +22,16 @@ extension SessionDelegate {
         /// Whether that file may be cut to zero bytes when the task is ended early: it was written for
         /// this attempt alone.
         let truncatesBodyFile: Bool
+        /// The body the task reads as a stream, made again for each rewind the engine asks for.
+        let body: RewindableBody?
         /// A failure CoreAPI decided on (a body too large), reported when the task ends.
         var failure: ApiError?
+        /// The body bytes the engine has read for the request as it is being sent now: since its last
+        /// rewind, when it sends the request again on a new connection.
         var bodyBytesSent: Int64 = 0
         var bodyBytesExpected: Int64 = -1
+        /// The body bytes the engine had read before its last rewind; it counts on from them.
+        var bodyBytesBeforeRewind: Int64 = 0
         /// The response's rules and what was kept of its body (see ``ResponseCollector``); made with the
         /// state, so the head and each piece change it in place.
         var collector: ResponseCollector
@@ -55,7 +61,8 @@ extension SessionDelegate {
             control: ExchangeControl?,
             method: HTTPMethod,
             temporaryBodyFile: URL?,
-            truncatesBodyFile: Bool
+            truncatesBodyFile: Bool,
+            body: RewindableBody? = nil
         ) {
             self.completion = completion
             self.control = control
@@ -68,6 +75,8 @@ extension SessionDelegate {
             )
             self.temporaryBodyFile = temporaryBodyFile
             self.truncatesBodyFile = truncatesBodyFile
+            self.body = body
+            bodyBytesExpected = body?.length ?? -1
             started = options.measuresPhases ? Date() : .distantPast
         }
 

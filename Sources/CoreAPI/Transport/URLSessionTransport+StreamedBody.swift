@@ -1,8 +1,9 @@
 import Foundation
 
-/// Streamed request bodies over FoundationNetworking, which cannot stream an upload body reliably on
-/// Linux (an `httpBodyStream` can crash it, see `Docs/PlatformBehaviour.md`): each send writes the
-/// stream to a temporary file and uploads that file.
+/// Streamed request bodies over FoundationNetworking, which takes no async sequence as a body and
+/// frames a body stream of unknown length as chunked (see `Docs/PlatformBehaviour.md`): each send writes
+/// the stream to a temporary file and sends that file with its length (on Linux as a stream of the file
+/// that can be made again, see `RewindableBody`).
 extension URLSessionTransport {
     /// Writes a fresh iteration of `stream` to a new temporary file, for one exchange alone.
     ///

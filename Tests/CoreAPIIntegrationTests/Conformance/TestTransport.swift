@@ -263,4 +263,17 @@ enum TestTransport: String, CaseIterable, Sendable, CustomTestStringConvertible 
         #endif
         }
     }
+
+    /// Whether the engine sends a request again, on a new connection, when the kept-alive connection it
+    /// reused closes once the body is sent and before any response. libcurl does, and FoundationNetworking
+    /// gives it the body again from its first byte (the transport hands every body over as a stream made
+    /// anew, Docs/PlatformBehaviour.md); AsyncHTTPClient reports the connection lost.
+    var sendsAgainWhenAReusedConnectionCloses: Bool {
+        switch self {
+        case .urlSession: return Self.urlSessionIsFoundationNetworking
+        #if AsyncHTTPClient
+            case .asyncHTTPClient, .wrappedAsyncHTTPClient: return false
+        #endif
+        }
+    }
 }
