@@ -48,7 +48,7 @@ struct WireIdentity: Hashable, Sendable {
             methodType: ObjectIdentifier(M.self),
             callKey: callKey,
             maximumResponseSize: options.maximumResponseSize,
-            timeouts: [options.idleTimeout, deadline],
+            timeouts: [options.idleTimeoutSeconds, deadline],
             digest: Self.digest(
                 method: verb,
                 url: request.url.absoluteString,

@@ -10,11 +10,11 @@ extension ApiSession {
         progress: (@Sendable (TransferProgress) -> Void)?,
         bodyHandler: TransportOptions.BodyHandler? = nil
     ) -> TransportOptions {
-        let seconds = settings.deadlineSeconds ?? defaultDeadlineSeconds
+        let deadline = settings.deadline ?? defaults.deadline
+        let timeout = settings.timeout.flatMap { $0 > .zero ? $0 : nil } ?? defaults.timeout
         return TransportOptions(
-            idleTimeout: settings.timeoutSeconds ?? defaultTimeoutSeconds,
-            deadline: seconds.isFinite && seconds > 0 && seconds < TransportOptions.longestIdleTimeout
-                ? .now() + seconds : .distantFuture,
+            idleTimeout: timeout,
+            deadline: deadline.flatMap { $0 > .zero && $0 < CallOptions.unlimited ? .now + $0 : nil },
             maximumResponseSize: settings.maximumResponseSize ?? defaultMaximumResponseSize,
             progress: progress,
             bodyHandler: bodyHandler
@@ -115,7 +115,7 @@ extension ApiSession {
             do {
                 current.body = .file(
                     try pending.write(into: &current) {
-                        Task.isCancelled || call.isCancelled || DispatchTime.now() >= deadline
+                        Task.isCancelled || call.isCancelled || deadline.map { ContinuousClock.now >= $0 } == true
                     }
                 )
             } catch ApiError.cancelled where !(Task.isCancelled || call.isCancelled) {
@@ -130,7 +130,7 @@ extension ApiSession {
             guard !Task.isCancelled, let wrappers = call.wrappersUnlessCancelled else {
                 throw ApiError.cancelled
             }
-            if options.deadline != .distantFuture, DispatchTime.now() >= options.deadline {
+            if let deadline = options.deadline, ContinuousClock.now >= deadline {
                 throw ApiError.timeout
             }
             // The exchange's duration is part of a response's timing, measured, like the exchange's

@@ -39,9 +39,8 @@ public final class ApiSession: Sendable {
     /// Whether ``defaults`` sets more than the limits and status messages, which a call reads from it
     /// directly: only then is it merged under each method's options.
     private let mergesDefaults: Bool
-    /// ``defaults``' idle timeout and deadline in seconds, and its size limit, read by every call.
+    /// ``defaults``' idle timeout in seconds and its size limit, read by every call.
     let defaultTimeoutSeconds: TimeInterval
-    let defaultDeadlineSeconds: TimeInterval
     let defaultMaximumResponseSize: Int64
 
     /// The engine requests are sent with.
@@ -197,7 +196,6 @@ public final class ApiSession: Sendable {
         self.defaults = defaults
         self.mergesDefaults = !defaults.setsOnlyLimitsAndMessages
         self.defaultTimeoutSeconds = defaults.timeoutSeconds ?? 60
-        self.defaultDeadlineSeconds = defaults.deadlineSeconds ?? 60
         self.defaultMaximumResponseSize = defaults.maximumResponseSize ?? 10 * 1024 * 1024
         self.hostProvider = hostProvider
         self.transport = transport

@@ -46,7 +46,7 @@ public final class ExchangeControl: Sendable {
     init(options: TransportOptions, started: Bool) {
         state = LockedValue(State(last: started ? DispatchTime.now().uptimeNanoseconds : 0))
         idleTimeout = options.idleTimeoutNanoseconds
-        deadline = options.deadline == .distantFuture ? .max : options.deadline.uptimeNanoseconds
+        deadline = options.deadlineUptimeNanoseconds
     }
 
     /// The control of the exchange `options` describe: the session's, or, when there is no session (a

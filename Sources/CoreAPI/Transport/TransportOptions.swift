@@ -1,13 +1,13 @@
-public import Dispatch
-public import Foundation
+import Dispatch
+package import Foundation
 
 /// The per-exchange limits a ``Transport`` enforces.
 public struct TransportOptions: Sendable {
-    /// Seconds without any byte sent or received after which the exchange fails with
-    /// ``ApiError/timeout``; zero or less, infinite, or above a million seconds means no idle timeout.
-    public var idleTimeout: TimeInterval
-    /// When the whole exchange must have ended, body included; `DispatchTime.distantFuture` for none.
-    public var deadline: DispatchTime
+    /// How long the exchange may go without any byte sent or received before it fails with
+    /// ``ApiError/timeout``; `nil`, zero or less, or ``CallOptions/unlimited`` and longer mean none.
+    public var idleTimeout: Duration?
+    /// When the whole exchange must have ended, body included; `nil` for never.
+    public var deadline: ContinuousClock.Instant?
     /// The largest response body collected, in bytes after content decoding; more fails with
     /// ``ApiError/responseTooLarge(limit:)`` without reading the rest. A body handed to ``bodyHandler``
     /// is not collected, and its handler limits it.
@@ -29,14 +29,14 @@ public struct TransportOptions: Sendable {
 
     /// Creates options; the defaults are no limit at all.
     /// - Parameters:
-    ///   - idleTimeout: Seconds without progress before the exchange times out.
+    ///   - idleTimeout: How long without progress before the exchange times out.
     ///   - deadline: When the exchange must have ended.
     ///   - maximumResponseSize: The largest decoded body accepted.
     ///   - progress: The progress handler.
     ///   - bodyHandler: Where the body goes when it is read as it arrives.
     public init(
-        idleTimeout: TimeInterval = .infinity,
-        deadline: DispatchTime = .distantFuture,
+        idleTimeout: Duration? = nil,
+        deadline: ContinuousClock.Instant? = nil,
         maximumResponseSize: Int64 = .max,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         bodyHandler: TransportOptions.BodyHandler? = nil
@@ -48,11 +48,30 @@ public struct TransportOptions: Sendable {
         self.bodyHandler = bodyHandler
     }
 
-    /// Idle timeouts above this many seconds (or infinite ones) are no timeout at all.
+    /// Idle timeouts of this many seconds or more are no timeout at all: ``CallOptions/unlimited``.
     package static let longestIdleTimeout: TimeInterval = 1_000_000
 
     /// ``idleTimeout`` in nanoseconds, or `.max` for none.
     package var idleTimeoutNanoseconds: UInt64 {
-        idleTimeout > 0 && idleTimeout < Self.longestIdleTimeout ? UInt64(idleTimeout * 1_000_000_000) : .max
+        guard let idleTimeout, idleTimeout > .zero, idleTimeout < CallOptions.unlimited else { return .max }
+        let (seconds, attoseconds) = idleTimeout.components
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+
+    /// ``idleTimeout`` in seconds, for an engine that takes a `TimeInterval`; `0` for none.
+    package var idleTimeoutSeconds: TimeInterval {
+        let nanoseconds = idleTimeoutNanoseconds
+        return nanoseconds == .max ? 0 : TimeInterval(nanoseconds) / 1e9
+    }
+
+    /// ``deadline`` as system uptime in nanoseconds, the clock of the process's one timer; `.max` for none.
+    package var deadlineUptimeNanoseconds: UInt64 {
+        guard let deadline else { return .max }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { return now }
+        guard remaining < CallOptions.unlimited else { return .max }
+        let (seconds, attoseconds) = remaining.components
+        return now &+ UInt64(seconds) * 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
     }
 }

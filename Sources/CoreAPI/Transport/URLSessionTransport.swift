@@ -214,11 +214,11 @@ public final class URLSessionTransport: Transport {
             // Every body goes to FoundationNetworking as a stream it can be given again from the start
             // (see `RewindableBody`); none is uploaded from its file.
             let body = try RewindableBody(request.body)
-            let urlRequest = foundationRequest(for: request, body: body, idleTimeout: options.idleTimeout)
+            let urlRequest = foundationRequest(for: request, body: body, idleTimeout: options.idleTimeoutSeconds)
             let uploadFile: URL? = nil
         #else
             let body: RewindableBody? = nil
-            let urlRequest = foundationRequest(for: request, idleTimeout: options.idleTimeout)
+            let urlRequest = foundationRequest(for: request, idleTimeout: options.idleTimeoutSeconds)
             let uploadFile = request.body.file?.url
         #endif
         let bodyFile = request.body.file

@@ -293,7 +293,7 @@
             /// through a session the session's timer does (`TimeoutLoopbackTests`).
             @Test func aSilentServerEndsAtTheIdleTimeoutWithoutASession() async throws {
                 let target = try #require(URL(string: url("/fault/trickle?bytes=5&ms=2000")))
-                let options = TransportOptions(idleTimeout: 0.5)
+                let options = TransportOptions(idleTimeout: .milliseconds(500))
                 let start = ContinuousClock.now
                 await #expect(throws: ApiError.timeout) {
                     try await Self.transport.send(ApiRequest(url: target), options: options)
@@ -307,7 +307,7 @@
             /// exchange itself (the session's own deadline is a later backstop).
             @Test func aTricklingBodyEndsAtTheDeadline() async throws {
                 let target = try #require(URL(string: url("/fault/trickle?bytes=20&ms=200")))
-                let options = TransportOptions(idleTimeout: 5, deadline: .now() + .milliseconds(1000))
+                let options = TransportOptions(idleTimeout: .seconds(5), deadline: .now + .milliseconds(1000))
                 let start = ContinuousClock.now
                 await #expect(throws: ApiError.timeout) {
                     try await Self.transport.send(ApiRequest(url: target), options: options)

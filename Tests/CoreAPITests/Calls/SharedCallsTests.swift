@@ -252,7 +252,7 @@ struct SharedCallsTests {
                 of: request,
                 method: SharedSearch(query: "", key: "k"),
                 settings: SharedSearch(query: "", key: "k").options,
-                options: TransportOptions(idleTimeout: 60, deadline: .distantFuture, maximumResponseSize: 1_000)
+                options: TransportOptions(idleTimeout: .seconds(60), maximumResponseSize: 1_000)
             )
         )
         let shown = "\(identity) \(String(reflecting: identity))"

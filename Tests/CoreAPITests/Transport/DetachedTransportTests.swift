@@ -117,7 +117,7 @@ struct DetachedTransportTests {
         let transport = DetachedTransport(engine, reportsActivity: false)
         let request = ApiRequest(method: .get, url: try #require(URL(string: "https://api.test/slow")))
         var options = TransportOptions()
-        options.deadline = .now() + .milliseconds(200)
+        options.deadline = .now + .milliseconds(200)
         await #expect(throws: ApiError.timeout) { try await transport.send(request, options: options) }
     }
 }

@@ -26,7 +26,7 @@ struct SessionDelegateTests {
         let ended = LockedValue<SessionDelegate.TaskOutcome?>(nil)
         let start = ContinuousClock.now
         // The exchange's time is kept by its control on the process's one timer, as the transport sets it up.
-        var options = TransportOptions(idleTimeout: idleTimeout)
+        var options = TransportOptions(idleTimeout: .seconds(idleTimeout))
         let control = ExchangeControl.for(options)
         defer { control.finish() }
         options.control = control
