@@ -116,4 +116,13 @@ public struct HTTPStatus: Sendable, Hashable, Comparable, ExpressibleByIntegerLi
     public static func ~= (status: HTTPStatus, code: Int) -> Bool {
         status.code == code
     }
+
+    /// Whether `code` is a redirect the session follows when it carries a `Location` field: 301, 302, 303,
+    /// 307 or 308. A switch rather than a set: it is asked of every response, and a set hashes.
+    static func isFollowedRedirect(_ code: Int) -> Bool {
+        switch code {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
 }

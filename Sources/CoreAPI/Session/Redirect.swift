@@ -22,15 +22,6 @@ struct Redirect: Sendable {
     /// The chain including this hop.
     var chain: Chain
 
-    /// Whether `status` is one followed when it carries a `Location` field: 301, 302, 303, 307 or 308. A
-    /// switch rather than a set: it is asked of every response, and a set hashes.
-    static func follows(_ status: Int) -> Bool {
-        switch status {
-        case 301, 302, 303, 307, 308: true
-        default: false
-        }
-    }
-
     /// The hop to follow after `response` to `request`: `nil` when the response is the answer (not a
     /// redirect, no `Location`, or redirects off), or the typed failure when the policy refuses it.
     /// - Parameters:
@@ -45,7 +36,7 @@ struct Redirect: Sendable {
         policy: SessionPolicy
     ) -> Result<Redirect?, ApiError> {
         let status = response.statusCode
-        guard follows(status), policy.maximumRedirects > 0,
+        guard HTTPStatus.isFollowedRedirect(status), policy.maximumRedirects > 0,
             let location = response.field("Location")
         else { return .success(nil) }
         let count = chain.count + 1

@@ -20,7 +20,7 @@ package struct HeadChecks {
     package let contentLength: String?
     /// The `Content-Encoding` value; `nil` when there is none.
     package let contentEncoding: String?
-    /// Whether the head has a `Location` field; read only for a status of ``Redirect/follows(_:)``.
+    /// Whether the head has a `Location` field; read only for a status of ``HTTPStatus/isFollowedRedirect(_:)``.
     package let hasLocation: Bool
 
     /// The fields of `head` the checks read, in one pass over its fields; `Location` counts only when the
@@ -28,14 +28,14 @@ package struct HeadChecks {
     package init(_ head: ResponseHead) {
         statusCode = head.status.code
         (contentLength, contentEncoding, hasLocation) = head.checkedFields(
-            needsLocation: Redirect.follows(statusCode)
+            needsLocation: HTTPStatus.isFollowedRedirect(statusCode)
         )
     }
 
-    /// Whether the head is a redirect the session may follow: a status of ``Redirect/follows(_:)``
+    /// Whether the head is a redirect the session may follow: a status of ``HTTPStatus/isFollowedRedirect(_:)``
     /// with a `Location` field.
     package var isRedirect: Bool {
-        hasLocation && Redirect.follows(statusCode)
+        hasLocation && HTTPStatus.isFollowedRedirect(statusCode)
     }
 
     /// The failure for a response head CoreAPI will not read a body after, or `nil` when it is fine:
