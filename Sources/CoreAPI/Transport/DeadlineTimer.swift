@@ -10,9 +10,8 @@ import Foundation
 /// when it comes, the timer reads the activity again and moves the entry on if there was some, so
 /// activity itself never touches the timer.
 ///
-/// It ends every engine's exchanges: those the session waits for in a task of their own
-/// (``PendingExchange``) and those it awaits directly or a transport times by itself
-/// (``ExchangeControl``).
+/// It ends every engine's exchanges through their ``ExchangeControl``, whether the session made it or a
+/// transport called without a session did (``ExchangeControl/for(_:)``).
 final class DeadlineTimer: Sendable {
     /// The timer every session shares.
     static let shared = DeadlineTimer()
