@@ -99,7 +99,7 @@ extension StubTransport {
         /// The header fields, without the stub's own routing header.
         public var headers: Headers
         /// The body: for a ``StubTransport`` every body, a file-streamed one included; for a ``StubServer``
-        /// a body sent as data, and on Linux, where ``URLSessionTransport`` hands every body to `URLSession`
+        /// a body sent as data, and on Linux, where ``/CoreAPI/URLSessionTransport`` hands every body to `URLSession`
         /// as a stream, a file's too.
         public var body: Data?
 
