@@ -43,7 +43,7 @@ extension ApiSession {
         let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
             var options = transportOptions(for: settings, progress: progress, bodyHandler: tracked)
             if limits == .unlimited {
-                options.deadline = nil
+                options.deadlineUptimeNanoseconds = .max
             }
             return try await exchange(
                 for: method,

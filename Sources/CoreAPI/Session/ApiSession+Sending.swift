@@ -10,15 +10,23 @@ extension ApiSession {
         progress: (@Sendable (TransferProgress) -> Void)?,
         bodyHandler: TransportOptions.BodyHandler? = nil
     ) -> TransportOptions {
-        let deadline = settings.deadline ?? defaults.deadline
-        let timeout = settings.timeout.flatMap { $0 > .zero ? $0 : nil } ?? defaults.timeout
-        return TransportOptions(
-            idleTimeout: timeout,
-            deadline: deadline.flatMap { $0 > .zero && $0 < CallOptions.unlimited ? .now + $0 : nil },
+        var options = TransportOptions(
             maximumResponseSize: settings.maximumResponseSize ?? defaultMaximumResponseSize,
             progress: progress,
             bodyHandler: bodyHandler
         )
+        // In the one timer's units, from the session's defaults unless the call sets its own: a call pays no
+        // `Duration` arithmetic for limits it leaves to the session.
+        if let timeout = settings.timeout, timeout > .zero {
+            options.idleTimeoutNanoseconds = TransportOptions.nanoseconds(of: timeout) ?? .max  // unlimited: none
+        } else {
+            options.idleTimeoutNanoseconds = defaultTimeoutNanoseconds  // unset, or zero or less: the session's
+        }
+        let deadline = settings.deadline.map(TransportOptions.nanoseconds(of:)) ?? defaultDeadlineNanoseconds
+        if let deadline {
+            options.deadlineUptimeNanoseconds = DispatchTime.now().uptimeNanoseconds &+ deadline
+        }
+        return options
     }
 
     /// Builds `method`'s request, with `extraHeaders` set on it, and runs it through `middlewares` and
@@ -111,11 +119,11 @@ extension ApiSession {
             if Task.isCancelled || call.isCancelled {
                 throw ApiError.cancelled  // before the body is written
             }
-            let deadline = options.deadline
+            let deadline = options.deadlineUptimeNanoseconds
             do {
                 current.body = .file(
                     try pending.write(into: &current) {
-                        Task.isCancelled || call.isCancelled || deadline.map { ContinuousClock.now >= $0 } == true
+                        Task.isCancelled || call.isCancelled || DispatchTime.now().uptimeNanoseconds >= deadline
                     }
                 )
             } catch ApiError.cancelled where !(Task.isCancelled || call.isCancelled) {
@@ -130,7 +138,9 @@ extension ApiSession {
             guard !Task.isCancelled, let wrappers = call.wrappersUnlessCancelled else {
                 throw ApiError.cancelled
             }
-            if let deadline = options.deadline, ContinuousClock.now >= deadline {
+            if options.deadlineUptimeNanoseconds != .max,
+                DispatchTime.now().uptimeNanoseconds >= options.deadlineUptimeNanoseconds
+            {
                 throw ApiError.timeout
             }
             // The exchange's duration is part of a response's timing, measured, like the exchange's

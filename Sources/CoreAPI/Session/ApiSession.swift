@@ -41,6 +41,10 @@ public final class ApiSession: Sendable {
     private let mergesDefaults: Bool
     /// ``defaults``' idle timeout in seconds and its size limit, read by every call.
     let defaultTimeoutSeconds: TimeInterval
+    /// ``defaults``' idle timeout and deadline in nanoseconds, as every exchange's control counts them;
+    /// `.max` and `nil` for none.
+    let defaultTimeoutNanoseconds: UInt64
+    let defaultDeadlineNanoseconds: UInt64?
     let defaultMaximumResponseSize: Int64
 
     /// The engine requests are sent with.
@@ -196,6 +200,8 @@ public final class ApiSession: Sendable {
         self.defaults = defaults
         self.mergesDefaults = !defaults.setsOnlyLimitsAndMessages
         self.defaultTimeoutSeconds = defaults.timeoutSeconds ?? 60
+        self.defaultTimeoutNanoseconds = TransportOptions.nanoseconds(of: defaults.timeout) ?? .max
+        self.defaultDeadlineNanoseconds = TransportOptions.nanoseconds(of: defaults.deadline)
         self.defaultMaximumResponseSize = defaults.maximumResponseSize ?? 10 * 1024 * 1024
         self.hostProvider = hostProvider
         self.transport = transport

@@ -4,10 +4,37 @@ package import Foundation
 /// The per-exchange limits a ``Transport`` enforces.
 public struct TransportOptions: Sendable {
     /// How long the exchange may go without any byte sent or received before it fails with
-    /// ``ApiError/timeout``; `nil`, zero or less, or ``CallOptions/unlimited`` and longer mean none.
-    public var idleTimeout: Duration?
+    /// ``ApiError/timeout``; `nil` for none. Zero or less, or ``CallOptions/unlimited`` and longer, set
+    /// none.
+    public var idleTimeout: Duration? {
+        get { idleTimeoutNanoseconds == .max ? nil : .nanoseconds(Int64(idleTimeoutNanoseconds)) }
+        set { idleTimeoutNanoseconds = Self.nanoseconds(of: newValue) ?? .max }
+    }
     /// When the whole exchange must have ended, body included; `nil` for never.
-    public var deadline: ContinuousClock.Instant?
+    public var deadline: ContinuousClock.Instant? {
+        get {
+            guard deadlineUptimeNanoseconds != .max else { return nil }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let remaining = Int64(bitPattern: deadlineUptimeNanoseconds &- now)
+            return ContinuousClock.now + .nanoseconds(remaining)
+        }
+        set {
+            guard let newValue else {
+                deadlineUptimeNanoseconds = .max
+                return
+            }
+            let remaining = newValue - ContinuousClock.now
+            let now = DispatchTime.now().uptimeNanoseconds
+            deadlineUptimeNanoseconds =
+                remaining <= .zero ? now : Self.nanoseconds(of: remaining).map { now &+ $0 } ?? .max
+        }
+    }
+    /// ``idleTimeout`` in nanoseconds, or `.max` for none: what the one timer reads, kept as such so
+    /// that a call pays no `Duration` arithmetic for it.
+    package var idleTimeoutNanoseconds: UInt64 = .max
+    /// ``deadline`` as system uptime in nanoseconds, the clock of the process's one timer; `.max` for
+    /// none.
+    package var deadlineUptimeNanoseconds: UInt64 = .max
     /// The largest response body collected, in bytes after content decoding; more fails with
     /// ``ApiError/responseTooLarge(limit:)`` without reading the rest. A body handed to ``bodyHandler``
     /// is not collected, and its handler limits it.
@@ -41,37 +68,25 @@ public struct TransportOptions: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         bodyHandler: TransportOptions.BodyHandler? = nil
     ) {
-        self.idleTimeout = idleTimeout
-        self.deadline = deadline
         self.maximumResponseSize = maximumResponseSize
         self.progress = progress
         self.bodyHandler = bodyHandler
+        self.idleTimeout = idleTimeout
+        self.deadline = deadline
     }
 
     /// Idle timeouts of this many seconds or more are no timeout at all: ``CallOptions/unlimited``.
     package static let longestIdleTimeout: TimeInterval = 1_000_000
 
-    /// ``idleTimeout`` in nanoseconds, or `.max` for none.
-    package var idleTimeoutNanoseconds: UInt64 {
-        guard let idleTimeout, idleTimeout > .zero, idleTimeout < CallOptions.unlimited else { return .max }
-        let (seconds, attoseconds) = idleTimeout.components
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
-    }
-
     /// ``idleTimeout`` in seconds, for an engine that takes a `TimeInterval`; `0` for none.
     package var idleTimeoutSeconds: TimeInterval {
-        let nanoseconds = idleTimeoutNanoseconds
-        return nanoseconds == .max ? 0 : TimeInterval(nanoseconds) / 1e9
+        idleTimeoutNanoseconds == .max ? 0 : TimeInterval(idleTimeoutNanoseconds) / 1e9
     }
 
-    /// ``deadline`` as system uptime in nanoseconds, the clock of the process's one timer; `.max` for none.
-    package var deadlineUptimeNanoseconds: UInt64 {
-        guard let deadline else { return .max }
-        let now = DispatchTime.now().uptimeNanoseconds
-        let remaining = deadline - ContinuousClock.now
-        guard remaining > .zero else { return now }
-        guard remaining < CallOptions.unlimited else { return .max }
-        let (seconds, attoseconds) = remaining.components
-        return now &+ UInt64(seconds) * 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+    /// `duration` in nanoseconds when it is a limit: above zero and below ``CallOptions/unlimited``.
+    package static func nanoseconds(of duration: Duration?) -> UInt64? {
+        guard let duration, duration > .zero, duration < CallOptions.unlimited else { return nil }
+        let (seconds, attoseconds) = duration.components
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 }
