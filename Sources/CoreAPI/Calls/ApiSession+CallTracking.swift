@@ -17,6 +17,13 @@ extension ApiSession {
         calls.infos().contains { $0.key == key }
     }
 
+    /// Cancels every call in flight, in the network or waiting in a middleware; each ends with
+    /// ``ApiError/cancelled``.
+    public func cancelAllRequests() {
+        // Each call's handle cancels its network exchange and, when the call has one, its task.
+        calls.cancelAll()
+    }
+
     /// Cancels every call of `type` in flight; each ends with ``ApiError/cancelled``, and other calls go
     /// on. Returns how many calls it cancelled, counting a call already ending as well. A shared
     /// exchange ends only when every caller waiting for it has been cancelled.

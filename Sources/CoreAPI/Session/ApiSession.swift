@@ -38,7 +38,7 @@ public final class ApiSession: Sendable {
     public let defaults: CallOptions
     /// Whether ``defaults`` sets more than the limits and status messages, which a call reads from it
     /// directly: only then is it merged under each method's options.
-    private let mergesDefaults: Bool
+    let mergesDefaults: Bool
     /// ``defaults``' idle timeout in seconds and its size limit, read by every call.
     let defaultTimeoutSeconds: TimeInterval
     /// ``defaults``' idle timeout and deadline in nanoseconds, as every exchange's control counts them;
@@ -211,20 +211,6 @@ public final class ApiSession: Sendable {
         self.policy = policy
     }
 
-    /// The settings of a call of `method`: ``defaults``, then the method's ``ApiMethod/options``, then
-    /// the call's `options`, each on top of the one before. The method's options are read once here, and
-    /// nothing after it reads them again.
-    func settings<M: ApiMethod>(for method: M, overriding options: CallOptions? = nil) -> CallOptions {
-        var settings = method.options
-        if mergesDefaults {
-            settings = defaults.merging(settings)
-        }
-        if let options {
-            settings = settings.merging(options)
-        }
-        return settings
-    }
-
     /// Shuts the session down: calls in flight end with ``ApiError/cancelled``, and later calls fail at
     /// once with ``ApiError/InvalidRequestReason/sessionInvalidated`` without sending anything. A
     /// transport the session made itself is invalidated too. Calling it again does nothing.
@@ -352,19 +338,6 @@ public final class ApiSession: Sendable {
         } onCancel: {
             task.cancel()
         }
-    }
-
-    /// The session's middlewares followed by the call's; the session's own array when the call adds none.
-    func middlewareChain(for settings: CallOptions) -> [any Middleware] {
-        let own = settings.middlewares
-        return own.isEmpty ? middlewares : middlewares + own
-    }
-
-    /// Cancels every call in flight, in the network or waiting in a middleware; each ends with
-    /// ``ApiError/cancelled``.
-    public func cancelAllRequests() {
-        // Each call's handle cancels its network exchange and, when the call has one, its task.
-        calls.cancelAll()
     }
 
     /// Builds the request, runs it through the middleware chain and the transport, and processes the

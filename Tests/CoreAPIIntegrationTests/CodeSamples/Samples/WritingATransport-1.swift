@@ -36,8 +36,8 @@ struct CallbackTransport: Transport {
     }
 }
 
-/// One exchange's state; the engine calls back on its own thread, so every access holds the lock.
-final class CallbackExchange: @unchecked Sendable {
+/// One exchange's state; the engine calls back on its own thread.
+final class CallbackExchange: @unchecked Sendable {  // every access to its state holds `lock`
     private let lock = NSLock()
     private let control: ExchangeControl
     private let options: TransportOptions
