@@ -179,26 +179,6 @@ public final class StubTransport: Transport {
         }
     }
 
-    /// Waits `delay`, or until `control` ends the exchange — its idle timeout, its deadline or a cancel —
-    /// or the calling task is cancelled, whichever comes first: the stub ends when told, as every
-    /// transport does.
-    /// - Throws: The reason the control ended with, or `ApiError.cancelled`.
-    private static func wait(_ delay: Duration, endingWith control: ExchangeControl) async throws {
-        let sleeper = Task { try await Task.sleep(for: delay) }
-        control.onEnd { _ in sleeper.cancel() }
-        await withTaskCancellationHandler {
-            _ = try? await sleeper.value
-        } onCancel: {
-            sleeper.cancel()
-        }
-        if let reason = control.endReason {
-            throw reason
-        }
-        if Task.isCancelled {
-            throw ApiError.cancelled
-        }
-    }
-
     /// The content codings the stub's bodies may declare: none but `identity`, which needs no decoding.
     private static let decodedCodings: Set<String> = ["identity"]
 
@@ -228,7 +208,7 @@ public final class StubTransport: Transport {
             body = request.body.data
         }
         let recorded = StubTransport.RecordedRequest(request, url: url, body: body)
-        let reply: StubTransport.Response
+        var reply: StubTransport.Response
         switch routes.record(recorded) {
         case .reply(let fixed): reply = fixed
         case nil: reply = fallback
@@ -236,11 +216,16 @@ public final class StubTransport: Transport {
             reply = try await Self.run(handler, for: recorded, options: options)
         }
         if reply.delay > .zero {
-            let control = ExchangeControl.for(options)
-            defer {
-                if options.control == nil { control.finish() }
-            }
-            try await Self.wait(reply.delay, endingWith: control)
+            // Waited as a handler is: it ends when the exchange is ended.
+            let (delayed, delay) = (reply, reply.delay)
+            reply = try await Self.run(
+                { _ in
+                    try await Task.sleep(for: delay)
+                    return delayed
+                },
+                for: recorded,
+                options: options
+            )
         }
         if Task.isCancelled {
             throw ApiError.cancelled
