@@ -131,28 +131,28 @@ struct SessionTimeoutTests {
     }
 
     @Test func activityKeepsAnExchangeAlivePastItsIdleTimeout() async throws {
-        // Forty beats 100 ms apart: the exchange lasts 4 s, twice its idle timeout (which a beat late by
-        // up to 1.9 s on a busy machine does not reach).
-        let transport = PacedTransport(beats: 40, interval: .milliseconds(100))
+        // Seventy beats 100 ms apart: the exchange lasts 7 s, past its 5 s idle timeout, which a beat late
+        // by up to 4.9 s on a busy machine does not reach (2 s was reached beside CI's release build).
+        let transport = PacedTransport(beats: 70, interval: .milliseconds(100))
         let start = ContinuousClock.now
-        let data = try await session(transport).perform(Paced(timeout: .seconds(2)))
+        let data = try await session(transport).perform(Paced(timeout: .seconds(5)))
         #expect(data == Data("done".utf8))
-        #expect(ContinuousClock.now - start >= .seconds(4))
+        #expect(ContinuousClock.now - start >= .seconds(7))
         #expect(transport.sawCancellation.current == false)
     }
 
     /// While the shared timer ends a silent exchange at its 0.5 s idle timeout, it keeps an active one,
-    /// whose 4 s of beats outlast its 2 s idle timeout, alive.
+    /// whose 7 s of beats outlast its 5 s idle timeout, alive.
     ///
     /// The silent one's bounds are those of ``anExchangeWithoutActivityEndsAtItsIdleTimeout()``: the
     /// timeout error (its transport would answer "done" after its silence), at least its idle timeout
     /// after the call started, before its silence is up. The active one must answer "done", no earlier
-    /// than its 4 s of beats: a timer that read no activity would have ended it at 2 s with the timeout.
+    /// than its 7 s of beats: a timer that read no activity would have ended it at 5 s with the timeout.
     @Test func oneTimerEndsASilentExchangeWhileItKeepsAnActiveOneAlive() async throws {
-        let active = PacedTransport(beats: 40, interval: .milliseconds(100))
+        let active = PacedTransport(beats: 70, interval: .milliseconds(100))
         let silent = PacedTransport(beats: 1, interval: Self.silence)
         let start = ContinuousClock.now
-        async let kept = session(active).perform(Paced(timeout: .seconds(2)))
+        async let kept = session(active).perform(Paced(timeout: .seconds(5)))
         await #expect(throws: ApiError.timeout) {
             try await session(silent).perform(Paced(timeout: .seconds(0.5)))
         }
@@ -160,7 +160,7 @@ struct SessionTimeoutTests {
         #expect(silentEnded - start >= .milliseconds(500))
         #expect(try silentEnded - #require(silent.started.current) < Self.silence)
         #expect(try await kept == Data("done".utf8))
-        #expect(ContinuousClock.now - start >= .seconds(4))
+        #expect(ContinuousClock.now - start >= .seconds(7))
         #expect(active.sawCancellation.current == false)
     }
 

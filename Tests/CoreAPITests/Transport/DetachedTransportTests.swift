@@ -96,11 +96,11 @@ struct DetachedTransportTests {
         #expect(try await session.perform(Slow()) == Data("late".utf8))
     }
 
-    /// An engine that reports activity is held to the idle timeout: touching, its 4 s outlive a 2 s idle
-    /// timeout; silent, it ends at it, long before its 30 s.
+    /// An engine that reports activity is held to the idle timeout: touching, its 7 s outlive a 5 s idle
+    /// timeout (a margin a starved beat thread does not use up); silent, it ends at it, long before 30 s.
     @Test func anEngineThatReportsActivityIsHeldToTheIdleTimeout() async throws {
-        let active = UnstoppableTransport(delay: .seconds(4), touches: true)
-        let options = CallOptions(timeout: .seconds(2))
+        let active = UnstoppableTransport(delay: .seconds(7), touches: true)
+        let options = CallOptions(timeout: .seconds(5))
         let detached = DetachedTransport(active, reportsActivity: true)
         #expect(try await session(detached, defaults: options).perform(Slow()) == Data("late".utf8))
         let silent = UnstoppableTransport(delay: .seconds(30))
