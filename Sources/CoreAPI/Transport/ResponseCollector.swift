@@ -14,7 +14,11 @@ public import Foundation
 /// - A response to `HEAD`, and a `204` or `304`, has no body to decode.
 /// - When the options carry a ``TransportOptions/BodyHandler`` that accepts the head, the body goes to it instead;
 ///   how an engine waits for its reader is the engine's (it depends on what the engine can pause).
-/// - Download progress is counted here; the engine reports ``progress`` when it likes.
+/// - Download progress is counted here. ``take(_:)`` takes each decoded piece and returns a
+///   ``Piece`` whose ``Piece/deliver()`` runs the caller's code the piece owes — the body handler's call
+///   and the progress report — outside the engine's locks; ``failure(endedBy:beforeHead:)`` names the
+///   error for a connection that ends early. ``append(_:)-(Data)`` and ``streamed(_:)`` are the same
+///   steps apart, for an engine that reports progress on its own schedule.
 ///
 /// Modelled on a sans-I/O state machine: an engine is a thin shell that reads, feeds and obeys.
 public struct ResponseCollector: Sendable {
@@ -39,7 +43,9 @@ public struct ResponseCollector: Sendable {
 
     private let method: HTTPMethod
     private let limit: Int64
-    private let bodyHandler: TransportOptions.BodyHandler?
+    let bodyHandler: TransportOptions.BodyHandler?
+    /// The options' progress handler, which ``take(_:)`` hands each piece's progress to.
+    let progressReport: (@Sendable (TransferProgress) -> Void)?
     private let decodedCodings: Set<String>
     private var head: ResponseHead?
     private var checks: HeadChecks?
@@ -47,6 +53,8 @@ public struct ResponseCollector: Sendable {
     private var expectedLength: Int64?
     private var data = Data()
     private var received: Int64 = 0
+    /// Whether the body goes to ``bodyHandler``: it accepted the head.
+    private(set) var streamsBody = false
 
     /// A collector for the response to a request with `method`, under `options`' size limit and body
     /// handler.
@@ -58,6 +66,7 @@ public struct ResponseCollector: Sendable {
         self.method = method
         limit = options.maximumResponseSize
         bodyHandler = options.bodyHandler
+        progressReport = options.progress
         self.decodedCodings = decodedCodings
     }
 
@@ -95,6 +104,7 @@ public struct ResponseCollector: Sendable {
                 throw ApiError(error)
             }
             if accepted {
+                streamsBody = true
                 return .stream(handler)
             }
         }
@@ -111,6 +121,11 @@ public struct ResponseCollector: Sendable {
     /// caller's code, which an engine runs outside its own locks.
     package var asksBodyHandler: Bool {
         bodyHandler != nil
+    }
+
+    /// Whether a head that is not informational was received.
+    public var hasHead: Bool {
+        head != nil
     }
 
     /// Whether the response has a body to read and decode: not for `HEAD`, `204` or `304`.

@@ -40,16 +40,12 @@ struct CallbackTransport: Transport {
 final class CallbackExchange: @unchecked Sendable {  // every access to its state holds `lock`
     private let lock = NSLock()
     private let control: ExchangeControl
-    private let options: TransportOptions
     private let url: URL
     private var collector: ResponseCollector
-    private var handler: TransportOptions.BodyHandler?
-    private var sawHead = false
     var continuation: CheckedContinuation<RawResponse, any Error>?
 
     init(request: ApiRequest, options: TransportOptions, control: ExchangeControl) {
         self.control = control
-        self.options = options
         url = request.url
         collector = ResponseCollector(method: request.method, options: options, decodedCodings: ["identity"])
     }
@@ -61,12 +57,8 @@ final class CallbackExchange: @unchecked Sendable {  // every access to its stat
         do {
             // `receive` may call the body handler's `accepts`, the caller's code: outside the lock.
             var collector = lock.withLock { self.collector }
-            let disposition = try collector.receive(head)
-            lock.withLock {
-                self.collector = collector
-                sawHead = true
-                if case .stream(let handler) = disposition { self.handler = handler }
-            }
+            _ = try collector.receive(head)
+            lock.withLock { self.collector = collector }
         } catch {
             fail(error)
         }
@@ -75,26 +67,11 @@ final class CallbackExchange: @unchecked Sendable {  // every access to its stat
     func body(_ piece: Data) -> Bool {
         control.touch()
         do {
-            lock.lock()
-            let handler = self.handler
-            let step: ResponseCollector.Step
-            do {
-                if handler != nil {
-                    collector.streamed(piece.count)
-                    step = .more
-                } else {
-                    step = try collector.append(piece)
-                }
-            } catch {
-                lock.unlock()
-                throw error
-            }
-            let progress = collector.progress
-            lock.unlock()
-            // The handler and the progress report are the caller's code: outside the lock.
-            try handler?.receive(piece)
-            options.progress?(progress)
-            return step == .more
+            // The collector keeps or counts the piece under the lock; the handler and the progress
+            // report it owes are the caller's code, run after.
+            let taken = try lock.withLock { try collector.take(piece) }
+            try taken.deliver()
+            return taken.step == .more
         } catch {
             fail(error)
             return false
@@ -106,9 +83,8 @@ final class CallbackExchange: @unchecked Sendable {  // every access to its stat
             finish(Result { try lock.withLock { try collector.finish() } })
             return
         }
-        // A connection that ends after the head has lost the rest of the body.
-        let kind: ApiError.TransportFailure.Kind = lock.withLock { sawHead } ? .connectionLost : .other
-        fail(ApiError.transport(.init(kind: kind, cause: error)))
+        // After the head, the rest of the body is lost: `connectionLost`, which retries may repeat.
+        fail(lock.withLock { collector.failure(endedBy: error) })
     }
 
     func fail(_ error: any Error) {
