@@ -8,8 +8,11 @@ public import Foundation
 /// - ``makeResponse(response:data:)`` is the parser; ``decodeResponse(response:data:)`` is its throwing
 ///   form, which keeps the reason a parse failed.
 ///
-/// A service module refines this protocol once with its own `process` that reads its common error
-/// body, and its models adopt a mixin such as `JSONApiResponse` or `TextApiResponse`.
+/// A service module's models adopt a mixin such as `JSONApiResponse` or `TextApiResponse`. The module
+/// reads its common error body once, in its method family's ``ApiMethod/statusError(for:)``, which runs
+/// for every response type; a custom `process` is for how one type is parsed (an envelope, a second
+/// error shape), and a method whose response type does not adopt it — `String`, `Data`, an empty
+/// response — never runs it.
 public protocol ApiResponse: Sendable {
     /// Decides the outcome of an exchange.
     /// - Parameters:
