@@ -11,8 +11,10 @@
 extension URLRequest {
     /// The Foundation request for `request`: its method, URL, header fields (repeated names added as
     /// separate values, which Foundation joins with `","`) and a body held in memory. A body in a file or a stream
-    /// is left out — upload it with `URLSession.uploadTask(with:fromFile:)`: FoundationNetworking can
-    /// crash on an `httpBodyStream` (see `Docs/PlatformBehaviour.md`).
+    /// is left out — upload a file with `URLSession.uploadTask(with:fromFile:)`, or send either through
+    /// ``URLSessionTransport``: on Linux an `httpBodyStream` is sent whole only by a task whose delegate
+    /// hands FoundationNetworking a new stream on each rewind, as that transport's does (see
+    /// `Docs/PlatformBehaviour.md`).
     /// - Parameter request: The request to convert.
     public init(_ request: ApiRequest) {
         self.init(url: request.url)
