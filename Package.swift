@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CoreAPIMetrics", targets: ["CoreAPIMetrics"]),
         .library(name: "CoreAPITracing", targets: ["CoreAPITracing"]),
         .library(name: "CoreAPIHTTPTypes", targets: ["CoreAPIHTTPTypes"]),
+        .library(name: "CoreAPIOpenAPI", targets: ["CoreAPIOpenAPI"]),
         .executable(name: "CoreAPIExample", targets: ["CoreAPIExample"]),
     ],
     traits: [
@@ -35,6 +36,11 @@ let package = Package(
             name: "HTTPTypes",
             description: "Builds CoreAPIHTTPTypes: conversions to and from swift-http-types' request and response."
         ),
+        .trait(
+            name: "OpenAPI",
+            description: "Builds CoreAPIOpenAPI: clients made by swift-openapi-generator run through an ApiSession.",
+            enabledTraits: ["HTTPTypes"]
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -43,11 +49,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
-        // Each used only by its bridge, and only with its trait (Logging, Metrics, Tracing, HTTPTypes).
+        // Each used only by its bridge, and only with its trait (Logging, Metrics, Tracing, HTTPTypes, OpenAPI).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
     ],
     targets: [
         .target(name: "CoreAPI"),
@@ -104,6 +111,19 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"])),
             ]
         ),
+        .target(
+            name: "CoreAPIOpenAPI",
+            dependencies: [
+                "CoreAPI",
+                .target(name: "CoreAPIHTTPTypes", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
+                .product(
+                    name: "OpenAPIRuntime",
+                    package: "swift-openapi-runtime",
+                    condition: .when(traits: ["OpenAPI"])
+                ),
+            ]
+        ),
         // The system's zlib, with which CoreAPIAsyncHTTPClient decodes gzip and deflate bodies.
         .systemLibrary(
             name: "CoreAPIZlib",
@@ -126,6 +146,13 @@ let package = Package(
                 .target(name: "CoreAPIMetrics", condition: .when(traits: ["Metrics"])),
                 .target(name: "CoreAPITracing", condition: .when(traits: ["Tracing"])),
                 .target(name: "CoreAPIHTTPTypes", condition: .when(traits: ["HTTPTypes"])),
+                .target(name: "CoreAPIOpenAPI", condition: .when(traits: ["OpenAPI"])),
+                .product(
+                    name: "OpenAPIRuntime",
+                    package: "swift-openapi-runtime",
+                    condition: .when(traits: ["OpenAPI"])
+                ),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
                 .product(

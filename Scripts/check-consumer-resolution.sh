@@ -9,12 +9,14 @@
 # or $CONSUMER_SCRATCH_PATH):
 #   1. without a trait: it must pin no package and fetch nothing into the scratch path's checkouts or
 #      repositories. CoreAPI's own dependencies (async-http-client, swift-nio, swift-nio-ssl, swift-log,
-#      swift-metrics, swift-distributed-tracing, swift-http-types) are each declared for a trait alone, so
-#      none of them may show up.
+#      swift-metrics, swift-distributed-tracing, swift-http-types, swift-openapi-runtime) are each declared
+#      for a trait alone, so none of them may show up.
 #   2. with CONSUMER_TRAITS=AsyncHTTPClient: it must pin async-http-client, swift-nio and swift-nio-ssl (and
 #      what they depend on), which shows that the first check looks where packages would appear; with
 #      CONSUMER_TRAITS=Logging, Metrics, Tracing or HTTPTypes alone, exactly swift-log, swift-metrics,
-#      swift-distributed-tracing or swift-http-types (with their own dependencies, of which these versions have none).
+#      swift-distributed-tracing or swift-http-types (with their own dependencies, of which these versions have none);
+#      with CONSUMER_TRAITS=OpenAPI, exactly swift-openapi-runtime and swift-http-types (the trait enables
+#      HTTPTypes, and swift-http-types is the runtime's only dependency).
 # Resolution is what fetches packages, so resolving is enough and takes seconds; --build also builds the
 # trait-less consumer, as an app would (about a minute: it compiles CoreAPI once more).
 set -euo pipefail
@@ -87,7 +89,8 @@ for entry in \
     "Logging:swift-log" \
     "Metrics:swift-metrics" \
     "Tracing:swift-distributed-tracing" \
-    "HTTPTypes:swift-http-types"; do
+    "HTTPTypes:swift-http-types" \
+    "OpenAPI:swift-http-types swift-openapi-runtime"; do
     trait="${entry%%:*}"
     expected="${entry#*:}"
     resolve_with "$trait"

@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Calls for a bridge that hands every response on, whatever its status, to code that judges it itself
+/// (a generated client): the whole chain applies, and nothing here throws for a status.
+extension ApiSession {
+    /// Performs `method` as a call named `name` and returns its response as soon as its head has arrived,
+    /// whatever its status: no status check, no ``ApiResponse`` processing.
+    ///
+    /// A response whose head `streamsBody` accepts has its body handed on as it arrives, under the call's
+    /// size limit and deadline, with back-pressure as ``stream(_:limits:bufferLimit:)`` has; the body of
+    /// every other response is collected first (within the same limits), so that middlewares that act on
+    /// a status — a retry, a token refresh — see it whole and may send the request again before anything
+    /// is handed on. With `streamsBody` `nil`, every body is collected, and the call shares an identical
+    /// exchange in flight when its settings say so (``CallOptions/sharesIdenticalCalls``).
+    /// - Parameters:
+    ///   - method: The call to make; its ``ApiMethod/options`` should accept every status.
+    ///   - name: The call's name for middlewares (``MiddlewareContext/methodName``): logs, metrics, spans.
+    ///   - streamsBody: Whether the body of a response with this head is handed on as it arrives.
+    ///   - bufferLimit: The most bytes of a streamed body that wait for the reader.
+    /// - Throws: ``ApiError`` when the call fails before a response head is handed on.
+    package func handThrough<M: ApiMethod>(
+        _ method: M,
+        name: String,
+        streamsBody: (@Sendable (ResponseHead) -> Bool)?,
+        bufferLimit: Int = StreamedResponse.Body.defaultBufferLimit
+    ) async throws -> StreamedResponse {
+        guard isValid else {
+            throw ApiError.invalidRequest(.sessionInvalidated)
+        }
+        let settings = settings(for: method)
+        let known = MethodFacts.of(method)
+        let facts = MethodFacts(
+            takesTiming: false,
+            storedRequirements: known.storedRequirements,
+            name: name,
+            unusedSetting: known.unusedSetting
+        )
+        guard let streamsBody else {
+            let opened = try openCall(of: method, settings: settings, group: nil)
+            defer { calls.close(opened.id) }
+            let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
+                try await exchange(
+                    for: method,
+                    settings: settings,
+                    middlewares: opened.chain,
+                    options: transportOptions(for: settings, progress: nil),
+                    shares: settings.sharesIdenticalCalls,
+                    call: opened.call,
+                    facts: facts
+                )
+            }
+            let raw = try await (opened.needsTask ? runInOwnTask(opened.call, operation) : operation()).get()
+            return StreamedResponse(head: raw.head, body: StreamedResponse.Body(pieces: [raw.data]))
+        }
+        let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let buffer = StreamBuffer(limit: bufferLimit)
+        let head = Promise<ResponseHead>()
+        let limit = settings.maximumResponseSize ?? defaultMaximumResponseSize
+        let received = LockedValue<Int64>(0)
+        var handler = TransportOptions.BodyHandler(
+            accepts: { response in
+                guard streamsBody(response) else { return false }
+                if HeadChecks(response).declaresMore(than: limit) {
+                    throw ApiError.responseTooLarge(limit: limit)
+                }
+                head.resolve(.success(response))
+                return true
+            },
+            receive: { piece in
+                let total = received.withLock { total in
+                    total += Int64(piece.count)
+                    return total
+                }
+                guard total <= limit else {
+                    throw ApiError.responseTooLarge(limit: limit)
+                }
+                buffer.add(piece.count)  // before the reader can take it and count it out
+                continuation.yield(piece)
+            }
+        )
+        handler.buffer = buffer
+        let bodyHandler = handler
+        let task = Task { [self] in
+            do {
+                let opened = try openCall(of: method, settings: settings, group: nil)
+                defer { calls.close(opened.id) }
+                let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
+                    try await exchange(
+                        for: method,
+                        settings: settings,
+                        middlewares: opened.chain,
+                        options: transportOptions(for: settings, progress: nil, bodyHandler: bodyHandler),
+                        call: opened.call,
+                        facts: facts
+                    )
+                }
+                let raw = try await (opened.needsTask ? runInOwnTask(opened.call, operation) : operation()).get()
+                // A body that was not handed on as it arrived (a status the caller collects, a response a
+                // middleware made, a transport that ignores the handler) goes on from memory now.
+                if head.resolve(.success(raw.head)), !raw.data.isEmpty {
+                    buffer.add(raw.data.count)
+                    continuation.yield(raw.data)
+                }
+                continuation.finish()
+            } catch {
+                head.resolve(.failure(error))
+                continuation.finish(throwing: error)
+            }
+            buffer.close()
+        }
+        continuation.onTermination = { _ in
+            task.cancel()
+            buffer.close()
+        }
+        let response = try await withTaskCancellationHandler {
+            try await head.value
+        } onCancel: {
+            task.cancel()
+        }
+        let body = StreamedResponse.Body(pieces, buffer: buffer, end: { task.cancel() })
+        return StreamedResponse(head: response, body: body)
+    }
+}
