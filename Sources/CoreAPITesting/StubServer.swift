@@ -24,15 +24,15 @@ public import CoreAPI
 /// ```
 public final class StubServer: Sendable {
     /// Answers a request; the handler may throw, which fails the request as a transport error.
-    public typealias Handler = @Sendable (StubTransport.RecordedRequest) throws -> StubTransport.Response
+    public typealias Handler = @Sendable (StubTransport.RecordedRequest) throws -> CannedResponse
 
     private let routes = StubRoutes<Handler>()
     /// The reply for requests no route matches: `404` with an empty body by default.
-    public let fallback: StubTransport.Response
+    public let fallback: CannedResponse
     let id = UUID().uuidString
 
     /// Creates a server with no routes.
-    public init(fallback: StubTransport.Response = .status(404)) {
+    public init(fallback: CannedResponse = .status(404)) {
         self.fallback = fallback
         StubURLProtocol.register(self)
     }
@@ -43,12 +43,12 @@ public final class StubServer: Sendable {
 
     /// Answers `method` requests whose path equals `path`, or starts with it when it ends in `*`. A
     /// later route wins over an earlier one for the same request.
-    public func on(_ method: HTTPMethod, _ path: String, reply: StubTransport.Response) {
+    public func on(_ method: HTTPMethod, _ path: String, reply: CannedResponse) {
         routes.add(method, path) { _ in reply }
     }
 
     /// Answers requests of any method whose path matches `path`; see ``on(_:_:reply:)``.
-    public func on(_ path: String, reply: StubTransport.Response) {
+    public func on(_ path: String, reply: CannedResponse) {
         routes.add(nil, path) { _ in reply }
     }
 
@@ -116,7 +116,7 @@ public final class StubServer: Sendable {
     }
 
     /// Records `request` and returns the reply of the newest matching route.
-    func respond(to request: StubTransport.RecordedRequest) throws -> StubTransport.Response {
+    func respond(to request: StubTransport.RecordedRequest) throws -> CannedResponse {
         try routes.record(request)?(request) ?? fallback
     }
 }

@@ -49,16 +49,9 @@ extension StubTransport {
         case .accept(let peer):
             return .upgraded(StubWebSocketConnection(peer: peer, options: options))
         case .refuse(let response):
-            if let failure = response.failure {
-                throw ApiError(URLError(failure))
-            }
+            let parts = try response.make().mapError { ApiError($0) }.get()
             return .refused(
-                try RawResponse(
-                    url: url,
-                    statusCode: response.statusCode,
-                    headers: response.headers,
-                    data: response.body
-                )
+                try RawResponse(url: url, statusCode: parts.statusCode, headers: parts.headers, data: parts.body)
             )
         }
     }

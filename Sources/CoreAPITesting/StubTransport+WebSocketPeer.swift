@@ -208,6 +208,6 @@ extension StubTransport.WebSocketPeer {
         /// Switches protocols: the connection's server side is `peer`.
         case accept(StubTransport.WebSocketPeer)
         /// Refuses with an HTTP response, such as `.status(401)`.
-        case refuse(StubTransport.Response)
+        case refuse(CannedResponse)
     }
 }

@@ -24,20 +24,21 @@ import Foundation
 /// Like a real transport it honours the `TransportOptions`: a body larger than the maximum response
 /// size fails with `ApiError.responseTooLarge(limit:)`, a delay longer than the idle timeout fails
 /// with `ApiError.timeout`, and cancelling the call during a delay ends it with
-/// `ApiError.cancelled`. A reply's `failure` code is reported as URLSession would report it.
+/// `ApiError.cancelled`. A reply's failure arrives as the session reports it from URLSession (see
+/// ``/CoreAPI/CannedResponse``).
 public final class StubTransport: Transport {
     /// Answers a request; throwing an `ApiError` fails the exchange with it.
-    public typealias Handler = @Sendable (StubTransport.RecordedRequest) async throws -> StubTransport.Response
+    public typealias Handler = @Sendable (StubTransport.RecordedRequest) async throws -> CannedResponse
 
     private let routes = StubRoutes<Answer>()
     /// The routes of WebSocket opening handshakes (``onWebSocket(_:handler:)``).
     let webSocketRoutes = StubRoutes<WebSocketHandler>()
     /// The reply for requests no route matches: `404` with an empty body by default.
-    public let fallback: StubTransport.Response
+    public let fallback: CannedResponse
 
     /// Creates a transport with no routes.
     /// - Parameter fallback: The reply for requests no route matches.
-    public init(fallback: StubTransport.Response = .status(404)) {
+    public init(fallback: CannedResponse = .status(404)) {
         self.fallback = fallback
     }
 
@@ -50,12 +51,12 @@ public final class StubTransport: Transport {
 
     /// Answers `method` requests whose path equals `path`, or starts with it when it ends in `*`. A
     /// later route wins over an earlier one for the same request.
-    public func on(_ method: HTTPMethod, _ path: String, reply: StubTransport.Response) {
+    public func on(_ method: HTTPMethod, _ path: String, reply: CannedResponse) {
         routes.add(method, path, .reply(reply))
     }
 
     /// Answers requests of any method whose path matches `path`; see ``on(_:_:reply:)``.
-    public func on(_ path: String, reply: StubTransport.Response) {
+    public func on(_ path: String, reply: CannedResponse) {
         routes.add(nil, path, .reply(reply))
     }
 
@@ -138,7 +139,7 @@ public final class StubTransport: Transport {
 
     /// What a route answers with: a fixed reply, or a handler that makes one.
     private enum Answer: Sendable {
-        case reply(StubTransport.Response)
+        case reply(CannedResponse)
         case handler(Handler)
     }
 
@@ -150,12 +151,12 @@ public final class StubTransport: Transport {
         _ handler: @escaping Handler,
         for request: StubTransport.RecordedRequest,
         options: TransportOptions
-    ) async throws -> StubTransport.Response {
+    ) async throws -> CannedResponse {
         let control = ExchangeControl.for(options)
         defer {
             if options.control == nil { control.finish() }
         }
-        let outcome = Promise<StubTransport.Response>()
+        let outcome = Promise<CannedResponse>()
         let work = Task {
             do {
                 outcome.resolve(.success(try await handler(request)))
@@ -188,8 +189,8 @@ public final class StubTransport: Transport {
     ///   - request: The request as the session built it.
     ///   - options: The limits the reply is held to.
     /// - Returns: The reply of the newest matching route, or ``fallback``.
-    /// - Throws: `ApiError`: the reply's failure, a handler's error, `ApiError.timeout` when the delay
-    ///   outlasts the idle timeout or the deadline, `ApiError.cancelled`, or
+    /// - Throws: `ApiError`: the reply's failure, its unreadable file, a handler's error, `ApiError.timeout`
+    ///   when the delay outlasts the idle timeout or the deadline, `ApiError.cancelled`, or
     ///   `ApiError.responseTooLarge(limit:)`.
     public func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
         let url = request.url
@@ -208,7 +209,7 @@ public final class StubTransport: Transport {
             body = request.body.data
         }
         let recorded = StubTransport.RecordedRequest(request, url: url, body: body)
-        var reply: StubTransport.Response
+        var reply: CannedResponse
         switch routes.record(recorded) {
         case .reply(let fixed): reply = fixed
         case nil: reply = fallback
@@ -230,14 +231,16 @@ public final class StubTransport: Transport {
         if Task.isCancelled {
             throw ApiError.cancelled
         }
-        if let failure = reply.failure {
-            throw ApiError(URLError(failure))
+        let parts: CannedResponse.Parts
+        switch reply.make() {
+        case .success(let made): parts = made
+        case .failure(let error): throw ApiError(error)
         }
         // The rules every transport follows come from the one collector: redirect bodies, the size limit,
         // body handlers, no body for `HEAD`, `204` and `304`.
-        let head = try RawResponse(url: url, statusCode: reply.statusCode, headers: reply.headers).head
+        let head = try RawResponse(url: url, statusCode: parts.statusCode, headers: parts.headers).head
         var collector = ResponseCollector(method: request.method, options: options, decodedCodings: Self.decodedCodings)
-        let answer = reply.body
+        let answer = parts.body
         switch try collector.receive(head, expectedLength: Int64(answer.count)) {
         case .stream(let handler):
             // Handed over as a body arriving in pieces of `chunkSize` bytes.

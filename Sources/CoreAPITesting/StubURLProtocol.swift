@@ -64,7 +64,7 @@ public final class StubURLProtocol: URLProtocol {
             headers: Headers(headers.sorted { $0.name.lowercased() < $1.name.lowercased() }),
             body: request.httpBody ?? request.httpBodyStream.map(Self.contents)
         )
-        let reply: StubTransport.Response
+        let reply: CannedResponse
         do {
             reply = try server.respond(to: recorded)
         } catch {
@@ -103,20 +103,26 @@ public final class StubURLProtocol: URLProtocol {
         lock.withLock { isStopped = true }
     }
 
-    private func deliver(_ reply: StubTransport.Response, for url: URL) {
+    private func deliver(_ reply: CannedResponse, for url: URL) {
         guard !lock.withLock({ isStopped }) else { return }
-        if let failure = reply.failure {
-            client?.urlProtocol(self, didFailWithError: URLError(failure))
+        let parts: CannedResponse.Parts
+        switch reply.make() {
+        case .success(let made):
+            parts = made
+        case .failure(let error):
+            // A `URLError` as URLSession reports it; an error no `URLError` stands for is handed through as
+            // it is, and the transport keeps it.
+            client?.urlProtocol(self, didFailWithError: error)
             return
         }
         var fields: [String: String] = [:]
-        for field in reply.headers {
+        for field in parts.headers {
             fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value
         }
         guard
             let response = HTTPURLResponse(
                 url: url,
-                statusCode: reply.statusCode,
+                statusCode: parts.statusCode,
                 httpVersion: "HTTP/1.1",
                 headerFields: fields
             )
@@ -125,8 +131,8 @@ public final class StubURLProtocol: URLProtocol {
             return
         }
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        if !reply.body.isEmpty {
-            client?.urlProtocol(self, didLoad: reply.body)
+        if !parts.body.isEmpty {
+            client?.urlProtocol(self, didLoad: parts.body)
         }
         client?.urlProtocolDidFinishLoading(self)
     }

@@ -276,7 +276,7 @@ struct DecodingPipelineTests {
     func theMediaTypeIsChecked(contentType: String?, accepted: Bool) async throws {
         var headers = Headers()
         if let contentType { headers["Content-Type"] = contentType }
-        transport.on("/x", reply: StubTransport.Response(headers: headers, body: Data(#"{"id":1}"#.utf8)))
+        transport.on("/x", reply: .data(Data(#"{"id":1}"#.utf8), headers: headers))
         let result = await Result(awaiting: { try await session.perform(Get<StrictJSON>(path: "/x")) })
         if accepted {
             #expect(try result.get() == StrictJSON(id: 1))

@@ -191,7 +191,7 @@ struct ProcessErrorBodyTests {
         let status = await #expect(throws: ApiError.self) { try await session.perform(GetProfile()) }
         #expect(status?.statusCode == 502)
 
-        server.on("/profile", reply: .failure(.notConnectedToInternet))
+        server.on("/profile", reply: .failure(.transport(.init(kind: .offline))))
         await #expect(
             throws: ApiError.transport(.init(kind: .offline, code: URLError.Code.notConnectedToInternet.rawValue))
         ) {

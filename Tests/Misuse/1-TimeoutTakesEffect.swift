@@ -14,7 +14,7 @@ struct GetReport: ApiMethod {
 @main struct Main {
     static func main() async {
         let transport = StubTransport()
-        transport.on("/report", reply: StubTransport.Response.text("late").delayed(by: .seconds(3)))
+        transport.on("/report", reply: CannedResponse.text("late").delayed(by: .seconds(3)))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         var line = ""
         do {

@@ -44,7 +44,7 @@
 
         @Test func aFailureIsAnErrorRecordWithItsCategory() async throws {
             let handler = InMemoryLogHandler()
-            let stub = StubTransport(fallback: .failure(.timedOut))
+            let stub = StubTransport(fallback: .failure(.timeout))
             let session = stub.makeSession(
                 hosts: ["api": "https://api.example.com"],
                 middlewares: [LoggingMiddleware(logger: Self.makeLogger(handler))]

@@ -74,7 +74,7 @@
             let metrics = TestMetrics()
             let stub = StubTransport()
             stub.on(.get, "/orders/42") { _ in
-                StubTransport.Response(statusCode: 307, headers: ["Location": "https://files.example.com:8443/o/42"])
+                .status(307, headers: ["Location": "https://files.example.com:8443/o/42"])
             }
             stub.on(.get, "/o/42", reply: .text("{}"))
             let session = stub.makeSession(
@@ -152,7 +152,7 @@
 
         @Test func failuresAreCountedByErrorType() async throws {
             let metrics = TestMetrics()
-            let stub = StubTransport(fallback: .failure(.timedOut))
+            let stub = StubTransport(fallback: .failure(.timeout))
             let session = stub.makeSession(
                 hosts: ["api": "https://api.example.com"],
                 middlewares: [MetricsMiddleware(factory: metrics)]
@@ -170,9 +170,9 @@
         /// status or failure from one to the next, and back, each get theirs, in the order they always had.
         @Test func aSequenceOfCallsGetsTheDimensionsOfEachOutcome() async throws {
             let metrics = TestMetrics()
-            let stub = StubTransport(fallback: .failure(.timedOut))
+            let stub = StubTransport(fallback: .failure(.timeout))
             stub.on(.get, "/ok", reply: .text("{}"))
-            stub.on(.get, "/busy") { _ in StubTransport.Response(statusCode: 503) }
+            stub.on(.get, "/busy") { _ in .status(503) }
             stub.on(HTTPMethod(rawValue: "PURGE"), "/cache/7", reply: .text("{}"))
             let session = stub.makeSession(
                 hosts: ["api": "https://api.example.com"],

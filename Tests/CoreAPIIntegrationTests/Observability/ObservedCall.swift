@@ -36,8 +36,8 @@
             let count = SharedCounter()
             stub.on(.get, "/orders/42") { _ in
                 count.next() == 0
-                    ? StubTransport.Response(statusCode: 503)
-                    : StubTransport.Response(statusCode: 302, headers: ["Location": "/orders/42/final"])
+                    ? .status(503)
+                    : .status(302, headers: ["Location": "/orders/42/final"])
             }
             stub.on(.get, "/orders/42/final", reply: .text("{}"))
             return stub

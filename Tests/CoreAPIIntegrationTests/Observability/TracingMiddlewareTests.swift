@@ -59,7 +59,7 @@
 
         @Test func aFailureIsRecordedOnBothSpans() async throws {
             let tracer = InMemoryTracer()
-            let stub = StubTransport(fallback: .failure(.timedOut))
+            let stub = StubTransport(fallback: .failure(.timeout))
             let session = stub.makeSession(
                 hosts: ["api": "https://api.example.com"],
                 middlewares: [TracingMiddleware(tracer: tracer)]

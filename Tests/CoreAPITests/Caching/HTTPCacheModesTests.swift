@@ -45,7 +45,7 @@ struct HTTPCacheModesTests {
     func serve(_ headers: Headers, path: String = "/doc") {
         let count = Counter()
         transport.on(.get, path) { _ in
-            StubTransport.Response(headers: headers, body: Data("v\(count.next())".utf8))
+            .data(Data("v\(count.next())".utf8), headers: headers)
         }
     }
 
@@ -158,7 +158,7 @@ struct HTTPCacheModesTests {
         let cache = HTTPCacheMiddleware(store: store, mode: .shared)
         let session = session(cache)
         for name in ["Location", "Content-Location"] {
-            transport.on(.post, "/doc", reply: StubTransport.Response(statusCode: 201, headers: [name: location]))
+            transport.on(.post, "/doc", reply: .status(201, headers: [name: location]))
             _ = try await session.perform(GetDoc())
             _ = try await session.perform(GetOther())
             let before = transport.requests.count
@@ -182,9 +182,9 @@ struct HTTPCacheModesTests {
     /// A URL keeps up to eight variants; a ninth drops the one used least recently.
     @Test func varyKeepsEightVariantsLeastRecentlyUsedOut() async throws {
         transport.on(.get, "/doc") { request in
-            StubTransport.Response(
-                headers: ["Cache-Control": "max-age=60", "Vary": "Accept-Language"],
-                body: Data((request.headers["Accept-Language"] ?? "").utf8)
+            .data(
+                Data((request.headers["Accept-Language"] ?? "").utf8),
+                headers: ["Cache-Control": "max-age=60", "Vary": "Accept-Language"]
             )
         }
         let session = session(HTTPCacheMiddleware(store: store))

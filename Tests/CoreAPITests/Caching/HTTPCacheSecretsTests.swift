@@ -31,9 +31,9 @@ struct HTTPCacheSecretsTests {
         // The server answers with the user the token names, privately, varying on the token.
         transport.on("/me") { request in
             let user = request.headers["Authorization"]?.split(separator: "-").last.map(String.init) ?? "nobody"
-            return StubTransport.Response(
-                headers: ["Cache-Control": "private, max-age=60", "Vary": "Authorization, Cookie"],
-                body: Data("user \(user)".utf8)
+            return .data(
+                Data("user \(user)".utf8),
+                headers: ["Cache-Control": "private, max-age=60", "Vary": "Authorization, Cookie"]
             )
         }
     }
@@ -81,7 +81,7 @@ struct HTTPCacheSecretsTests {
     func oneUsersResponseNeverAnswersAnother(cacheControl: String) async throws {
         transport.on("/me") { request in
             let user = request.headers["Authorization"]?.split(separator: "-").last.map(String.init) ?? "nobody"
-            return StubTransport.Response(headers: ["Cache-Control": cacheControl], body: Data("user \(user)".utf8))
+            return .data(Data("user \(user)".utf8), headers: ["Cache-Control": cacheControl])
         }
         let cache = HTTPCacheMiddleware(store: HTTPCacheMiddleware.MemoryStore())
         let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])

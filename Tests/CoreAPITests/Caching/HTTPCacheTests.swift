@@ -34,12 +34,12 @@ struct HTTPCacheTests {
     @Test func noSecretReachesTheStore() async throws {
         transport.on(
             "/item",
-            reply: StubTransport.Response(
+            reply: .data(
+                Data("one".utf8),
                 headers: [
                     "Cache-Control": "max-age=60", "Set-Cookie": "session=abc", "X-Api-Key": "k",
                     "X-Session": "s", "ETag": "\"1\"",
-                ],
-                body: Data("one".utf8)
+                ]
             )
         )
         let store = RecordingStore()
@@ -73,7 +73,7 @@ struct HTTPCacheTests {
         let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])
         transport.on(
             "/item",
-            reply: StubTransport.Response(headers: ["Cache-Control": "max-age=60"], body: Data("v1".utf8))
+            reply: .data(Data("v1".utf8), headers: ["Cache-Control": "max-age=60"])
         )
         var first: [String] = []
         for try await event in session.cachedThenFresh(GetItem(), cache: cache) {
@@ -82,14 +82,14 @@ struct HTTPCacheTests {
         #expect(first == ["fresh v1"])
         transport.on(
             "/item",
-            reply: StubTransport.Response(headers: ["Cache-Control": "max-age=60"], body: Data("v2".utf8))
+            reply: .data(Data("v2".utf8), headers: ["Cache-Control": "max-age=60"])
         )
         var second: [String] = []
         for try await event in session.cachedThenFresh(GetItem(), cache: cache) {
             second.append(Self.describe(event))
         }
         #expect(second == ["cached v1", "fresh v2"])
-        transport.on("/item", reply: .failure(.notConnectedToInternet))
+        transport.on("/item", reply: .failure(.transport(.init(kind: .offline))))
         var third: [String] = []
         for try await event in session.cachedThenFresh(GetItem(), cache: cache) {
             third.append(Self.describe(event))
@@ -109,10 +109,7 @@ struct HTTPCacheTests {
                 return count
             }
             let user = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? "nobody"
-            return StubTransport.Response(
-                headers: ["Cache-Control": "private, max-age=60"],
-                body: Data("\(user) v\(version)".utf8)
-            )
+            return .data(Data("\(user) v\(version)".utf8), headers: ["Cache-Control": "private, max-age=60"])
         }
         let cache = HTTPCacheMiddleware(store: store)
         let session = transport.makeSession(
@@ -138,7 +135,7 @@ struct HTTPCacheTests {
     @Test func aFailureWithNothingStoredThrows() async throws {
         let cache = HTTPCacheMiddleware(store: store)
         let session = transport.makeSession(hosts: ["api": "https://api.test"], middlewares: [cache])
-        transport.on("/item", reply: .failure(.notConnectedToInternet))
+        transport.on("/item", reply: .failure(.transport(.init(kind: .offline))))
         await #expect(throws: ApiError.self) {
             for try await _ in session.cachedThenFresh(GetItem(), cache: cache) {}
         }

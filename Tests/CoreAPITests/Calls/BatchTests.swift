@@ -39,7 +39,7 @@ struct BatchTests {
             return try await inFlight.run {
                 try await Task.sleep(for: .milliseconds(20))
                 if missing.contains(id) { return .status(404) }
-                if broken.contains(id) { return .failure(.networkConnectionLost) }
+                if broken.contains(id) { return .failure(.transport(.init(kind: .connectionLost))) }
                 return .text(String(id))
             }
         }

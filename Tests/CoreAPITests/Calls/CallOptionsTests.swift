@@ -126,7 +126,7 @@ struct CallOptionsTests {
 
     @Test func aCallsTimeoutEndsIt() async throws {
         let transport = StubTransport()
-        transport.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(5)))
+        transport.on("/x", reply: CannedResponse.text("late").delayed(by: .seconds(5)))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         await #expect(throws: ApiError.timeout) {
             try await session.perform(
@@ -140,7 +140,7 @@ struct CallOptionsTests {
     @Test(arguments: [CallOptions.unlimited, .seconds(Int64.max)])
     func anUnlimitedTimeoutLetsASlowReplyThrough(timeout: Duration) async throws {
         let transport = StubTransport()
-        transport.on("/x", reply: StubTransport.Response.text("slow").delayed(by: .seconds(0.3)))
+        transport.on("/x", reply: CannedResponse.text("slow").delayed(by: .seconds(0.3)))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let options = CallOptions(timeout: timeout, deadline: timeout)
         let body = try await session.perform(Configured(log: LockedValue([])), options: options)
@@ -181,7 +181,7 @@ struct CallOptionsTests {
     /// The session's timeout is every call's unless the method or the call sets one.
     @Test func theSessionsTimeoutEndsACallThatSetsNone() async throws {
         let transport = StubTransport()
-        transport.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(5)))
+        transport.on("/x", reply: CannedResponse.text("late").delayed(by: .seconds(5)))
         let session = transport.makeSession(
             hosts: ["api": "https://api.test"],
             defaults: CallOptions(timeout: .milliseconds(200))

@@ -51,16 +51,16 @@ struct StatusErrorsTests {
     }
 
     @Test(arguments: [
-        (StubTransport.Response.status(404), ItemError.noSuchItem),
-        (StubTransport.Response.status(440), .sessionExpired),
+        (CannedResponse.status(404), ItemError.noSuchItem),
+        (CannedResponse.status(440), .sessionExpired),
     ])
-    func aListedStatusEndsWithTheMethodsError(reply: StubTransport.Response, expected: ItemError) async throws {
+    func aListedStatusEndsWithTheMethodsError(reply: CannedResponse, expected: ItemError) async throws {
         transport.on("/item", reply: reply)
         await #expect(throws: expected) { try await session().perform(GetItem()) }
     }
 
     @Test func anAcceptedStatusIsNeverLookedUp() async throws {
-        transport.on("/item", reply: StubTransport.Response.text("taken", statusCode: 409))
+        transport.on("/item", reply: CannedResponse.text("taken", statusCode: 409))
         #expect(try await session().perform(GetItem()) == Data("taken".utf8))
     }
 

@@ -96,17 +96,17 @@ struct StubTransportTests {
 
     @Test(arguments: [
         (
-            reply: StubTransport.Response.failure(.notConnectedToInternet),
+            reply: CannedResponse.failure(.transport(.init(kind: .offline))),
             error: ApiError.transport(.init(kind: .offline, code: -1009))
         ),
-        (reply: StubTransport.Response.failure(.timedOut), error: ApiError.timeout),
+        (reply: CannedResponse.failure(.timeout), error: ApiError.timeout),
         (
-            reply: StubTransport.Response.text(String(repeating: "x", count: 100)),
+            reply: CannedResponse.text(String(repeating: "x", count: 100)),
             error: ApiError.responseTooLarge(limit: 10)
         ),
-        (reply: StubTransport.Response.text("late").delayed(by: .seconds(30)), error: ApiError.timeout),
+        (reply: CannedResponse.text("late").delayed(by: .seconds(30)), error: ApiError.timeout),
     ])
-    func repliesAreHeldToTheOptions(reply: StubTransport.Response, error: ApiError) async throws {
+    func repliesAreHeldToTheOptions(reply: CannedResponse, error: ApiError) async throws {
         transport.on("/x", reply: reply)
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let start = ContinuousClock.now
@@ -117,7 +117,7 @@ struct StubTransportTests {
     }
 
     @Test func cancellingDuringADelayEndsTheCallAtOnce() async throws {
-        transport.on("/slow", reply: StubTransport.Response.text("late").delayed(by: .seconds(30)))
+        transport.on("/slow", reply: CannedResponse.text("late").delayed(by: .seconds(30)))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let call = Task { try await session.perform(Get(path: "/slow")) }
         try await Task.sleep(for: .milliseconds(100))
@@ -129,7 +129,7 @@ struct StubTransportTests {
 
     @Test(arguments: [99, 1000, -1])
     func aStatusOutsideTheHTTPRangeIsATypedErrorNotATrap(status: Int) async throws {
-        transport.on("/odd", reply: StubTransport.Response(statusCode: status))
+        transport.on("/odd", reply: .status(status))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let error = await #expect(throws: ApiError.self) { try await session.perform(Get(path: "/odd")) }
         #expect(error?.category == .other)

@@ -35,8 +35,8 @@ struct HopWatcher: Middleware {
         server.on(.get, "/ping") { _ in
             attempts.append("x")
             return attempts.values.count == 1
-                ? StubTransport.Response(statusCode: 503)
-                : StubTransport.Response(statusCode: 302, headers: ["Location": "/pong"])
+                ? .status(503)
+                : .status(302, headers: ["Location": "/pong"])
         }
         server.on(.get, "/pong", reply: .text("pong"))
         let log = EventLog()

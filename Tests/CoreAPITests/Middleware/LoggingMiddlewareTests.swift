@@ -141,7 +141,7 @@ struct LoggingMiddlewareTests {
     @Test func errorLogsOnlyFailures() async throws {
         server.on(.get, "/ok", reply: .text("ok"))
         server.on(.get, "/fail", reply: .text("boom!", statusCode: 500))
-        server.on(.get, "/offline", reply: .failure(.notConnectedToInternet))
+        server.on(.get, "/offline", reply: .failure(.transport(.init(kind: .offline))))
         let session = session([capture.middleware(.error)])
         _ = try await session.perform(Fetch(path: "/ok"))
         #expect(capture.records.isEmpty)
@@ -199,7 +199,7 @@ struct LoggingMiddlewareTests {
     }
 
     @Test func cancellationIsInfoNotError() async throws {
-        server.on(.get, "/slow", reply: StubTransport.Response.text("late").delayed(by: .seconds(5)))
+        server.on(.get, "/slow", reply: CannedResponse.text("late").delayed(by: .seconds(5)))
         let errors = LogCapture()
         let session = session([errors.middleware(.error), capture.middleware(.info)])
         let task = Task { try await session.perform(Fetch(path: "/slow")) }
@@ -228,7 +228,7 @@ struct LoggingMiddlewareTests {
     }
 
     @Test func durationCoversTheWholeExchange() async throws {
-        server.on(.get, "/slow", reply: StubTransport.Response.text("ok").delayed(by: .seconds(0.2)))
+        server.on(.get, "/slow", reply: CannedResponse.text("ok").delayed(by: .seconds(0.2)))
         _ = try await session([capture.middleware(.info)]).perform(Fetch(path: "/slow"))
         let message = try #require(capture.records.last?.message)
         let match = try #require(message.firstMatch(of: /\(Fetch, (\d+) ms, 2-byte body\)$/))

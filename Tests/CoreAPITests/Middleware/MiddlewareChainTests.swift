@@ -157,7 +157,7 @@ struct Ping: ApiMethod {
     }
 
     @Test func transportFailuresReachMiddlewaresAsApiErrors() async throws {
-        server.on(.get, "/ping", reply: .failure(.networkConnectionLost))
+        server.on(.get, "/ping", reply: .failure(.transport(.init(kind: .connectionLost))))
         let seen = EventLog()
         struct Catcher: Middleware {
             let seen: EventLog
@@ -216,7 +216,7 @@ struct Ping: ApiMethod {
 
     @Test func cancelAllRequestsEndsACallWaitingInAMiddleware() async throws {
         let mock = MockMiddleware()
-        mock.on(Ping.self, reply: MockMiddleware.Response.text("late").delayed(by: .seconds(30)))
+        mock.on(Ping.self, reply: CannedResponse.text("late").delayed(by: .seconds(30)))
         let session = server.makeSession(hosts: ["api": "https://api.test"], middlewares: [mock])
         let call = Task { try await session.perform(Ping()) }
         try await Task.sleep(for: .milliseconds(50))
@@ -257,7 +257,7 @@ struct Ping: ApiMethod {
 
     @Test(.timeLimit(.minutes(1)))
     func cancelAllRequestsEndsACallInTheCallersTaskAndLeavesThatTaskAlone() async throws {
-        server.on(.get, "/ping", reply: StubTransport.Response.text("late").delayed(by: .seconds(30)))
+        server.on(.get, "/ping", reply: CannedResponse.text("late").delayed(by: .seconds(30)))
         let log = EventLog()
         let session = server.makeSession(
             hosts: ["api": "https://api.test"],
@@ -297,7 +297,7 @@ struct Ping: ApiMethod {
 
     @Test func cancellingTheHandleEndsACallWaitingInAMiddleware() async throws {
         let mock = MockMiddleware()
-        mock.on(Ping.self, reply: MockMiddleware.Response.text("late").delayed(by: .seconds(30)))
+        mock.on(Ping.self, reply: CannedResponse.text("late").delayed(by: .seconds(30)))
         let session = server.makeSession(hosts: ["api": "https://api.test"], middlewares: [mock])
         let result = await withCheckedContinuation { continuation in
             let handle = session.perform(Ping()) { continuation.resume(returning: $0) }

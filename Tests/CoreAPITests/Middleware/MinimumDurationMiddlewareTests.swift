@@ -80,10 +80,11 @@ struct MinimumDurationMiddlewareTests {
     }
 
     @Test(arguments: [
-        (StubTransport.Response.status(500), ApiError.Category.status), (.failure(.cannotConnectToHost), .network),
-        (.failure(.timedOut), .timeout),
+        (CannedResponse.status(500), ApiError.Category.status),
+        (.failure(.transport(.init(kind: .cannotConnect))), .network),
+        (.failure(.timeout), .timeout),
     ])
-    func fastFailureWaitsForTheMinimumToo(reply: StubTransport.Response, category: ApiError.Category) async throws {
+    func fastFailureWaitsForTheMinimumToo(reply: CannedResponse, category: ApiError.Category) async throws {
         server.on("/x", reply: reply)
         let start = ContinuousClock.now
         let error = await #expect(throws: ApiError.self) { try await makeSession(.milliseconds(400)).perform(Call()) }
@@ -94,7 +95,7 @@ struct MinimumDurationMiddlewareTests {
 
     /// A call slower than the minimum returns as soon as the rest of the chain does, without a wait.
     @Test func slowCallReturnsAtOnce() async throws {
-        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(1.5)))
+        server.on("/x", reply: CannedResponse.text("late").delayed(by: .seconds(1.5)))
         let inside = Stopwatch()
         let data = try await makeSession(.seconds(1), inner: [inside]).perform(Call())
         #expect(data == Data("late".utf8))
@@ -116,7 +117,7 @@ struct MinimumDurationMiddlewareTests {
     }
 
     @Test func cancelledCallIsNotHeldBack() async throws {
-        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(60)))
+        server.on("/x", reply: CannedResponse.text("late").delayed(by: .seconds(60)))
         let session = makeSession(.seconds(30))
         let task = Task { try await session.perform(Call()) }
         try await waitUntil { server.requests.count == 1 }

@@ -163,25 +163,30 @@ private struct Fetch: ApiMethod {
         #expect(error == .invalidRequest(.unreadableFile(path: missing.path)))
     }
 
-    @Test(arguments: [ApiError.timeout, .transport(.init(kind: .offline)), .cancelled])
-    func aFailureReplyIsThrown(failure: ApiError) async throws {
+    /// A transport failure gets the `URLError` code of its kind, as URLSession reports it.
+    @Test(arguments: [
+        (ApiError.timeout, ApiError.timeout),
+        (.transport(.init(kind: .offline)), .transport(.init(kind: .offline, code: -1009))),
+        (.cancelled, .cancelled),
+    ])
+    func aFailureReplyIsThrown(failure: ApiError, reported: ApiError) async throws {
         let mock = MockMiddleware()
         mock.on(GetProfile.self, reply: .failure(failure))
         let error = await #expect(throws: ApiError.self) { try await session(mock).perform(GetProfile(id: 1)) }
-        #expect(error == failure)
+        #expect(error == reported)
     }
 
     @Test func aDelayedReplyWaitsAndCanBeCancelled() async throws {
         let mock = MockMiddleware()
         mock.on(
             GetProfile.self,
-            reply: MockMiddleware.Response.json(#"{"id": 1, "name": "Slow"}"#).delayed(by: .milliseconds(200))
+            reply: CannedResponse.json(#"{"id": 1, "name": "Slow"}"#).delayed(by: .milliseconds(200))
         )
         let clock = ContinuousClock()
         let start = clock.now
         _ = try await session(mock).perform(GetProfile(id: 1))
         #expect(clock.now - start >= .milliseconds(200))
-        mock.on(GetProfile.self, reply: MockMiddleware.Response.json("{}").delayed(by: .seconds(30)))
+        mock.on(GetProfile.self, reply: CannedResponse.json("{}").delayed(by: .seconds(30)))
         let session = session(mock)
         let call = Task { try await session.perform(GetProfile(id: 1)) }
         try await Task.sleep(for: .milliseconds(50))

@@ -50,7 +50,7 @@ private final class LockedMetrics: @unchecked Sendable {  // `storage` is only t
         server.on(.get, "/ok", reply: .text("fine"))
         server.on(.get, "/missing", reply: .status(404))
         server.on(.get, "/denied", reply: .status(401))
-        server.on(.get, "/lost", reply: .failure(.networkConnectionLost))
+        server.on(.get, "/lost", reply: .failure(.transport(.init(kind: .connectionLost))))
     }
 
     @Test func successesReportMetrics() async throws {

@@ -44,13 +44,13 @@ private struct CustomCall: ApiMethod {
 
 /// Replies in order; the last one repeats.
 private final class Replies: Sendable {
-    private let replies: LockedValue<[StubTransport.Response]>
+    private let replies: LockedValue<[CannedResponse]>
 
-    init(_ replies: [StubTransport.Response]) {
+    init(_ replies: [CannedResponse]) {
         self.replies = LockedValue(replies)
     }
 
-    func next() -> StubTransport.Response {
+    func next() -> CannedResponse {
         replies.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
     }
 }
@@ -115,7 +115,7 @@ struct RetryMiddlewareTests {
         return server.makeSession(hosts: ["api": "https://api.test"], middlewares: [retry] + inner)
     }
 
-    private func reply(_ replies: StubTransport.Response...) {
+    private func reply(_ replies: CannedResponse...) {
         let replies = Replies(replies)
         server.on("/x") { _ in replies.next() }
     }
@@ -218,7 +218,7 @@ struct RetryMiddlewareTests {
         (.badServerResponse, .get, 1), (.unknown, .get, 1), (.cancelled, .get, 1),
     ])
     func transportFailuresAreRetriedWhenTransient(code: URLError.Code, method: HTTPMethod, attempts: Int) async throws {
-        reply(.failure(code))
+        reply(.failure(ApiError(URLError(code))))
         let error = await #expect(throws: ApiError.self) { try await makeSession().perform(Call(httpMethod: method)) }
         #expect(error == ApiError(URLError(code)))
         #expect(server.requests.count == attempts)
@@ -228,14 +228,18 @@ struct RetryMiddlewareTests {
     }
 
     @Test func postSucceedsAfterConnectionRefused() async throws {
-        reply(.failure(.cannotConnectToHost), .failure(.cannotConnectToHost), .text("created", statusCode: 201))
+        reply(
+            .failure(.transport(.init(kind: .cannotConnect))),
+            .failure(.transport(.init(kind: .cannotConnect))),
+            .text("created", statusCode: 201)
+        )
         let data = try await makeSession().perform(Call(httpMethod: .post))
         #expect(data == Data("created".utf8))
         #expect(server.requests.map(\.method) == [.post, .post, .post])
     }
 
     @Test func timeoutsCanBeExcluded() async throws {
-        reply(.failure(.timedOut))
+        reply(.failure(.timeout))
         await #expect(throws: ApiError.timeout) {
             try await makeSession(RetryPolicy(retriesTimeouts: false)).perform(Call())
         }
@@ -402,7 +406,7 @@ struct RetryMiddlewareTests {
     }
 
     @Test func cancelAllRequestsEndsACallWaitingToRetry() async throws {
-        reply(.failure(.cannotConnectToHost))
+        reply(.failure(.transport(.init(kind: .cannotConnect))))
         let retried = LockedValue(false)
         let retry = RetryMiddleware(policy: RetryPolicy(backoff: .constant(.seconds(60)))) { _ in
             retried.withLock { $0 = true }
@@ -418,7 +422,7 @@ struct RetryMiddlewareTests {
     }
 
     @Test func callCancelledInFlightIsNotRetried() async throws {
-        reply(StubTransport.Response.status(503).delayed(by: .seconds(0.5)))
+        reply(CannedResponse.status(503).delayed(by: .seconds(0.5)))
         let session = makeSession()
         let task = Task { try await session.perform(Call()) }
         try await waitUntil { server.requests.count == 1 }
@@ -461,7 +465,11 @@ struct RetryMiddlewareTests {
     }
 
     @Test func onRetryReportsEachRetryInOrder() async throws {
-        reply(.failure(.cannotConnectToHost), .json("{}", statusCode: 503, headers: ["Retry-After": "2"]), .text("ok"))
+        reply(
+            .failure(.transport(.init(kind: .cannotConnect))),
+            .json("{}", statusCode: 503, headers: ["Retry-After": "2"]),
+            .text("ok")
+        )
         _ = try await makeSession().perform(Call())
         #expect(
             recorder.retries == [

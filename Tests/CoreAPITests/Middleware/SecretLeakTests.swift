@@ -125,8 +125,8 @@ struct SecretLeakTests {
             reply: .text("Authorization: Bearer SECRET-TOKEN\nX-Api-Key: KEY-SECRET", statusCode: 500)
         )
         server.on(.get, "/broken-json", reply: .json(#"{"password":"PASSWORD-SECRET""#, statusCode: 500))
-        server.on(.get, "/offline", reply: .failure(.notConnectedToInternet))
-        server.on(.get, "/slow", reply: StubTransport.Response.text("late SECRET-TOKEN").delayed(by: .seconds(2)))
+        server.on(.get, "/offline", reply: .failure(.transport(.init(kind: .offline))))
+        server.on(.get, "/slow", reply: CannedResponse.text("late SECRET-TOKEN").delayed(by: .seconds(2)))
         server.on(.post, "/upload", reply: .status(204))
         server.on(.get, "/credentials", reply: .text("ok"))
     }

@@ -106,7 +106,7 @@ struct TokenRefreshMiddlewareTests {
     private func acceptOnly(_ valid: LockedValue<String>, delay: TimeInterval = 0.05) {
         server.on(.get, "/me") { request in
             request.headers["Authorization"] == "Bearer \(valid.current)"
-                ? .json(#"{"id":1}"#) : StubTransport.Response.status(401).delayed(by: .seconds(delay))
+                ? .json(#"{"id":1}"#) : CannedResponse.status(401).delayed(by: .seconds(delay))
         }
     }
 
@@ -176,7 +176,7 @@ struct TokenRefreshMiddlewareTests {
     }
 
     @Test func requestRejectedAfterRefreshIsReturnedAsUnauthorized() async throws {
-        server.on(.get, "/me", reply: StubTransport.Response.status(401).delayed(by: .seconds(0.05)))
+        server.on(.get, "/me", reply: CannedResponse.status(401).delayed(by: .seconds(0.05)))
         let refresher = Refresher()
         let auth = TokenRefreshMiddleware(token: "old", refreshLimit: nil, refresh: refresher.refresh)
         let results = await performConcurrently(10, on: session([auth, Gate(count: 10)]))

@@ -131,7 +131,7 @@ struct UnauthorizedMiddlewareTests {
     }
 
     @Test func calledOncePerFinalRejectionAfterRefresh() async throws {
-        server.on(.get, "/account", reply: StubTransport.Response.status(401).delayed(by: .seconds(0.05)))
+        server.on(.get, "/account", reply: CannedResponse.status(401).delayed(by: .seconds(0.05)))
         let calls = Calls()
         let refreshes = LockedValue(0)
         let auth = TokenRefreshMiddleware(token: "old", refreshLimit: nil) { _ in
@@ -186,7 +186,7 @@ struct UnauthorizedMiddlewareTests {
     }
 
     @Test func errorsOtherThanUnauthorizedPassWithoutACall() async throws {
-        server.on(.get, "/account", reply: .failure(.notConnectedToInternet))
+        server.on(.get, "/account", reply: .failure(.transport(.init(kind: .offline))))
         let calls = Calls()
         await #expect(throws: ApiError.transport(.init(kind: .offline, code: -1009))) {
             try await session([UnauthorizedMiddleware(handler: calls.handle)]).perform(Account())

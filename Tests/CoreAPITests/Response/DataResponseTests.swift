@@ -32,7 +32,7 @@ struct DataResponseTests {
         let transport = StubTransport()
         var headers = Headers()
         if let contentType { headers["Content-Type"] = contentType }
-        transport.on("/file", reply: StubTransport.Response(headers: headers, body: Data([0x89, 0x50, 0x4E, 0x47])))
+        transport.on("/file", reply: .data(Data([0x89, 0x50, 0x4E, 0x47]), headers: headers))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let file = try await session.perform(Download())
         #expect(

@@ -31,10 +31,10 @@ struct WithMetadataTests {
     @Test func theValueComesWithStatusHeadersAndURL() async throws {
         transport.on(
             "/items",
-            reply: StubTransport.Response(
+            reply: .data(
+                Data("[1,2]".utf8),
                 statusCode: 203,
-                headers: ["ETag": #""v7""#, "Link": #"</items?page=2>; rel="next""#],
-                body: Data("[1,2]".utf8)
+                headers: ["ETag": #""v7""#, "Link": #"</items?page=2>; rel="next""#]
             )
         )
         let page = try await session.perform(ListItems())

@@ -115,7 +115,7 @@ struct ApiSessionStubTests {
     }
 
     @Test func errorBodyIsCappedAt64KiB() async throws {
-        server.on("/big", reply: StubTransport.Response(statusCode: 500, body: Data(repeating: 0x41, count: 100_000)))
+        server.on("/big", reply: .data(Data(repeating: 0x41, count: 100_000), statusCode: 500))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         let error = await #expect(throws: ApiError.self) {
             try await session.perform(Fetch<Data>(path: "/big"))
@@ -128,13 +128,13 @@ struct ApiSessionStubTests {
     }
 
     @Test(arguments: [
-        (URLError.Code.notConnectedToInternet, ApiError.transport(.init(kind: .offline, code: -1009))),
-        (.cannotConnectToHost, .transport(.init(kind: .cannotConnect, code: -1004))),
-        (.timedOut, .timeout),
-        (.networkConnectionLost, .transport(.init(kind: .connectionLost, code: -1005))),
+        (ApiError.transport(.init(kind: .offline)), ApiError.transport(.init(kind: .offline, code: -1009))),
+        (.transport(.init(kind: .cannotConnect)), .transport(.init(kind: .cannotConnect, code: -1004))),
+        (.timeout, .timeout),
+        (.transport(.init(kind: .connectionLost)), .transport(.init(kind: .connectionLost, code: -1005))),
     ])
-    func transportFailuresMapToCategories(code: URLError.Code, expected: ApiError) async throws {
-        server.on("/x", reply: .failure(code))
+    func transportFailuresMapToCategories(failure: ApiError, expected: ApiError) async throws {
+        server.on("/x", reply: .failure(failure))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         await #expect(throws: expected) {
             try await session.perform(Fetch<Data>(path: "/x"))
@@ -142,13 +142,20 @@ struct ApiSessionStubTests {
     }
 
     @Test(arguments: [
-        (URLError.Code.cannotConnectToHost, "https://api.test", "cannot connect to api.test:443 (URLError -1004)"),
-        (.cannotFindHost, "http://api.test:8080", "cannot resolve the host of api.test:8080 (URLError -1003)"),
-        (.secureConnectionFailed, "https://[::1]:8443", "TLS failed with [::1]:8443 (URLError -1200)"),
-        (.notConnectedToInternet, "https://api.test", "offline (URLError -1009)"),
+        (
+            ApiError.TransportFailure.Kind.cannotConnect, "https://api.test",
+            "cannot connect to api.test:443 (URLError -1004)"
+        ),
+        (.dns, "http://api.test:8080", "cannot resolve the host of api.test:8080 (URLError -1003)"),
+        (.tls, "https://[::1]:8443", "TLS failed with [::1]:8443 (URLError -1200)"),
+        (.offline, "https://api.test", "offline (URLError -1009)"),
     ])
-    func aFailureToReachTheServerNamesItsHostAndPort(code: URLError.Code, host: String, expected: String) async throws {
-        server.on("/x", reply: .failure(code))
+    func aFailureToReachTheServerNamesItsHostAndPort(
+        kind: ApiError.TransportFailure.Kind,
+        host: String,
+        expected: String
+    ) async throws {
+        server.on("/x", reply: .failure(.transport(.init(kind: kind))))
         let session = server.makeSession(hosts: ["api": host])
         let error = await #expect(throws: ApiError.self) {
             try await session.perform(Fetch<Data>(path: "/x"))
@@ -158,14 +165,14 @@ struct ApiSessionStubTests {
 
     @Test(arguments: [CallOptions.unlimited, .seconds(Int64.max), .zero, .seconds(-1), .seconds(1e12)])
     func anyTimeoutValueIsSafe(timeout: Duration) async throws {
-        server.on("/x", reply: StubTransport.Response.text("ok").delayed(by: .seconds(0.05)))
+        server.on("/x", reply: CannedResponse.text("ok").delayed(by: .seconds(0.05)))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         let data = try await session.perform(Fetch<Data>(path: "/x", timeout: timeout))
         #expect(data == Data("ok".utf8))
     }
 
     @Test func stubDelayBeyondTheTimeoutTimesOut() async throws {
-        server.on("/x", reply: StubTransport.Response.text("late").delayed(by: .seconds(2)))
+        server.on("/x", reply: CannedResponse.text("late").delayed(by: .seconds(2)))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         await #expect(throws: ApiError.timeout) {
             try await session.perform(Fetch<Data>(path: "/x", timeout: .seconds(0.2)))
@@ -194,7 +201,7 @@ struct ApiSessionStubTests {
     }
 
     @Test func cancellingTheTaskEndsAsCancelled() async throws {
-        server.on("/slow", reply: StubTransport.Response.text("late").delayed(by: .seconds(5)))
+        server.on("/slow", reply: CannedResponse.text("late").delayed(by: .seconds(5)))
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         let task = Task { try await session.perform(Fetch<Data>(path: "/slow")) }
         try await Task.sleep(for: .milliseconds(100))
@@ -238,7 +245,7 @@ struct ApiSessionStubTests {
     @Test func errorDescriptionsNeverContainSecrets() async throws {
         server.on(
             "/secret",
-            reply: StubTransport.Response(statusCode: 403, headers: ["Set-Cookie": "session=SECRET-COOKIE"])
+            reply: .status(403, headers: ["Set-Cookie": "session=SECRET-COOKIE"])
         )
         let session = server.makeSession(hosts: ["api": "https://api.test"])
         let error = await #expect(throws: ApiError.self) {

@@ -40,7 +40,7 @@ struct SecretHeaderNamesTests {
         let transport = StubTransport()
         transport.on(
             "/start",
-            reply: StubTransport.Response(statusCode: 302, headers: ["Location": "https://other.test/landing"])
+            reply: .status(302, headers: ["Location": "https://other.test/landing"])
         )
         transport.on("/landing", reply: .text("landed"))
         let session = transport.makeSession(
@@ -61,7 +61,7 @@ struct SecretHeaderNamesTests {
     @Test(arguments: policies)
     func aConfiguredNameIsKeptOnASameOriginRedirect(policy: SessionPolicy) async throws {
         let transport = StubTransport()
-        transport.on("/start", reply: StubTransport.Response(statusCode: 307, headers: ["Location": "/landing"]))
+        transport.on("/start", reply: .status(307, headers: ["Location": "/landing"]))
         transport.on("/landing", reply: .text("landed"))
         let session = transport.makeSession(
             hostProvider: DictionaryHostProvider(["api": "https://api.test"]),

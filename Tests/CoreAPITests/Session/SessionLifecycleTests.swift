@@ -27,7 +27,7 @@ struct SessionLifecycleTests {
     let transport = StubTransport()
 
     init() {
-        transport.on("/slow", reply: StubTransport.Response.text("late").delayed(by: .seconds(30)))
+        transport.on("/slow", reply: CannedResponse.text("late").delayed(by: .seconds(30)))
     }
 
     @Test func invalidateEndsCallsInFlightAndRefusesLaterOnesWithoutSending() async throws {

@@ -58,7 +58,7 @@ struct ServerSentEventsReconnectionTests {
     /// attempts, then the last error.
     @Test func failuresEndTheEventsAfterTheDefaultLimit() async throws {
         let transport = StubTransport()
-        transport.on("/events", reply: .failure(.networkConnectionLost))
+        transport.on("/events", reply: .failure(.transport(.init(kind: .connectionLost))))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let reconnection = ServerSentEvents.Reconnection(backoff: .constant(.milliseconds(1)))
         #expect(reconnection.maximumFailures == ServerSentEvents.Reconnection.defaultMaximumFailures)
@@ -76,7 +76,7 @@ struct ServerSentEventsReconnectionTests {
         let transport = StubTransport()
         transport.on(
             "/events",
-            reply: StubTransport.Response(headers: ["Content-Type": "text/html"], body: Data("data: x\n\n".utf8))
+            reply: .data(Data("data: x\n\n".utf8), headers: ["Content-Type": "text/html"])
         )
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         await #expect(

@@ -26,7 +26,7 @@ struct StreamingStubTests {
 
     /// The stub hands the body over in pieces of ``StubTransport/chunkSize``, which arrive in order.
     @Test func aStubbedBodyArrivesInPieces() async throws {
-        transport.on("/feed", reply: StubTransport.Response(body: body))
+        transport.on("/feed", reply: .data(body))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let response = try await session.stream(Feed())
         var pieces: [Data] = []
@@ -57,7 +57,7 @@ struct StreamingStubTests {
 
     /// A download through the stub lands in a temporary file the caller owns, with its size.
     @Test func aDownloadLandsInATemporaryFile() async throws {
-        transport.on("/feed", reply: StubTransport.Response(body: body))
+        transport.on("/feed", reply: .data(body))
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let file = try await session.download(Feed())
         defer { try? FileManager.default.removeItem(at: file.location) }

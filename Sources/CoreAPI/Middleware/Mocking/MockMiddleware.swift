@@ -6,7 +6,8 @@
 #endif
 
 /// Answers requests with canned responses instead of the network: per method type or per URL path
-/// pattern, with a status, headers, a body from data or a fixture file, a delay, or an error.
+/// pattern, with a ``CannedResponse`` — a status, headers, a body from data or a fixture file, a delay,
+/// or a failure, which arrives as the session reports it from a transport.
 ///
 /// Use it for a sandbox environment of an app (the example's catalog sandbox is one), for demos and
 /// for previews. Requests that no rule matches go on to the network, or fail with a `404` when
@@ -21,7 +22,7 @@
 /// ```
 public final class MockMiddleware: Middleware {
     /// Builds a reply from the request.
-    public typealias Handler = @Sendable (ApiRequest, MiddlewareContext) throws -> MockMiddleware.Response
+    public typealias Handler = @Sendable (ApiRequest, MiddlewareContext) throws -> CannedResponse
 
     private struct Rule {
         let matches: @Sendable (ApiRequest, MiddlewareContext) -> Bool
@@ -55,7 +56,7 @@ public final class MockMiddleware: Middleware {
     }
 
     /// Answers every call of the method type `type` with `reply`.
-    public func on<M: ApiMethod>(_ type: M.Type, reply: MockMiddleware.Response) {
+    public func on<M: ApiMethod>(_ type: M.Type, reply: CannedResponse) {
         on(type) { _, _ in reply }
     }
 
@@ -69,7 +70,7 @@ public final class MockMiddleware: Middleware {
     ///   - method: The HTTP method to match, or `nil` for any.
     ///   - pattern: A URL path; `*` matches any run of characters, `/` included.
     ///   - reply: The response.
-    public func on(_ method: HTTPMethod? = nil, _ pattern: String, reply: MockMiddleware.Response) {
+    public func on(_ method: HTTPMethod? = nil, _ pattern: String, reply: CannedResponse) {
         on(method, pattern) { _, _ in reply }
     }
 
@@ -111,8 +112,33 @@ public final class MockMiddleware: Middleware {
         }
         state.withLock { $0.requests.append(request) }
         guard let rule else {
-            return try await MockMiddleware.Response.status(404).makeResponse(for: request)
+            return try await Self.answer(request, with: .status(404))
         }
-        return try await rule.handler(request, context).makeResponse(for: request)
+        return try await Self.answer(request, with: rule.handler(request, context))
+    }
+
+    /// The response `reply` makes for `request`, after its delay.
+    /// - Throws: `ApiError.cancelled` when the call is cancelled during the delay; the reply's failure as
+    ///   the session reports it from a transport (see ``CannedResponse``); or
+    ///   ``ApiError/InvalidRequestReason/unreadableFile(path:)``.
+    private static func answer(_ request: ApiRequest, with reply: CannedResponse) async throws -> RawResponse {
+        if reply.delay > .zero {
+            do {
+                try await Task.sleep(for: reply.delay)
+            } catch {
+                throw ApiError.cancelled
+            }
+        }
+        switch reply.make() {
+        case .success(let parts):
+            return try RawResponse(
+                url: request.url,
+                statusCode: parts.statusCode,
+                headers: parts.headers,
+                data: parts.body
+            )
+        case .failure(let error):
+            throw ApiError(error).namingEndpoint(of: request.url)
+        }
     }
 }
