@@ -1,0 +1,150 @@
+import Foundation
+
+/// One rule a ``CassettePlayer`` uses to decide whether an entry answers a request: it compares the
+/// entry's request with the request sent (both redacted) and says how they differ, or `nil` when they
+/// agree.
+///
+/// An entry answers a request when every matcher agrees. ``defaults`` compares the method, the URL's
+/// path, the query (order aside) and the body (JSON compared as values, form bodies order aside); the
+/// host is left out so that a cassette recorded against one server replays under another. Replace or
+/// add matchers to compare more, or less:
+///
+/// ```swift
+/// let matchers = CassetteMatcher.defaults + [.headers(["Accept-Language"])]
+/// let loose = [CassetteMatcher.method, .path]
+/// let byTenant = CassetteMatcher("tenant") { recorded, sent in
+///     recorded.url.contains("tenant=") == sent.url.contains("tenant=") ? nil : "one names a tenant"
+/// }
+/// ```
+public struct CassetteMatcher: Sendable {
+    /// The matcher's name, shown with the differences it finds.
+    public var name: String
+    /// How the sent request differs from the entry's, in a few words; `nil` when they agree.
+    public var difference: @Sendable (_ recorded: HTTPArchive.Request, _ sent: HTTPArchive.Request) -> String?
+
+    /// Creates a matcher.
+    /// - Parameters:
+    ///   - name: Its name.
+    ///   - difference: Compares an entry's request with the sent one; `nil` when they agree.
+    public init(
+        _ name: String,
+        difference: @escaping @Sendable (_ recorded: HTTPArchive.Request, _ sent: HTTPArchive.Request) -> String?
+    ) {
+        self.name = name
+        self.difference = difference
+    }
+
+    /// The default matchers: ``method``, ``path``, ``query`` and ``body``.
+    public static let defaults: [CassetteMatcher] = [.method, .path, .query, .body]
+
+    /// The method, ignoring case.
+    public static let method = CassetteMatcher("method") { recorded, sent in
+        recorded.method.uppercased() == sent.method.uppercased()
+            ? nil : "recorded \(recorded.method), sent \(sent.method)"
+    }
+
+    /// The URL's path, percent-encoding aside.
+    public static let path = CassetteMatcher("path") { recorded, sent in
+        let paths = (recorded.parsedURL?.path ?? recorded.url, sent.parsedURL?.path ?? sent.url)
+        return paths.0 == paths.1 ? nil : "recorded \(paths.0), sent \(paths.1)"
+    }
+
+    /// The scheme, host and port.
+    public static let host = CassetteMatcher("host") { recorded, sent in
+        let origin = { (url: URLComponents?) in "\(url?.scheme ?? "")://\(url?.host ?? ""):\(url?.port ?? 0)" }
+        let origins = (origin(recorded.parsedURL), origin(sent.parsedURL))
+        return origins.0 == origins.1 ? nil : "recorded \(origins.0), sent \(origins.1)"
+    }
+
+    /// The query's parameters, in any order; a parameter repeated must be repeated as often.
+    public static let query = CassetteMatcher("query") { recorded, sent in
+        let pairs = (queryPairs(recorded), queryPairs(sent))
+        guard pairs.0.sorted(by: <) != pairs.1.sorted(by: <) else { return nil }
+        return "recorded \(describe(pairs.0)), sent \(describe(pairs.1))"
+    }
+
+    /// The query's parameters in their order.
+    public static let orderedQuery = CassetteMatcher("query order") { recorded, sent in
+        let pairs = (queryPairs(recorded), queryPairs(sent))
+        guard !pairs.0.elementsEqual(pairs.1, by: ==) else { return nil }
+        return "recorded \(describe(pairs.0)), sent \(describe(pairs.1))"
+    }
+
+    /// The body: JSON bodies as values (key order and spacing aside), form bodies as their pairs in any
+    /// order, others byte for byte. An entry that kept only a digest of its body compares digests.
+    public static let body = CassetteMatcher("body") { recorded, sent in
+        guard let sentBody = try? sent.bodyData() else { return "the sent body cannot be read" }
+        let recordedBody: Data
+        do throws(HTTPArchive.BodyFailure) {
+            guard let body = try recorded.bodyData() else {
+                let digest = HTTPArchive.sha256(of: sentBody)
+                return digest == recorded.postData?.sha256 ? nil : "recorded a body with another digest"
+            }
+            recordedBody = body
+        } catch {
+            return error.reason
+        }
+        return bodyDifference(recordedBody, sentBody, mimeType: recorded.postData?.mimeType ?? "")
+    }
+
+    /// The values of the header fields `names` (ignoring case), repeated fields in order.
+    /// - Parameter names: The fields to compare.
+    public static func headers(_ names: [String]) -> CassetteMatcher {
+        CassetteMatcher("headers") { recorded, sent in
+            let differing = names.filter { name in
+                let values = { (request: HTTPArchive.Request) in
+                    request.headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+                }
+                return values(recorded) != values(sent)
+            }
+            return differing.isEmpty ? nil : "the values of \(differing.joined(separator: ", ")) differ"
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func queryPairs(_ request: HTTPArchive.Request) -> [Pair] {
+        guard let items = request.parsedURL?.queryItems else {
+            return request.queryString.map { Pair(name: $0.name, value: $0.value) }
+        }
+        return items.map { Pair(name: $0.name, value: $0.value ?? "") }
+    }
+
+    private static func describe(_ pairs: [Pair]) -> String {
+        pairs.isEmpty ? "no query" : pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+    }
+
+    private static func bodyDifference(_ recorded: Data, _ sent: Data, mimeType: String) -> String? {
+        if recorded == sent { return nil }
+        let json = { (data: Data) in try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) }
+        if !recorded.isEmpty, !sent.isEmpty, let recordedJSON = json(recorded), let sentJSON = json(sent) {
+            if canonical(recordedJSON) == canonical(sentJSON) { return nil }
+            return "JSON differs: recorded \(excerpt(recorded)), sent \(excerpt(sent))"
+        }
+        if mimeType.lowercased().contains("x-www-form-urlencoded") {
+            let pairs = { (data: Data) in String(decoding: data, as: UTF8.self).split(separator: "&").sorted() }
+            if pairs(recorded) == pairs(sent) { return nil }
+        }
+        return "recorded \(excerpt(recorded)), sent \(excerpt(sent))"
+    }
+
+    /// A JSON value written with sorted keys: equal values, equal text.
+    private static func canonical(_ value: Any) -> Data? {
+        try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+    }
+
+    private static func excerpt(_ data: Data) -> String {
+        if data.isEmpty { return "no body" }
+        guard let text = String(data: data, encoding: .utf8), !data.contains(0) else { return "\(data.count) bytes" }
+        return text.count > 120 ? "\(text.prefix(120))… (\(data.count) bytes)" : text
+    }
+
+    private struct Pair: Comparable {
+        let name: String
+        let value: String
+
+        static func < (lhs: Pair, rhs: Pair) -> Bool {
+            (lhs.name, lhs.value) < (rhs.name, rhs.value)
+        }
+    }
+}
