@@ -76,8 +76,8 @@
 
         /// A span that records nothing (sampled out) is given no attribute and no status, but its context
         /// is still injected into every request, and it is ended.
-        @Test(arguments: [nil, URLError.Code.timedOut] as [URLError.Code?])
-        func aSpanThatRecordsNothingIsOnlyInjectedAndEnded(failure: URLError.Code?) async throws {
+        @Test(arguments: [nil, ApiError.timeout] as [ApiError?])
+        func aSpanThatRecordsNothingIsOnlyInjectedAndEnded(failure: ApiError?) async throws {
             let tracer = SampledOutTracer()
             let stub = failure.map { StubTransport(fallback: .failure($0)) } ?? ObservedCall.makeTransport()
             let session = stub.makeSession(
