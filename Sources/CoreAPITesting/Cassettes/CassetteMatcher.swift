@@ -56,22 +56,23 @@ public struct CassetteMatcher: Sendable {
         return origins.0 == origins.1 ? nil : "recorded \(origins.0), sent \(origins.1)"
     }
 
-    /// The query's parameters, in any order; a parameter repeated must be repeated as often.
+    /// The query's parameters, in any order; a parameter repeated must be repeated as often. A value the
+    /// cassette keeps redacted matches any value.
     public static let query = CassetteMatcher("query") { recorded, sent in
-        let pairs = (queryPairs(recorded), queryPairs(sent))
+        let pairs = (queryPairs(recorded), masking(queryPairs(sent), like: queryPairs(recorded)))
         guard pairs.0.sorted(by: <) != pairs.1.sorted(by: <) else { return nil }
         return "recorded \(describe(pairs.0)), sent \(describe(pairs.1))"
     }
 
     /// The query's parameters in their order.
     public static let orderedQuery = CassetteMatcher("query order") { recorded, sent in
-        let pairs = (queryPairs(recorded), queryPairs(sent))
+        let pairs = (queryPairs(recorded), masking(queryPairs(sent), like: queryPairs(recorded)))
         guard !pairs.0.elementsEqual(pairs.1, by: ==) else { return nil }
         return "recorded \(describe(pairs.0)), sent \(describe(pairs.1))"
     }
 
     /// The body: JSON bodies as values (key order and spacing aside), form bodies as their pairs in any
-    /// order, others byte for byte. An entry that kept only a digest of its body compares digests.
+    /// order, others byte for byte; a JSON or form value the cassette keeps redacted matches any value. An entry that kept only a digest of its body compares digests.
     public static let body = CassetteMatcher("body") { recorded, sent in
         guard let sentBody = try? sent.bodyData() else { return "the sent body cannot be read" }
         let recordedBody: Data
@@ -110,6 +111,36 @@ public struct CassetteMatcher: Sendable {
         return items.map { Pair(name: $0.name, value: $0.value ?? "") }
     }
 
+    /// `sent` with the value of each parameter the cassette keeps redacted (and `sent` does not hold as
+    /// recorded) replaced by the placeholder: a redacted value matches any value, whichever secrets the
+    /// cassette's redaction knew when it was recorded.
+    private static func masking(_ sent: [Pair], like recorded: [Pair]) -> [Pair] {
+        let placeholders: Set<String> = [CassetteRedaction.placeholder, CassetteRedaction.encodedPlaceholder]
+        let redacted = Set(recorded.filter { placeholders.contains($0.value) }.map(\.name))
+        guard !redacted.isEmpty else { return sent }
+        let kept = Set(recorded)
+        return sent.map { pair in
+            guard redacted.contains(pair.name), !kept.contains(pair) else { return pair }
+            let placeholder = recorded.first { $0.name == pair.name && placeholders.contains($0.value) }!.value
+            return Pair(name: pair.name, value: placeholder)
+        }
+    }
+
+    /// `sent` with every value the recorded JSON keeps redacted, at the same place, replaced by it.
+    private static func masking(_ sent: Any, like recorded: Any) -> Any {
+        if let text = recorded as? String, text == CassetteRedaction.placeholder { return text }
+        if let recorded = recorded as? [String: Any], var sent = sent as? [String: Any] {
+            for (key, value) in sent {
+                if let old = recorded[key] { sent[key] = masking(value, like: old) }
+            }
+            return sent
+        }
+        if let recorded = recorded as? [Any], let sent = sent as? [Any], recorded.count == sent.count {
+            return zip(sent, recorded).map { masking($0, like: $1) }
+        }
+        return sent
+    }
+
     private static func describe(_ pairs: [Pair]) -> String {
         pairs.isEmpty ? "no query" : pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
     }
@@ -118,12 +149,18 @@ public struct CassetteMatcher: Sendable {
         if recorded == sent { return nil }
         let json = { (data: Data) in try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) }
         if !recorded.isEmpty, !sent.isEmpty, let recordedJSON = json(recorded), let sentJSON = json(sent) {
-            if canonical(recordedJSON) == canonical(sentJSON) { return nil }
+            if canonical(recordedJSON) == canonical(masking(sentJSON, like: recordedJSON)) { return nil }
             return "JSON differs: recorded \(excerpt(recorded)), sent \(excerpt(sent))"
         }
         if mimeType.lowercased().contains("x-www-form-urlencoded") {
-            let pairs = { (data: Data) in String(decoding: data, as: UTF8.self).split(separator: "&").sorted() }
-            if pairs(recorded) == pairs(sent) { return nil }
+            let pairs = { (data: Data) in
+                String(decoding: data, as: UTF8.self).split(separator: "&").map { pair in
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    return Pair(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+                }
+            }
+            let recordedPairs = pairs(recorded)
+            if recordedPairs.sorted(by: <) == masking(pairs(sent), like: recordedPairs).sorted(by: <) { return nil }
         }
         return "recorded \(excerpt(recorded)), sent \(excerpt(sent))"
     }
@@ -139,7 +176,7 @@ public struct CassetteMatcher: Sendable {
         return text.count > 120 ? "\(text.prefix(120))… (\(data.count) bytes)" : text
     }
 
-    private struct Pair: Comparable {
+    private struct Pair: Hashable, Comparable {
         let name: String
         let value: String
 

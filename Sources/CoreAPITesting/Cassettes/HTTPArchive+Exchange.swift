@@ -134,7 +134,21 @@ extension HTTPArchive.Content {
     /// - Throws: A reason, when the text is marked base64 and is not.
     func bodyData() throws(HTTPArchive.BodyFailure) -> Data? {
         guard let text else { return sha256 == nil ? Data() : nil }
+        if encoding == nil, let bytes = latin1Bytes(of: text) {
+            return bytes
+        }
         return try HTTPArchive.decode(text, encoding: encoding)
+    }
+
+    /// The bytes of a body an exporter turned into text one byte per character (as mitmproxy does for a
+    /// binary body it takes for text): every character below U+0100, some above U+007F, and as many of
+    /// them as ``size`` says there are bytes — which their UTF-8 is not.
+    private func latin1Bytes(of text: String) -> Data? {
+        let scalars = text.unicodeScalars
+        guard size == scalars.count, size != text.utf8.count,
+            scalars.allSatisfy({ $0.value < 0x100 })
+        else { return nil }
+        return Data(scalars.map { UInt8($0.value) })
     }
 }
 

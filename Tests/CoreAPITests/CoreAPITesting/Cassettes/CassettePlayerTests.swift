@@ -183,6 +183,44 @@ struct CassettePlayerTests {
         #expect(player.unusedEntries.isEmpty)
     }
 
+    @Test func aValueTheCassetteKeepsRedactedMatchesAnyValueInTheQueryJSONAndForm() async throws {
+        let recorded = [
+            Self.entry("GET", "https://api.test/cards?pin=%3Credacted%3E&kind=debit"),
+            Self.entry("POST", "https://api.test/cards", body: #"{"card":{"pin":"<redacted>","kind":"debit"}}"#),
+        ]
+        // A player that does not know `pin` is secret: the placeholders alone make the requests match.
+        let player = try CassettePlayer(archive: HTTPArchive(entries: recorded))
+        let session = Self.session(player)
+
+        _ = try await session.perform(
+            CassetteCall(
+                route: "/cards",
+                query: [URLQueryItem(name: "kind", value: "debit"), .init(name: "pin", value: "1234")]
+            )
+        )
+        await #expect(throws: ApiError.self) {
+            try await session.perform(
+                CassetteCall(
+                    verb: .post,
+                    route: "/cards",
+                    payload: .data(
+                        Data(#"{"card":{"pin":"1234","kind":"credit"}}"#.utf8),
+                        contentType: "application/json"
+                    )
+                )
+            )
+        }
+        _ = try await session.perform(
+            CassetteCall(
+                verb: .post,
+                route: "/cards",
+                payload: .data(Data(#"{"card":{"pin":"1234","kind":"debit"}}"#.utf8), contentType: "application/json")
+            )
+        )
+
+        #expect(player.unusedEntries.isEmpty)
+    }
+
     @Test func aStreamedBodyReplaysInPiecesOfTheRecordedSizes() async throws {
         let events = "data: 1\n\ndata: 22\n\ndata: 333\n\n"
         let player = try CassettePlayer(
