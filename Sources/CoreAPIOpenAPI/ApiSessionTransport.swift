@@ -40,10 +40,12 @@
     /// default): an `HTTPBody` of `.single` iteration, fed through a buffer of at most ``bufferLimit``
     /// bytes that holds the transfer back while the reader is slow, and ended by the call's size limit and
     /// deadline. The body of any other status is collected first, so that a retry or a token refresh
-    /// sees it whole. ``ResponseBodies/collected`` collects every body, which an
-    /// ``/CoreAPI/HTTPCacheMiddleware`` needs to store one and ``/CoreAPI/CallOptions/sharesIdenticalCalls``
-    /// needs to share one; a `GET` or `HEAD` through a chain with an HTTP cache, or whose settings share
-    /// identical calls, is collected whatever this says.
+    /// sees it whole. A middleware sees a streamed response with an empty body, and the caller gets its
+    /// head as it arrived. ``ResponseBodies/collected`` collects every body, so that every middleware sees
+    /// and may change the whole response: a call through a chain with an ``OpenAPIMiddleware``, and a
+    /// `GET` or `HEAD` through a chain with an ``/CoreAPI/HTTPCacheMiddleware`` (to store the body) or whose
+    /// settings share identical calls (``/CoreAPI/CallOptions/sharesIdenticalCalls``), are collected
+    /// whatever ``responseBodies`` says.
     public struct ApiSessionTransport: ClientTransport {
         /// The session every request goes through.
         public let session: ApiSession
@@ -137,15 +139,16 @@
             return (head, Self.responseBody(response))
         }
 
-        /// Whether the responses of a `method` call with `settings` are collected: when so configured, or
-        /// for a `GET` or `HEAD` that an HTTP cache may store or that may share an identical call.
+        /// Whether the responses of a `method` call with `settings` are collected: when so configured; when
+        /// the chain has an ``OpenAPIMiddleware``, which hands the whole response to its middleware; and for
+        /// a `GET` or `HEAD` that an HTTP cache may store or that may share an identical call.
         private func collects(_ method: HTTPMethod, settings: CallOptions) -> Bool {
             if responseBodies == .collected { return true }
+            let chain = session.middlewares + session.defaults.middlewares + settings.middlewares
+            if chain.contains(where: { $0 is OpenAPIMiddleware }) { return true }
             guard method == .get || method == .head else { return false }
             if session.defaults.sharesIdenticalCalls || settings.sharesIdenticalCalls { return true }
-            return (session.middlewares + session.defaults.middlewares + settings.middlewares).contains {
-                $0 is HTTPCacheMiddleware
-            }
+            return chain.contains { $0 is HTTPCacheMiddleware }
         }
 
         /// The URL of `request`: its path and query after `baseURL`, as swift-openapi's own transports
