@@ -14,9 +14,11 @@ public import Foundation
 /// | ``Mode/verify`` | a ``CassetteRecorder`` over `live`; the file is kept | reports ``CassetteDrift`` |
 ///
 /// ```swift
-/// @Test func fetchesAUser() async throws {
+/// @Test func replaysTheUserCassette() async throws {
 ///     let cassette = Cassette(named: "fetchesAUser", in: cassettesFolder)
-///     let session = ApiSession(hostProvider: hosts, transport: try cassette.makeTransport(live: URLSessionTransport()))
+///     let transport = try cassette.makeTransport(live: URLSessionTransport())
+///     let hosts = DictionaryHostProvider(["api": "https://api.example.com"])
+///     let session = ApiSession(hostProvider: hosts, transport: transport)
 ///     let user = try await session.perform(GetUser(id: 42))
 ///     #expect(user.name == "Ada")
 ///     try cassette.finish()

@@ -1,0 +1,13 @@
+// Testing.md, sample 6.
+import CoreAPI
+import CoreAPITesting
+import Foundation
+
+func makeCassette(named name: String, policy: SessionPolicy) -> Cassette {
+    Cassette(
+        named: name,
+        in: cassettesFolder,
+        redaction: CassetteRedaction(secrets: policy.secrets).replacing("ada@example.com", with: "<email>"),
+        settings: CassetteRecorder.Settings(bodyLimit: 256 * 1024, fixedDate: Date(timeIntervalSince1970: 0))
+    )
+}
