@@ -179,6 +179,14 @@ struct Engine: Sendable {
     }
 }
 
+/// The transport of "Testing your transport" in WritingATransport.md: a third party's own, here one
+/// that hands every exchange to the shared URLSession transport, so that the sample's test passes.
+struct MyEngineTransport: Transport {
+    func send(_ request: ApiRequest, options: TransportOptions) async throws -> RawResponse {
+        try await TestTransport.sharedURLSessionTransport.send(request, options: options)
+    }
+}
+
 func show(_ orders: WithMetadata<[Order]>, age: Duration) {}
 func show(_ user: User, at index: Int) {}
 func show(_ profile: Profile) {}
