@@ -228,7 +228,7 @@ struct CassettePlayerTests {
                 Self.entry("GET", "https://api.test/events", reply: events, chunkSizes: [9, 10, 11])
             ])
         )
-        let received = Received()
+        let received = ReceivedPieces()
         let handler = TransportOptions.BodyHandler(accepts: { _ in true }, receive: { received.append($0) })
 
         let response = try await player.send(

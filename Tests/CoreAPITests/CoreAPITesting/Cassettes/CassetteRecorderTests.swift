@@ -161,7 +161,7 @@ struct CassetteRecorderTests {
             )
         }
         let recorder = CassetteRecorder(wrapping: server)
-        let received = Received()
+        let received = ReceivedPieces()
         let handler = TransportOptions.BodyHandler(accepts: { _ in true }, receive: { received.append($0) })
         let request = ApiRequest(url: URL(string: "https://api.test/events")!)
 
@@ -187,21 +187,7 @@ struct CassetteRecorderTests {
 
         let response = try await recorder.send(request, options: TransportOptions())
 
-        #expect(response.data.jsonObject["body"] as? String == "helloworld")
+        #expect(response.data.echoedJSON["body"] as? String == "helloworld")
         #expect(recorder.archive.log.entries.first?.request.postData?.text == "helloworld")
-    }
-}
-
-/// Pieces a body handler received, from the transport's thread.
-final class Received: @unchecked Sendable {  // every access to `stored` holds `lock`
-    private let lock = NSLock()
-    private var stored: [Data] = []
-
-    func append(_ piece: Data) {
-        lock.withLock { stored.append(piece) }
-    }
-
-    var pieces: [Data] {
-        lock.withLock { stored }
     }
 }

@@ -60,7 +60,21 @@ struct CassetteCall: ApiMethod {
 
 extension Data {
     /// The body as a JSON object.
-    var jsonObject: [String: Any] {
+    var echoedJSON: [String: Any] {
         (try? JSONSerialization.jsonObject(with: self)) as? [String: Any] ?? [:]
+    }
+}
+
+/// Pieces a body handler received, from the transport's thread.
+final class ReceivedPieces: @unchecked Sendable {  // every access to `stored` holds `lock`
+    private let lock = NSLock()
+    private var stored: [Data] = []
+
+    func append(_ piece: Data) {
+        lock.withLock { stored.append(piece) }
+    }
+
+    var pieces: [Data] {
+        lock.withLock { stored }
     }
 }
