@@ -8,10 +8,10 @@ public import Foundation
 ///
 /// | mode | the transport | ``finish()`` |
 /// |---|---|---|
-/// | ``Mode/replay`` (the default) | a ``CassettePlayer`` of the file; no network | fails when an entry was not used |
+/// | ``Mode/replay`` (the default) | a ``Cassette/Player`` of the file; no network | fails when an entry was not used |
 /// | ``Mode/record`` | replays an existing file; records one that is missing | writes a new recording |
-/// | ``Mode/rerecord`` | a ``CassetteRecorder`` over `live` | writes the recording |
-/// | ``Mode/verify`` | a ``CassetteRecorder`` over `live`; the file is kept | reports ``CassetteDrift`` |
+/// | ``Mode/rerecord`` | a ``Cassette/Recorder`` over `live` | writes the recording |
+/// | ``Mode/verify`` | a ``Cassette/Recorder`` over `live`; the file is kept | reports ``Cassette/Drift`` |
 ///
 /// ```swift
 /// @Test func replaysTheUserCassette() async throws {
@@ -33,7 +33,7 @@ public final class Cassette: Sendable {
         case record
         /// Call the live API and record the file anew.
         case rerecord
-        /// Call the live API, and compare each exchange with the file's: see ``CassetteDrift``.
+        /// Call the live API, and compare each exchange with the file's: see ``Cassette/Drift``.
         case verify
 
         /// The environment variable that chooses the mode: `COREAPI_CASSETTES`.
@@ -54,16 +54,16 @@ public final class Cassette: Sendable {
     /// The mode the cassette was made with.
     public let mode: Mode
     /// What is hidden in recordings, and in requests before they are compared.
-    public let redaction: CassetteRedaction
+    public let redaction: Cassette.Redaction
     /// The rules that decide whether an entry answers a request.
-    public let matchers: [CassetteMatcher]
+    public let matchers: [Cassette.Matcher]
     /// Whether replayed requests must come in the recorded order.
-    public let order: CassettePlayer.Order
+    public let order: Cassette.Player.Order
     /// How recordings are written.
-    public let settings: CassetteRecorder.Settings
+    public let settings: Cassette.Recorder.Settings
     /// Whether ``finish()`` throws when verify mode finds drift; by default it only reports it.
     public let failsOnDrift: Bool
-    private let active = LockedValue<(player: CassettePlayer?, recorder: CassetteRecorder?)>((nil, nil))
+    private let active = LockedValue<(player: Cassette.Player?, recorder: Cassette.Recorder?)>((nil, nil))
 
     /// Creates a cassette.
     /// - Parameters:
@@ -78,10 +78,10 @@ public final class Cassette: Sendable {
     public init(
         url: URL,
         mode: Mode = .fromEnvironment(),
-        redaction: CassetteRedaction = CassetteRedaction(),
-        matchers: [CassetteMatcher] = CassetteMatcher.defaults,
-        order: CassettePlayer.Order = .unordered,
-        settings: CassetteRecorder.Settings = CassetteRecorder.Settings(),
+        redaction: Cassette.Redaction = Cassette.Redaction(),
+        matchers: [Cassette.Matcher] = Cassette.Matcher.defaults,
+        order: Cassette.Player.Order = .unordered,
+        settings: Cassette.Recorder.Settings = Cassette.Recorder.Settings(),
         failsOnDrift: Bool = false
     ) {
         self.url = url
@@ -104,8 +104,8 @@ public final class Cassette: Sendable {
         named name: String,
         in folder: URL,
         mode: Mode = .fromEnvironment(),
-        redaction: CassetteRedaction = CassetteRedaction(),
-        settings: CassetteRecorder.Settings = CassetteRecorder.Settings()
+        redaction: Cassette.Redaction = Cassette.Redaction(),
+        settings: Cassette.Recorder.Settings = Cassette.Recorder.Settings()
     ) {
         self.init(
             url: folder.appendingPathComponent(name).appendingPathExtension("har"),
@@ -123,19 +123,19 @@ public final class Cassette: Sendable {
     /// The transport for the test's session: a player of the file, or a recorder over `live`.
     /// - Parameter live: The transport that reaches the real API; made only when the mode calls it.
     /// - Returns: The transport; use one per cassette.
-    /// - Throws: ``CassetteError/missingCassette(path:)`` when replay finds no file, or what reading the
+    /// - Throws: ``Cassette/Failure/missingCassette(path:)`` when replay finds no file, or what reading the
     ///   file throws.
     public func makeTransport(live: @autoclosure () -> any Transport) throws -> any Transport {
         let mode = effectiveMode
-        var player: CassettePlayer?
+        var player: Cassette.Player?
         if mode == .replay || mode == .verify {
             guard FileManager.default.fileExists(atPath: url.path) else {
-                throw CassetteError.missingCassette(path: url.path)
+                throw Cassette.Failure.missingCassette(path: url.path)
             }
-            player = try CassettePlayer(contentsOf: url, matchers: matchers, order: order, redaction: redaction)
+            player = try Cassette.Player(contentsOf: url, matchers: matchers, order: order, redaction: redaction)
         }
         let recorder =
-            mode == .replay ? nil : CassetteRecorder(wrapping: live(), redaction: redaction, settings: settings)
+            mode == .replay ? nil : Cassette.Recorder(wrapping: live(), redaction: redaction, settings: settings)
         active.withLock { $0 = (player, recorder) }
         if let recorder { return recorder }
         return player!
@@ -144,11 +144,11 @@ public final class Cassette: Sendable {
     /// Ends the test's use of the cassette: checks the replay, writes the recording, or compares the live
     /// exchanges with the file.
     /// - Returns: The drift verify mode found, each also written to standard error; empty in other modes.
-    /// - Throws: In replay, the first request no entry answered (``CassetteError/noMatch(_:)``), then
-    ///   ``CassetteError/unusedEntries(_:)``; in record modes, ``CassetteError/unwritableFile(path:)``; in
-    ///   verify mode with ``failsOnDrift``, ``CassetteError/drift(_:)``.
+    /// - Throws: In replay, the first request no entry answered (``Cassette/Failure/noMatch(_:)``), then
+    ///   ``Cassette/Failure/unusedEntries(_:)``; in record modes, ``Cassette/Failure/unwritableFile(path:)``; in
+    ///   verify mode with ``failsOnDrift``, ``Cassette/Failure/drift(_:)``.
     @discardableResult
-    public func finish() throws -> [CassetteDrift] {
+    public func finish() throws -> [Cassette.Drift] {
         let (player, recorder) = active.current
         switch (player, recorder) {
         case (let player?, nil):
@@ -163,7 +163,7 @@ public final class Cassette: Sendable {
             for report in drift {
                 FileHandle.standardError.write(Data("Cassette \(url.lastPathComponent) drifted: \(report)\n".utf8))
             }
-            if failsOnDrift, !drift.isEmpty { throw CassetteError.drift(drift) }
+            if failsOnDrift, !drift.isEmpty { throw Cassette.Failure.drift(drift) }
             return drift
         case (nil, nil):
             return []
@@ -171,16 +171,16 @@ public final class Cassette: Sendable {
     }
 
     /// The drift of each live exchange from the entry that answers its request.
-    static func drift(of live: HTTPArchive, against player: CassettePlayer) -> [CassetteDrift] {
+    static func drift(of live: Cassette.Archive, against player: Cassette.Player) -> [Cassette.Drift] {
         live.log.entries.compactMap { entry in
             let path = URLComponents(string: entry.request.url)?.path ?? entry.request.url
             let request = "\(entry.request.method) \(path)"
             switch player.take(entry.request) {
             case .failure:
-                return CassetteDrift(request: request, differences: ["no recorded entry answers this request"])
+                return Cassette.Drift(request: request, differences: ["no recorded entry answers this request"])
             case .success(let recorded):
-                let differences = CassetteDrift.differences(recorded: recorded, live: entry.response)
-                return differences.isEmpty ? nil : CassetteDrift(request: request, differences: differences)
+                let differences = Cassette.Drift.differences(recorded: recorded, live: entry.response)
+                return differences.isEmpty ? nil : Cassette.Drift(request: request, differences: differences)
             }
         }
     }

@@ -16,7 +16,7 @@ struct CassetteImportTests {
 
     @Test(arguments: ["chrome-notes", "firefox-notes", "mitmproxy-notes"])
     func anExportReplaysAgainstAServiceModule(file: String) async throws {
-        let player = try CassettePlayer(contentsOf: Self.folder.appendingPathComponent("\(file).har"))
+        let player = try Cassette.Player(contentsOf: Self.folder.appendingPathComponent("\(file).har"))
         let session = ApiSession(
             hostProvider: DictionaryHostProvider(["notes": "https://notes.test"]),
             transport: player
@@ -44,7 +44,7 @@ struct CassetteImportTests {
     }
 
     @Test func aReplayedResponseHasNoContentCodingNorPseudoHeaderAndALengthThatFits() async throws {
-        let player = try CassettePlayer(contentsOf: Self.folder.appendingPathComponent("firefox-notes.har"))
+        let player = try Cassette.Player(contentsOf: Self.folder.appendingPathComponent("firefox-notes.har"))
         let url = URL(string: "https://notes.test/notes?limit=2&sort=title")!
 
         let response = try await player.send(ApiRequest(url: url), options: TransportOptions())
@@ -56,9 +56,9 @@ struct CassetteImportTests {
     }
 
     @Test func theSecretsOfAnExportNeverReachTheComparisonOrItsErrors() async throws {
-        let player = try CassettePlayer(
+        let player = try Cassette.Player(
             contentsOf: Self.folder.appendingPathComponent("chrome-notes.har"),
-            matchers: CassetteMatcher.defaults + [.headers(["Cookie"])]
+            matchers: Cassette.Matcher.defaults + [.headers(["Cookie"])]
         )
         let session = ApiSession(
             hostProvider: DictionaryHostProvider(["notes": "https://notes.test"]),
@@ -81,12 +81,12 @@ struct CassetteImportTests {
         defer { try? FileManager.default.removeItem(at: url) }
 
         #expect(
-            throws: CassetteError.invalidArchive(
+            throws: Cassette.Failure.invalidArchive(
                 path: url.path,
                 reason: "no \"method\" at log.entries.0.request"
             )
         ) {
-            try CassettePlayer(contentsOf: url)
+            try Cassette.Player(contentsOf: url)
         }
     }
 }

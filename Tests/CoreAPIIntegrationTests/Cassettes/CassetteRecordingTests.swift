@@ -80,8 +80,8 @@ struct CassetteRecordingTests {
         let server = try FixtureServer.shared()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cassettes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let redaction = CassetteRedaction(secrets: Secrets(headerNames: ["X-Api-Key"], parameterKeys: ["pin"]))
-        let settings = CassetteRecorder.Settings(fixedDate: Date(timeIntervalSince1970: 0))
+        let redaction = Cassette.Redaction(secrets: Secrets(headerNames: ["X-Api-Key"], parameterKeys: ["pin"]))
+        let settings = Cassette.Recorder.Settings(fixedDate: Date(timeIntervalSince1970: 0))
 
         let recording = Cassette(named: "module", in: folder, mode: .record, redaction: redaction, settings: settings)
         let live = try await Self.calls(
@@ -94,7 +94,7 @@ struct CassetteRecordingTests {
         for secret in Self.secrets {
             #expect(!text.contains(secret), "\(secret) reached the cassette")
         }
-        let archive = try HTTPArchive(contentsOf: recording.url)
+        let archive = try Cassette.Archive(contentsOf: recording.url)
         // Each redirect hop is an entry of its own.
         #expect(archive.log.entries.map(\.response.status) == [200, 200, 200, 200, 302, 200])
         #expect(archive.log.entries.allSatisfy { $0.startedDateTime == "1970-01-01T00:00:00.000Z" })

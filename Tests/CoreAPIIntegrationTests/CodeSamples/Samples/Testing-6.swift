@@ -7,7 +7,7 @@ func makeCassette(named name: String, policy: SessionPolicy) -> Cassette {
     Cassette(
         named: name,
         in: cassettesFolder,
-        redaction: CassetteRedaction(secrets: policy.secrets).replacing("ada@example.com", with: "<email>"),
-        settings: CassetteRecorder.Settings(bodyLimit: 256 * 1024, fixedDate: Date(timeIntervalSince1970: 0))
+        redaction: Cassette.Redaction(secrets: policy.secrets).replacing("ada@example.com", with: "<email>"),
+        settings: Cassette.Recorder.Settings(bodyLimit: 256 * 1024, fixedDate: Date(timeIntervalSince1970: 0))
     )
 }

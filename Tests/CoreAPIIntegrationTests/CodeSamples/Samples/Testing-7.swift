@@ -5,9 +5,9 @@ import Foundation
 import Testing
 
 @Test func anUnrecordedRequestNamesTheClosestEntry() async throws {
-    let player = try CassettePlayer(
+    let player = try Cassette.Player(
         contentsOf: cassettesFolder.appendingPathComponent("fetchesAUser.har"),
-        matchers: CassetteMatcher.defaults + [.headers(["Accept"])]
+        matchers: Cassette.Matcher.defaults + [.headers(["Accept"])]
     )
     let hosts = DictionaryHostProvider(["api": "https://api.example.com"])
     let session = ApiSession(hostProvider: hosts, transport: player)
@@ -17,6 +17,6 @@ import Testing
     // No entry of the cassette answers GET https://api.example.com/users/7
     //   closest: #0 GET /users/42, which differs in
     //     - path: recorded /users/42, sent /users/7
-    #expect(error?.underlyingError is CassetteError)
+    #expect(error?.underlyingError is Cassette.Failure)
     #expect(player.unusedEntries == ["#0 GET /users/42"])
 }

@@ -3,7 +3,7 @@ import CoreAPITesting
 import Foundation
 import Testing
 
-/// ``CassettePlayer``: which entry answers which request, what it says when none does, and how a body
+/// ``Cassette/Player``: which entry answers which request, what it says when none does, and how a body
 /// replays.
 @Suite(.timeLimit(.minutes(1)))
 struct CassettePlayerTests {
@@ -14,31 +14,31 @@ struct CassettePlayerTests {
         status: Int = 200,
         reply: String = "{}",
         chunkSizes: [Int]? = nil
-    ) -> HTTPArchive.Entry {
-        HTTPArchive.Entry(
+    ) -> Cassette.Archive.Entry {
+        Cassette.Archive.Entry(
             startedDateTime: "1970-01-01T00:00:00.000Z",
             time: 0,
-            request: HTTPArchive.Request(
+            request: Cassette.Archive.Request(
                 method: method,
                 url: url,
-                postData: body.map { HTTPArchive.PostData(mimeType: "application/json", text: $0) }
+                postData: body.map { Cassette.Archive.PostData(mimeType: "application/json", text: $0) }
             ),
-            response: HTTPArchive.Response(
+            response: Cassette.Archive.Response(
                 status: status,
-                headers: [HTTPArchive.Field(name: "Content-Type", value: "application/json")],
-                content: HTTPArchive.Content(mimeType: "application/json", text: reply, chunkSizes: chunkSizes)
+                headers: [Cassette.Archive.Field(name: "Content-Type", value: "application/json")],
+                content: Cassette.Archive.Content(mimeType: "application/json", text: reply, chunkSizes: chunkSizes)
             ),
-            timings: HTTPArchive.Timings()
+            timings: Cassette.Archive.Timings()
         )
     }
 
-    static func session(_ player: CassettePlayer) -> ApiSession {
+    static func session(_ player: Cassette.Player) -> ApiSession {
         ApiSession(hostProvider: DictionaryHostProvider(["api": "https://replay.test"]), transport: player)
     }
 
     @Test func aRequestIsAnsweredByItsEntryWhateverTheHostAndTheQueryOrder() async throws {
-        let player = try CassettePlayer(
-            archive: HTTPArchive(entries: [
+        let player = try Cassette.Player(
+            archive: Cassette.Archive(entries: [
                 Self.entry("GET", "http://127.0.0.1:8080/users?page=2&size=10", reply: #"{"users":[]}"#),
                 Self.entry("POST", "http://127.0.0.1:8080/users", body: #"{"name":"Ada","age":36}"#, status: 201),
             ])
@@ -66,8 +66,8 @@ struct CassettePlayerTests {
     }
 
     @Test func repeatedIdenticalRequestsGetTheRecordedResponsesInOrder() async throws {
-        let player = try CassettePlayer(
-            archive: HTTPArchive(entries: [
+        let player = try Cassette.Player(
+            archive: Cassette.Archive(entries: [
                 Self.entry("GET", "https://api.test/counter", reply: #"{"n":1}"#),
                 Self.entry("GET", "https://api.test/other", reply: #"{"other":true}"#),
                 Self.entry("GET", "https://api.test/counter", reply: #"{"n":2}"#),
@@ -80,12 +80,12 @@ struct CassettePlayerTests {
 
         #expect([first, second] == [Data(#"{"n":1}"#.utf8), Data(#"{"n":2}"#.utf8)])
         #expect(player.unusedEntries == ["#1 GET /other"])
-        #expect(throws: CassetteError.unusedEntries(["#1 GET /other"])) { try player.checkAllEntriesUsed() }
+        #expect(throws: Cassette.Failure.unusedEntries(["#1 GET /other"])) { try player.checkAllEntriesUsed() }
     }
 
     @Test func anUnmatchedRequestFailsWithTheClosestEntriesAndHowTheyDiffer() async throws {
-        let player = try CassettePlayer(
-            archive: HTTPArchive(entries: [
+        let player = try Cassette.Player(
+            archive: Cassette.Archive(entries: [
                 Self.entry("GET", "https://api.test/users?page=2"),
                 Self.entry("DELETE", "https://api.test/orders/9"),
             ])
@@ -96,16 +96,16 @@ struct CassettePlayerTests {
             try await session.perform(CassetteCall(route: "/users", query: [URLQueryItem(name: "page", value: "3")]))
         }
 
-        let expected = CassetteError.noMatch(
-            CassetteError.NoMatch(
+        let expected = Cassette.Failure.noMatch(
+            Cassette.Failure.NoMatch(
                 request: "GET https://replay.test/users?page=3",
                 closest: [
-                    CassetteError.Candidate(
+                    Cassette.Failure.Candidate(
                         index: 0,
                         summary: "#0 GET /users",
                         differences: ["query: recorded page=2, sent page=3"]
                     ),
-                    CassetteError.Candidate(
+                    Cassette.Failure.Candidate(
                         index: 1,
                         summary: "#1 DELETE /orders/9",
                         differences: [
@@ -116,7 +116,7 @@ struct CassettePlayerTests {
                 ]
             )
         )
-        #expect(error?.underlyingError as? CassetteError == expected)
+        #expect(error?.underlyingError as? Cassette.Failure == expected)
         #expect(player.failures == [expected])
         #expect(
             expected.description.contains(
@@ -126,8 +126,8 @@ struct CassettePlayerTests {
     }
 
     @Test func inRecordedOrderARequestOutOfTurnFails() async throws {
-        let player = try CassettePlayer(
-            archive: HTTPArchive(entries: [
+        let player = try Cassette.Player(
+            archive: Cassette.Archive(entries: [
                 Self.entry("GET", "https://api.test/first"), Self.entry("GET", "https://api.test/second"),
             ]),
             order: .ordered
@@ -138,7 +138,7 @@ struct CassettePlayerTests {
         _ = try await session.perform(CassetteCall(route: "/first"))
         _ = try await session.perform(CassetteCall(route: "/second"))
 
-        guard case .noMatch(let noMatch) = error?.underlyingError as? CassetteError else {
+        guard case .noMatch(let noMatch) = error?.underlyingError as? Cassette.Failure else {
             Issue.record("not a missing match: \(String(describing: error))")
             return
         }
@@ -148,10 +148,10 @@ struct CassettePlayerTests {
 
     @Test func chosenHeaderFieldsMustMatchWhenAMatcherAsksForThem() async throws {
         var recorded = Self.entry("GET", "https://api.test/greeting", reply: #"{"text":"Hallo"}"#)
-        recorded.request.headers = [HTTPArchive.Field(name: "accept-language", value: "de")]
-        let player = try CassettePlayer(
-            archive: HTTPArchive(entries: [recorded]),
-            matchers: CassetteMatcher.defaults + [.headers(["Accept-Language"])]
+        recorded.request.headers = [Cassette.Archive.Field(name: "accept-language", value: "de")]
+        let player = try Cassette.Player(
+            archive: Cassette.Archive(entries: [recorded]),
+            matchers: Cassette.Matcher.defaults + [.headers(["Accept-Language"])]
         )
         let session = Self.session(player)
 
@@ -166,10 +166,10 @@ struct CassettePlayerTests {
 
     @Test func aSecretSentForRealMatchesTheRedactedEntry() async throws {
         var recorded = Self.entry("GET", "https://api.test/me?access_token=%3Credacted%3E")
-        recorded.request.headers = [HTTPArchive.Field(name: "Authorization", value: "<redacted>")]
-        let player = try CassettePlayer(
-            archive: HTTPArchive(entries: [recorded]),
-            matchers: CassetteMatcher.defaults + [.headers(["Authorization"])]
+        recorded.request.headers = [Cassette.Archive.Field(name: "Authorization", value: "<redacted>")]
+        let player = try Cassette.Player(
+            archive: Cassette.Archive(entries: [recorded]),
+            matchers: Cassette.Matcher.defaults + [.headers(["Authorization"])]
         )
 
         _ = try await Self.session(player).perform(
@@ -189,7 +189,7 @@ struct CassettePlayerTests {
             Self.entry("POST", "https://api.test/cards", body: #"{"card":{"pin":"<redacted>","kind":"debit"}}"#),
         ]
         // A player that does not know `pin` is secret: the placeholders alone make the requests match.
-        let player = try CassettePlayer(archive: HTTPArchive(entries: recorded))
+        let player = try Cassette.Player(archive: Cassette.Archive(entries: recorded))
         let session = Self.session(player)
 
         _ = try await session.perform(
@@ -223,8 +223,8 @@ struct CassettePlayerTests {
 
     @Test func aStreamedBodyReplaysInPiecesOfTheRecordedSizes() async throws {
         let events = "data: 1\n\ndata: 22\n\ndata: 333\n\n"
-        let player = try CassettePlayer(
-            archive: HTTPArchive(entries: [
+        let player = try Cassette.Player(
+            archive: Cassette.Archive(entries: [
                 Self.entry("GET", "https://api.test/events", reply: events, chunkSizes: [9, 10, 11])
             ])
         )
@@ -243,13 +243,18 @@ struct CassettePlayerTests {
 
     @Test func anEntryKeptAsADigestMatchesByDigestButCannotReplayItsBody() async throws {
         var recorded = Self.entry("POST", "https://api.test/upload")
-        recorded.request.postData = HTTPArchive.PostData(
+        recorded.request.postData = Cassette.Archive.PostData(
             mimeType: "text/plain",
             text: nil,
             sha256: "0d4e2ca9e9cbced7a7a5380eb29e1a3783b9b6d0db72de36a1051038e1c1fbc7"
         )
-        recorded.response.content = HTTPArchive.Content(size: 5000, mimeType: "text/plain", text: nil, sha256: "ab")
-        let player = try CassettePlayer(archive: HTTPArchive(entries: [recorded]))
+        recorded.response.content = Cassette.Archive.Content(
+            size: 5000,
+            mimeType: "text/plain",
+            text: nil,
+            sha256: "ab"
+        )
+        let player = try Cassette.Player(archive: Cassette.Archive(entries: [recorded]))
         let big = Data(repeating: UInt8(ascii: "x"), count: 300)
 
         let error = await #expect(throws: ApiError.self) {
@@ -258,7 +263,7 @@ struct CassettePlayerTests {
             )
         }
 
-        #expect(error?.underlyingError as? CassetteError == .bodyNotRecorded(index: 0))
+        #expect(error?.underlyingError as? Cassette.Failure == .bodyNotRecorded(index: 0))
     }
 
     @Test(arguments: [
@@ -276,10 +281,10 @@ struct CassettePlayerTests {
               {"request": \(request), "response": {"status": 200, "content": {"text": "", "size": 0}}}
             ]}}
             """
-        let archive = try JSONDecoder().decode(HTTPArchive.self, from: Data(text.utf8))
+        let archive = try JSONDecoder().decode(Cassette.Archive.self, from: Data(text.utf8))
 
-        #expect(throws: CassetteError.unusableEntry(index: 1, reason: reason)) {
-            try CassettePlayer(archive: archive)
+        #expect(throws: Cassette.Failure.unusableEntry(index: 1, reason: reason)) {
+            try Cassette.Player(archive: archive)
         }
     }
 }

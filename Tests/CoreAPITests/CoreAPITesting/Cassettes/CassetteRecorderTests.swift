@@ -3,7 +3,7 @@ import CoreAPITesting
 import Foundation
 import Testing
 
-/// ``CassetteRecorder``: what an entry holds, that no secret reaches it, and that a recording is the same
+/// ``Cassette/Recorder``: what an entry holds, that no secret reaches it, and that a recording is the same
 /// file each time.
 @Suite(.timeLimit(.minutes(1)))
 struct CassetteRecorderTests {
@@ -23,10 +23,10 @@ struct CassetteRecorderTests {
 
     func record(
         _ calls: [CassetteCall],
-        settings: CassetteRecorder.Settings = CassetteRecorder.Settings(fixedDate: Date(timeIntervalSince1970: 0)),
-        redaction: CassetteRedaction = CassetteRedaction(secrets: secrets)
-    ) async throws -> (CassetteRecorder, [Data]) {
-        let recorder = CassetteRecorder(wrapping: Self.echo, redaction: redaction, settings: settings)
+        settings: Cassette.Recorder.Settings = Cassette.Recorder.Settings(fixedDate: Date(timeIntervalSince1970: 0)),
+        redaction: Cassette.Redaction = Cassette.Redaction(secrets: secrets)
+    ) async throws -> (Cassette.Recorder, [Data]) {
+        let recorder = Cassette.Recorder(wrapping: Self.echo, redaction: redaction, settings: settings)
         let session = ApiSession(
             hostProvider: DictionaryHostProvider(["api": "https://api.test"]),
             transport: recorder,
@@ -53,7 +53,7 @@ struct CassetteRecorderTests {
         #expect(entry.startedDateTime == "1970-01-01T00:00:00.000Z")
         #expect(entry.request.method == "POST")
         #expect(entry.request.url == "https://api.test/notes?draft=1")
-        #expect(entry.request.queryString == [HTTPArchive.Field(name: "draft", value: "1")])
+        #expect(entry.request.queryString == [Cassette.Archive.Field(name: "draft", value: "1")])
         let traces = entry.request.headers.filter { $0.name.lowercased() == "x-trace" }.map(\.value)
         #expect(traces == ["a", "b"])
         #expect(entry.request.postData?.text == #"{"title":"hi"}"#)
@@ -95,7 +95,7 @@ struct CassetteRecorderTests {
                 fields: ["X-Account": "4111-1111-1111-1111"]
             ),
         ]
-        let redaction = CassetteRedaction(secrets: Self.secrets).replacing("4111-1111-1111-1111", with: "<card>")
+        let redaction = Cassette.Redaction(secrets: Self.secrets).replacing("4111-1111-1111-1111", with: "<card>")
         let (recorder, _) = try await record(calls, redaction: redaction)
 
         let text = String(decoding: try recorder.archive.encoded(), as: UTF8.self)
@@ -140,7 +140,7 @@ struct CassetteRecorderTests {
     @Test func aBodyOverTheLimitIsKeptAsItsDigestAndLength() async throws {
         let big = Data(repeating: UInt8(ascii: "x"), count: 300)
         let call = CassetteCall(verb: .post, route: "/upload", payload: .data(big, contentType: "text/plain"))
-        let settings = CassetteRecorder.Settings(bodyLimit: 100, fixedDate: Date(timeIntervalSince1970: 0))
+        let settings = Cassette.Recorder.Settings(bodyLimit: 100, fixedDate: Date(timeIntervalSince1970: 0))
         let (recorder, _) = try await record([call], settings: settings)
 
         let entry = try #require(recorder.archive.log.entries.first)
@@ -160,7 +160,7 @@ struct CassetteRecorderTests {
                 pieces: [9, 10, 11]
             )
         }
-        let recorder = CassetteRecorder(wrapping: server)
+        let recorder = Cassette.Recorder(wrapping: server)
         let received = ReceivedPieces()
         let handler = TransportOptions.BodyHandler(accepts: { _ in true }, receive: { received.append($0) })
         let request = ApiRequest(url: URL(string: "https://api.test/events")!)
@@ -182,7 +182,7 @@ struct CassetteRecorderTests {
                 continuation.finish()
             }
         }
-        let recorder = CassetteRecorder(wrapping: Self.echo)
+        let recorder = Cassette.Recorder(wrapping: Self.echo)
         let request = ApiRequest(method: .put, url: URL(string: "https://api.test/notes/1")!, body: .stream(stream))
 
         let response = try await recorder.send(request, options: TransportOptions())

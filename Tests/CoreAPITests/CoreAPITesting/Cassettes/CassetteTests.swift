@@ -56,7 +56,7 @@ struct CassetteTests {
     @Test func replayWithoutAFileFailsAndNamesIt() throws {
         let cassette = Cassette(named: "absent", in: folder, mode: .replay)
 
-        #expect(throws: CassetteError.missingCassette(path: cassette.url.path)) {
+        #expect(throws: Cassette.Failure.missingCassette(path: cassette.url.path)) {
             try cassette.makeTransport(live: Self.api())
         }
     }
@@ -73,7 +73,7 @@ struct CassetteTests {
         _ = try await Self.session(over: unused.makeTransport(live: Self.api())).perform(
             CassetteCall(route: "/users/1")
         )
-        #expect(throws: CassetteError.unusedEntries(["#1 GET /users/2"])) { try unused.finish() }
+        #expect(throws: Cassette.Failure.unusedEntries(["#1 GET /users/2"])) { try unused.finish() }
 
         let unmatched = Cassette(named: "two", in: folder, mode: .replay)
         let replay = Self.session(over: try unmatched.makeTransport(live: Self.api()))
@@ -81,7 +81,7 @@ struct CassetteTests {
         #expect {
             try unmatched.finish()
         } throws: { error in
-            guard case .noMatch(let noMatch) = error as? CassetteError else { return false }
+            guard case .noMatch(let noMatch) = error as? Cassette.Failure else { return false }
             return noMatch.request == "GET https://live.test/users/3"
         }
     }
@@ -106,7 +106,7 @@ struct CassetteTests {
 
         #expect(
             drift == [
-                CassetteDrift(
+                Cassette.Drift(
                     request: "GET /users/42",
                     differences: ["header fields only live: x-api-version", "JSON $.id: recorded number, live string"]
                 )
@@ -128,8 +128,8 @@ struct CassetteTests {
             .perform(CassetteCall(route: "/users/42"))
 
         #expect(
-            throws: CassetteError.drift([
-                CassetteDrift(request: "GET /users/42", differences: ["JSON $.id: recorded number, live string"])
+            throws: Cassette.Failure.drift([
+                Cassette.Drift(request: "GET /users/42", differences: ["JSON $.id: recorded number, live string"])
             ])
         ) {
             try strict.finish()

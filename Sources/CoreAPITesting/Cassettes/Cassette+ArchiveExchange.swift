@@ -2,7 +2,7 @@ import CoreAPI
 import Foundation
 
 /// How an exchange becomes an entry, and an entry's bodies become bytes again.
-extension HTTPArchive {
+extension Cassette.Archive {
     /// A request as an archive keeps it, with its body as text or base64, or as a digest when it is
     /// longer than `bodyLimit`.
     static func request(_ request: ApiRequest, body: Data?, bodyLimit: Int) -> Request {
@@ -19,7 +19,7 @@ extension HTTPArchive {
             headers: request.headers.map { Field(name: $0.name, value: $0.value) },
             queryString: query.map { Field(name: $0.name, value: $0.value ?? "") },
             postData: postData,
-            bodySize: body?.count ?? -1
+            bodySize: body?.count ?? 0
         )
     }
 
@@ -60,7 +60,7 @@ extension HTTPArchive {
     }
 }
 
-extension HTTPArchive.Timings {
+extension Cassette.Archive.Timings {
     /// Timings from the phases a transport measured, in milliseconds; `send`, `wait` and `receive` are `0`
     /// when unknown, as HAR requires them.
     init(_ phases: ResponseTiming.Phases?) {
@@ -97,14 +97,14 @@ extension Double {
     }
 }
 
-extension HTTPArchive.Request {
+extension Cassette.Archive.Request {
     /// The body's bytes: the text (decoded from base64 when marked so), or the form parameters joined
     /// when an exporter kept only those; empty when there is no body; `nil` when only a digest is kept.
     /// - Throws: A reason, when the text is marked base64 and is not.
-    func bodyData() throws(HTTPArchive.BodyFailure) -> Data? {
+    func bodyData() throws(Cassette.Archive.BodyFailure) -> Data? {
         guard let postData else { return Data() }
         if let text = postData.text {
-            return try HTTPArchive.decode(text, encoding: postData.encoding)
+            return try Cassette.Archive.decode(text, encoding: postData.encoding)
         }
         if postData.sha256 != nil { return nil }
         let pairs = (postData.params ?? []).map { field in
@@ -128,16 +128,16 @@ extension HTTPArchive.Request {
     }
 }
 
-extension HTTPArchive.Content {
+extension Cassette.Archive.Content {
     /// The body's bytes: the text, decoded from base64 when marked so; empty when no text was kept;
     /// `nil` when only a digest is kept.
     /// - Throws: A reason, when the text is marked base64 and is not.
-    func bodyData() throws(HTTPArchive.BodyFailure) -> Data? {
+    func bodyData() throws(Cassette.Archive.BodyFailure) -> Data? {
         guard let text else { return sha256 == nil ? Data() : nil }
         if encoding == nil, let bytes = latin1Bytes(of: text) {
             return bytes
         }
-        return try HTTPArchive.decode(text, encoding: encoding)
+        return try Cassette.Archive.decode(text, encoding: encoding)
     }
 
     /// The bytes of a body an exporter turned into text one byte per character (as mitmproxy does for a
@@ -152,7 +152,7 @@ extension HTTPArchive.Content {
     }
 }
 
-extension HTTPArchive {
+extension Cassette.Archive {
     /// Why a kept body cannot be read.
     struct BodyFailure: Error {
         let reason: String

@@ -1,18 +1,18 @@
 import CoreAPI
 import Foundation
 
-extension CassettePlayer {
+extension Cassette.Player {
     /// An entry checked and read once, when the player is made: its request for matching, and its
     /// response's parts.
     struct Prepared: Sendable {
         /// The entry's number in the file, from 0.
         let index: Int
         /// The entry's request, redacted.
-        let request: HTTPArchive.Request
+        let request: Cassette.Archive.Request
         let status: Int
         let statusText: String
         /// The response's fields, without pseudo-header fields.
-        let fields: [HTTPArchive.Field]
+        let fields: [Cassette.Archive.Field]
         /// The response body's bytes; `nil` when only a digest was kept.
         let body: Data?
         let chunkSizes: [Int]?
@@ -20,10 +20,10 @@ extension CassettePlayer {
         let summary: String
 
         /// Checks and reads `entry`.
-        /// - Throws: ``CassetteError/unusableEntry(index:reason:)`` with the first reason it cannot be
+        /// - Throws: ``Cassette/Failure/unusableEntry(index:reason:)`` with the first reason it cannot be
         ///   replayed.
-        init(index: Int, entry: HTTPArchive.Entry) throws {
-            let fail = { (reason: String) in CassetteError.unusableEntry(index: index, reason: reason) }
+        init(index: Int, entry: Cassette.Archive.Entry) throws {
+            let fail = { (reason: String) in Cassette.Failure.unusableEntry(index: index, reason: reason) }
             let request = entry.request
             guard !request.method.isEmpty, (try? HTTPMethod(validating: request.method)) != nil else {
                 throw fail("the request's method \"\(request.method)\" is not an HTTP method")

@@ -1,6 +1,6 @@
 import Foundation
 
-extension HTTPArchive {
+extension Cassette.Archive {
     /// A request as an archive keeps it.
     public struct Request: Sendable, Hashable, Codable {
         /// The method, such as `GET`.

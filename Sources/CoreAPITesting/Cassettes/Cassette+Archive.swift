@@ -1,86 +1,88 @@
 public import Foundation
 
-/// An HTTP Archive (HAR 1.2): the file a ``Cassette`` records to and replays from, and the one browsers'
-/// developer tools and proxies such as mitmproxy export.
-///
-/// Reading is lenient where exporters differ: fields a tool leaves out get their HAR defaults, fields
-/// whose names start with `_` (vendor fields) and fields CoreAPI does not use are ignored. What CoreAPI
-/// cannot use — an entry without a method, a URL that is not absolute, a body marked base64 that is not —
-/// fails with ``CassetteError/unusableEntry(index:reason:)`` naming the entry, when a ``CassettePlayer`` loads
-/// it.
-///
-/// Writing is deterministic so that a cassette diffs well in review: keys sorted, pretty-printed, entries
-/// in the order their exchanges began.
-public struct HTTPArchive: Sendable, Hashable, Codable {
-    /// The archive's one log.
-    public var log: Log
+extension Cassette {
+    /// An HTTP Archive (HAR 1.2): the file a ``Cassette`` records to and replays from, and the one browsers'
+    /// developer tools and proxies such as mitmproxy export.
+    ///
+    /// Reading is lenient where exporters differ: fields a tool leaves out get their HAR defaults, fields
+    /// whose names start with `_` (vendor fields) and fields CoreAPI does not use are ignored. What CoreAPI
+    /// cannot use — an entry without a method, a URL that is not absolute, a body marked base64 that is not —
+    /// fails with ``Cassette/Failure/unusableEntry(index:reason:)`` naming the entry, when a ``Cassette/Player`` loads
+    /// it.
+    ///
+    /// Writing is deterministic so that a cassette diffs well in review: keys sorted, pretty-printed, entries
+    /// in the order their exchanges began.
+    public struct Archive: Sendable, Hashable, Codable {
+        /// The archive's one log.
+        public var log: Log
 
-    /// Creates an archive of `entries`.
-    /// - Parameters:
-    ///   - entries: The exchanges, in order.
-    ///   - creator: The program that wrote the archive; CoreAPI by default.
-    public init(entries: [Entry] = [], creator: Creator = Creator(name: "CoreAPI", version: "1")) {
-        log = Log(version: "1.2", creator: creator, entries: entries)
-    }
-
-    /// Reads an archive from a file.
-    /// - Parameter url: The file's location.
-    /// - Throws: ``CassetteError/unreadableFile(path:)`` or ``CassetteError/invalidArchive(path:reason:)``.
-    public init(contentsOf url: URL) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw CassetteError.unreadableFile(path: url.path)
+        /// Creates an archive of `entries`.
+        /// - Parameters:
+        ///   - entries: The exchanges, in order.
+        ///   - creator: The program that wrote the archive; CoreAPI by default.
+        public init(entries: [Entry] = [], creator: Creator = Creator(name: "CoreAPI", version: "1")) {
+            log = Log(version: "1.2", creator: creator, entries: entries)
         }
-        do {
-            self = try JSONDecoder().decode(HTTPArchive.self, from: data)
-        } catch {
-            throw CassetteError.invalidArchive(path: url.path, reason: Self.reason(of: error))
-        }
-    }
 
-    /// The archive as JSON: keys sorted, two-space indentation as the encoder writes it, `/` unescaped.
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
-    }
-
-    /// Writes the archive to `url`, creating its folder when needed, atomically.
-    /// - Parameter url: The file's location.
-    /// - Throws: ``CassetteError/unwritableFile(path:)`` when it cannot be written.
-    public func write(to url: URL) throws {
-        do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-            try encoded().write(to: url, options: .atomic)
-        } catch {
-            throw CassetteError.unwritableFile(path: url.path)
-        }
-    }
-
-    /// A decoding error as one line: what was wrong, and where.
-    private static func reason(of error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "not JSON" }
-        let (context, what): (DecodingError.Context?, String) =
-            switch error {
-            case .keyNotFound(let key, let context): (context, "no \"\(key.stringValue)\"")
-            case .typeMismatch(_, let context): (context, "a value of the wrong type")
-            case .valueNotFound(_, let context): (context, "a null value")
-            case .dataCorrupted(let context): (context, "not JSON")
-            @unknown default: (nil, "not a HAR file")
+        /// Reads an archive from a file.
+        /// - Parameter url: The file's location.
+        /// - Throws: ``Cassette/Failure/unreadableFile(path:)`` or ``Cassette/Failure/invalidArchive(path:reason:)``.
+        public init(contentsOf url: URL) throws {
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw Cassette.Failure.unreadableFile(path: url.path)
             }
-        let path = context?.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        return path.map { $0.isEmpty ? what : "\(what) at \($0)" } ?? what
+            do {
+                self = try JSONDecoder().decode(Cassette.Archive.self, from: data)
+            } catch {
+                throw Cassette.Failure.invalidArchive(path: url.path, reason: Self.reason(of: error))
+            }
+        }
+
+        /// The archive as JSON: keys sorted, two-space indentation as the encoder writes it, `/` unescaped.
+        public func encoded() throws -> Data {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            var data = try encoder.encode(self)
+            data.append(UInt8(ascii: "\n"))
+            return data
+        }
+
+        /// Writes the archive to `url`, creating its folder when needed, atomically.
+        /// - Parameter url: The file's location.
+        /// - Throws: ``Cassette/Failure/unwritableFile(path:)`` when it cannot be written.
+        public func write(to url: URL) throws {
+            do {
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(),
+                    withIntermediateDirectories: true
+                )
+                try encoded().write(to: url, options: .atomic)
+            } catch {
+                throw Cassette.Failure.unwritableFile(path: url.path)
+            }
+        }
+
+        /// A decoding error as one line: what was wrong, and where.
+        private static func reason(of error: any Error) -> String {
+            guard let error = error as? DecodingError else { return "not JSON" }
+            let (context, what): (DecodingError.Context?, String) =
+                switch error {
+                case .keyNotFound(let key, let context): (context, "no \"\(key.stringValue)\"")
+                case .typeMismatch(_, let context): (context, "a value of the wrong type")
+                case .valueNotFound(_, let context): (context, "a null value")
+                case .dataCorrupted(let context): (context, "not JSON")
+                @unknown default: (nil, "not a HAR file")
+                }
+            let path = context?.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return path.map { $0.isEmpty ? what : "\(what) at \($0)" } ?? what
+        }
     }
 }
 
-extension HTTPArchive {
+extension Cassette.Archive {
     /// The log: the format's version, its creator and its entries.
     public struct Log: Sendable, Hashable, Codable {
         /// The HAR version: `1.2`.

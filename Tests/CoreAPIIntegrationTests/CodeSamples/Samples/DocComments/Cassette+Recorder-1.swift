@@ -1,13 +1,13 @@
-// CassetteRecorder.swift, sample 1: statements, in the body of a function.
+// Cassette+Recorder.swift, sample 1: statements, in the body of a function.
 import CoreAPI
 import CoreAPITesting
 import Foundation
 
 private func sample(policy: SessionPolicy, hosts: DictionaryHostProvider, cassetteURL: URL) async throws {
-    let recorder = CassetteRecorder(
+    let recorder = Cassette.Recorder(
         wrapping: URLSessionTransport(),
-        redaction: CassetteRedaction(secrets: policy.secrets),
-        settings: CassetteRecorder.Settings(fixedDate: Date(timeIntervalSince1970: 0))
+        redaction: Cassette.Redaction(secrets: policy.secrets),
+        settings: Cassette.Recorder.Settings(fixedDate: Date(timeIntervalSince1970: 0))
     )
     let session = ApiSession(hostProvider: hosts, transport: recorder, policy: policy)
     _ = try await session.perform(GetUser(id: 42))
