@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Builds the documentation of the nine library modules (CoreAPI, CoreAPIJSON, CoreAPIText, CoreAPITesting, and
-# the trait modules CoreAPIAsyncHTTPClient, CoreAPILogging, CoreAPIMetrics, CoreAPITracing, CoreAPIHTTPTypes)
+# Builds the documentation of the ten library modules (CoreAPI, CoreAPIJSON, CoreAPIText, CoreAPITesting, and
+# the trait modules CoreAPIAsyncHTTPClient, CoreAPILogging, CoreAPIMetrics, CoreAPITracing, CoreAPIHTTPTypes,
+# CoreAPIOpenAPI)
 # into ONE static site, with warnings as errors and links between the modules.
 # Usage: Docs/build-docs.sh [output-dir]   (default: .build/docs; the site is <output-dir>/CoreAPI.doccarchive)
 # View it with Docs/preview.sh: DocC's pages load their scripts from the site root (/js/...), so the files
 # render only when served over HTTP, not when opened from disk.
 #
-# Symbol graphs: all nine come from the configuration with every trait on, in .build-traits, the only one
+# Symbol graphs: all ten come from the configuration with every trait on, in .build-traits, the only one
 # in which the trait modules have content. The four core modules have the same public API with and
 # without the traits (no trait condition in their sources; their symbol graphs from .build and
-# .build-traits are equal), so one configuration serves all nine. It is built first with exactly CI's
+# .build-traits are equal), so one configuration serves all ten. It is built first with exactly CI's
 # command for that configuration, so right after CI's trait build nothing is compiled again, and on a
 # fresh clone the same command builds it (BoringSSL and SwiftNIO included: many minutes once).
 #
@@ -29,7 +30,7 @@
 #   2. Each add-on is converted against that archive, with warnings as errors.
 #   3. CoreAPI is converted again against the add-on archives, with warnings as errors.
 # Pass 1 and pass 3 read the same catalog and symbol graph, so the pages the add-ons link to are the
-# pages pass 3 writes. `docc merge` then combines the nine archives into one with a synthesized "CoreAPI"
+# pages pass 3 writes. `docc merge` then combines the ten archives into one with a synthesized "CoreAPI"
 # landing page listing the modules, kept transformed for static hosting (each page a folder with its own
 # index.html). The intermediate archives and symbol graphs stay in .build/docs-work.
 set -euo pipefail
@@ -39,7 +40,7 @@ out="${1:-.build/docs}"
 site="$out/CoreAPI.doccarchive"
 work=.build/docs-work
 addons=(CoreAPIJSON CoreAPIText CoreAPITesting CoreAPIAsyncHTTPClient CoreAPILogging CoreAPIMetrics CoreAPITracing
-    CoreAPIHTTPTypes)
+    CoreAPIHTTPTypes CoreAPIOpenAPI)
 
 # CI builds every one of this package's targets with COREAPI_WARNINGS_AS_ERRORS=1 (read by Package.swift);
 # the same value here keeps the build below CI's build, not a different one.
@@ -49,7 +50,7 @@ export COREAPI_WARNINGS_AS_ERRORS="${COREAPI_WARNINGS_AS_ERRORS-1}"
 export COREAPI_TEST_TARGETS="${COREAPI_TEST_TARGETS-CoreAPIIntegrationTests}"
 
 # The trait configuration, built as in CI (.ci/run, step "every trait"): keep the two the same.
-trait_build=(swift build --build-tests --traits AsyncHTTPClient,Logging,Metrics,Tracing,HTTPTypes --scratch-path .build-traits)
+trait_build=(swift build --build-tests --traits AsyncHTTPClient,Logging,Metrics,Tracing,HTTPTypes,OpenAPI --scratch-path .build-traits)
 "${trait_build[@]}"
 
 rm -rf "$work"
@@ -137,4 +138,4 @@ docc merge "${archives[@]}" \
 if [ ! -f "$site/documentation/index.html" ] || [ ! -f "$site/documentation/coreapi/index.html" ]; then
     docc process-archive transform-for-static-hosting "$site" >/dev/null
 fi
-echo "docs: one site with the nine modules at $site (serve it with Docs/preview.sh)"
+echo "docs: one site with the ten modules at $site (serve it with Docs/preview.sh)"

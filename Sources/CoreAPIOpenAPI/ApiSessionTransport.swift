@@ -42,7 +42,7 @@
     /// deadline. The body of any other status is collected first, so that a retry or a token refresh
     /// sees it whole. A middleware sees a streamed response with an empty body, and the caller gets its
     /// head as it arrived. ``ResponseBodies/collected`` collects every body, so that every middleware sees
-    /// and may change the whole response: a call through a chain with an ``OpenAPIMiddleware``, and a
+    /// and may change the whole response: a call through a chain with a ``ClientMiddlewareAdapter``, and a
     /// `GET` or `HEAD` through a chain with an ``/CoreAPI/HTTPCacheMiddleware`` (to store the body) or whose
     /// settings share identical calls (``/CoreAPI/CallOptions/sharesIdenticalCalls``), are collected
     /// whatever ``responseBodies`` says.
@@ -140,12 +140,12 @@
         }
 
         /// Whether the responses of a `method` call with `settings` are collected: when so configured; when
-        /// the chain has an ``OpenAPIMiddleware``, which hands the whole response to its middleware; and for
+        /// the chain has a ``ClientMiddlewareAdapter``, which hands the whole response to its middleware; and for
         /// a `GET` or `HEAD` that an HTTP cache may store or that may share an identical call.
         private func collects(_ method: HTTPMethod, settings: CallOptions) -> Bool {
             if responseBodies == .collected { return true }
             let chain = session.middlewares + session.defaults.middlewares + settings.middlewares
-            if chain.contains(where: { $0 is OpenAPIMiddleware }) { return true }
+            if chain.contains(where: { $0 is ClientMiddlewareAdapter }) { return true }
             guard method == .get || method == .head else { return false }
             if session.defaults.sharesIdenticalCalls || settings.sharesIdenticalCalls { return true }
             return chain.contains { $0 is HTTPCacheMiddleware }

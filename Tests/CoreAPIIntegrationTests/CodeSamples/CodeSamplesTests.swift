@@ -17,7 +17,7 @@ import Testing
 /// A sample file holds the block's import lines, then the block's other lines in order (indentation aside). A block
 /// of statements sits in the body of a function (a `@Playground` one when it shows values in comments), a member in
 /// a type it fits; a sample that imports a trait's module (CoreAPIAsyncHTTPClient, CoreAPILogging, CoreAPIMetrics,
-/// CoreAPITracing, CoreAPIHTTPTypes or the library it brings) is inside `#if` of those traits
+/// CoreAPITracing, CoreAPIHTTPTypes, CoreAPIOpenAPI or the library it brings) is inside `#if` of those traits
 /// (`#if Logging && Tracing`), so it compiles only in a build with them (CI's all-traits build), but is checked either
 /// way. What a sample takes as given without showing it lives in `CodeSamplesSupport.swift`, or in the wrapper
 /// function's parameters.
@@ -102,7 +102,7 @@ struct CodeSamplesTests {
     }
 
     /// The package's traits, in the order a sample's condition names them.
-    static let traitOrder = ["AsyncHTTPClient", "Logging", "Metrics", "Tracing", "HTTPTypes"]
+    static let traitOrder = ["AsyncHTTPClient", "Logging", "Metrics", "Tracing", "HTTPTypes", "OpenAPI"]
 
     /// The trait a module of an import line needs: CoreAPI's module built with it, or the library it brings.
     static func trait(ofImport line: String) -> String? {
@@ -112,6 +112,7 @@ struct CodeSamplesTests {
             "CoreAPIMetrics": "Metrics", "Metrics": "Metrics",
             "CoreAPITracing": "Tracing", "Tracing": "Tracing",
             "CoreAPIHTTPTypes": "HTTPTypes", "HTTPTypes": "HTTPTypes",
+            "CoreAPIOpenAPI": "OpenAPI", "OpenAPIRuntime": "OpenAPI",
         ]
         guard let module = line.split(whereSeparator: \.isWhitespace).last else { return nil }
         return modules[String(module)]

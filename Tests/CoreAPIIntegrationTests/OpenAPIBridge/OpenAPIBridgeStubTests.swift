@@ -156,10 +156,13 @@
             #expect(logged.allSatisfy { !$0.message.contains("secret-token") })
         }
 
-        @Test func anOpenAPIMiddlewareRunsInsideTheChain() async throws {
+        @Test func aClientMiddlewareRunsInsideTheChain() async throws {
             let stub = StubTransport()
             stub.on(.get, "/v1/notes/7", reply: .json(#"{"id": 7, "title": "t", "tags": []}"#))
-            let session = stub.makeSession(hosts: [:], middlewares: [OpenAPIMiddleware(OperationTagging())])
+            let session = stub.makeSession(
+                hosts: [:],
+                middlewares: [ApiSessionTransport.ClientMiddlewareAdapter(OperationTagging())]
+            )
 
             let output = try await Self.client(session).getNote(path: .init(noteID: 7))
             // The middleware's request went on, and its response came back.
