@@ -48,6 +48,12 @@
         }
     }
 
+    extension TestTransport {
+        /// The engines the bridge's loopback tests run on: URLSession always, since its suites build only with
+        /// the `OpenAPI` trait, whose CI run narrows ``underTest`` to AsyncHTTPClient; then the engines under test.
+        static let bridgeEngines: [TestTransport] = [.urlSession] + engines.filter { $0 != .urlSession }
+    }
+
     /// The bytes `/export` sends: byte `i` is `i % 251`.
     func exportedBytes(_ count: Int) -> Data {
         Data((0..<count).map { UInt8($0 % 251) })

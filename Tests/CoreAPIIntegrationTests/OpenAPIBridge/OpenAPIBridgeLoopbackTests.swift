@@ -10,7 +10,7 @@
     /// loopback notes server, on each engine: parameters, bodies both ways and response codes.
     @Suite(.timeLimit(.minutes(1)))
     struct OpenAPIBridgeLoopbackTests {
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func pathQueryAndHeaderParametersReachTheServerAndTheJSONComesBack(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let recorder = RecordingMiddleware()
@@ -35,7 +35,7 @@
             #expect(call.request.headers["Accept"] == "application/json")
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func everyResponseCodeIsHandedToTheGeneratedClient(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let client = server.client(transport.makeSession(hostProvider: DictionaryHostProvider([:])))
@@ -60,7 +60,7 @@
             #expect(try payload.body.json.code == "unavailable")
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func aMultipartBodyArrivesPartByPart(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let client = server.client(transport.makeSession(hostProvider: DictionaryHostProvider([:])))
@@ -80,7 +80,7 @@
             #expect(parts[1].sha256 == Self.sha256(file))
         }
 
-        @Test(arguments: TestTransport.engines, [true, false])
+        @Test(arguments: TestTransport.bridgeEngines, [true, false])
         func aRawBodyIsStreamedToTheServer(_ transport: TestTransport, knownLength: Bool) async throws {
             let server = try NotesServer.shared()
             let client = server.client(transport.makeSession(hostProvider: DictionaryHostProvider([:])))
@@ -108,7 +108,7 @@
             }
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func aStreamedResponseComesBackWithItsBytes(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let client = server.client(transport.makeSession(hostProvider: DictionaryHostProvider([:])))
@@ -121,7 +121,7 @@
             #expect(data == exportedBytes(3_000_000))
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func theFirstBytesArriveWhileTheServerStillSends(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let client = server.client(transport.makeSession(hostProvider: DictionaryHostProvider([:])))

@@ -10,7 +10,7 @@
     /// limit and cancellation, each ending the call with CoreAPI's typed error inside `ClientError`.
     @Suite(.timeLimit(.minutes(1)))
     struct OpenAPIBridgeRulesTests {
-        @Test(arguments: TestTransport.engines, [false, true])
+        @Test(arguments: TestTransport.bridgeEngines, [false, true])
         func aRedirectKeepsAuthorizationOnTheSameOriginOnly(
             _ transport: TestTransport,
             crossesOrigin: Bool
@@ -30,7 +30,7 @@
             #expect(names.contains("x-plain"))
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func theRetryMiddlewareRetriesAnOperationThatGot503(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let recorder = RecordingMiddleware()
@@ -44,7 +44,7 @@
             #expect(recorder.calls.map(\.name) == ["echo", "echo", "echo"])
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func theDeadlineEndsTheCallWithTimeoutInsideClientError(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let client = server.client(
@@ -61,7 +61,7 @@
             #expect(ContinuousClock.now - started < .seconds(30))
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func theDeadlineEndsAStreamedBodyMidway(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let client = server.client(
@@ -77,7 +77,7 @@
             #expect(ContinuousClock.now - started < .seconds(30))
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func theIdleTimeoutEndsTheCallWithTimeoutInsideClientError(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let client = server.client(
@@ -93,7 +93,7 @@
             #expect(ContinuousClock.now - started < .seconds(30))
         }
 
-        @Test(arguments: TestTransport.engines, [ApiSessionTransport.ResponseBodies.streamed, .collected])
+        @Test(arguments: TestTransport.bridgeEngines, [ApiSessionTransport.ResponseBodies.streamed, .collected])
         func theSizeLimitEndsTheCall(
             _ transport: TestTransport,
             bodies: ApiSessionTransport.ResponseBodies
@@ -115,7 +115,7 @@
             #expect(try await Data(collecting: body, upTo: 2_000_000) == exportedBytes(1_000_000))
         }
 
-        @Test(arguments: TestTransport.engines)
+        @Test(arguments: TestTransport.bridgeEngines)
         func cancellingTheTaskEndsTheCallAtOnce(_ transport: TestTransport) async throws {
             let server = try NotesServer.shared()
             let client = server.client(transport.makeSession(hostProvider: DictionaryHostProvider([:])))
