@@ -3,7 +3,8 @@
 /// Everything above it — building the request, middlewares, redirects, secrets, timeouts, cancellation,
 /// status checks and parsing — is the session's, the same for every engine. A conforming type:
 /// - sends the request as it is: header fields in order, repeated names apart, and the body from memory,
-///   from its file (``ApiRequest/Body/file(_:)``, streamed, never read whole) or from its stream;
+///   from its file (``ApiRequest/Body/file(_:)``, streamed, never read whole) or from its stream, and
+///   reports upload progress to ``TransportOptions/progress`` as the body goes out;
 /// - returns every response, a `3xx` included (the session follows redirects);
 /// - feeds the response to a ``ResponseCollector`` — the head, then each decoded piece of the body — and
 ///   does what the collector says: it holds the size limit, the body handler, progress and the rules for

@@ -2,10 +2,12 @@
 import CoreAPI
 import Foundation
 
-/// The engine's API: starts one request and calls back with the head, each body piece and the end.
+/// The engine's API: starts one request and calls back with the body bytes sent so far, the head, each
+/// body piece and the end.
 protocol CallbackEngine: Sendable {
     func start(
         _ request: ApiRequest,
+        onSent: @escaping @Sendable (_ totalBytes: Int64) -> Void,
         onHead: @escaping @Sendable (_ status: Int, _ fields: [(String, String)]) -> Void,
         onBody: @escaping @Sendable (Data) -> Bool,
         onEnd: @escaping @Sendable ((any Error)?) -> Void
@@ -23,6 +25,7 @@ struct CallbackTransport: Transport {
             exchange.continuation = continuation
             let stop = engine.start(
                 request,
+                onSent: { total in exchange.sent(total) },
                 onHead: { status, fields in exchange.head(status: status, fields: fields) },
                 onBody: { piece in exchange.body(piece) },
                 onEnd: { error in exchange.end(error) }
@@ -41,13 +44,24 @@ final class CallbackExchange: @unchecked Sendable {  // every access to its stat
     private let lock = NSLock()
     private let control: ExchangeControl
     private let url: URL
+    private let bodyLength: Int64?
+    private let progress: (@Sendable (TransferProgress) -> Void)?
     private var collector: ResponseCollector
     var continuation: CheckedContinuation<RawResponse, any Error>?
 
     init(request: ApiRequest, options: TransportOptions, control: ExchangeControl) {
         self.control = control
         url = request.url
+        // A stream may not know its length; every other body does.
+        bodyLength = request.body.stream == nil ? request.body.length : request.body.stream?.length
+        progress = options.progress
         collector = ResponseCollector(method: request.method, options: options, decodedCodings: ["identity"])
+    }
+
+    func sent(_ total: Int64) {
+        control.touch()
+        // The caller's code, like the body handler: never called under the lock.
+        progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: bodyLength))
     }
 
     func head(status: Int, fields: [(String, String)]) {
