@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// The generator is a package of its own, so a consumer of CoreAPI's products never resolves OpenAPIKit or Yams.
+let strictFlags: [SwiftSetting] =
+    ProcessInfo.processInfo.environment["COREAPI_WARNINGS_AS_ERRORS"] == "1"
+    ? [.unsafeFlags(["-warnings-as-errors"])] : []
+
+let package = Package(
+    name: "CoreAPIGenerator",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "coreapi-generate", targets: ["coreapi-generate"]),
+        .library(name: "CoreAPIGenerator", targets: ["CoreAPIGenerator"]),
+        .plugin(name: "GenerateServiceModule", targets: ["GenerateServiceModule"]),
+    ],
+    dependencies: [
+        // Without its default ExternalLoading trait, which this generator does not use and which builds slower.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(path: ".."),
+    ],
+    targets: [
+        .target(
+            name: "CoreAPIGenerator",
+            dependencies: [
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictFlags
+        ),
+        .executableTarget(name: "coreapi-generate", dependencies: ["CoreAPIGenerator"], swiftSettings: strictFlags),
+        .plugin(
+            name: "GenerateServiceModule",
+            capability: .command(
+                intent: .custom(verb: "generate-service-module", description: "Writes a CoreAPI service module from an OpenAPI document."),
+                permissions: [.writeToPackageDirectory(reason: "Writes the generated service module's sources.")]
+            ),
+            dependencies: ["coreapi-generate"]
+        ),
+        .testTarget(
+            name: "CoreAPIGeneratorTests",
+            dependencies: ["CoreAPIGenerator"],
+            exclude: [],
+            swiftSettings: strictFlags
+        ),
+    ]
+)

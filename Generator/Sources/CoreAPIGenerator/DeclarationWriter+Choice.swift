@@ -1,0 +1,70 @@
+extension DeclarationWriter {
+    /// A `oneOf`/`anyOf` as an enum with a case per option: chosen by the discriminator when there is
+    /// one (an unlisted value is kept as `unknown`), else the first option that decodes.
+    static func writeChoice(
+        name: String,
+        doc: String?,
+        variants: [Variant],
+        discriminator: String?,
+        nested: [Declaration],
+        isModel: Bool,
+        to writer: inout SourceWriter
+    ) {
+        writer.doc(doc)
+        writer.block("enum \(name): \(conformances(isModel))") { writer in
+            for variant in variants {
+                writer.line("case \(SwiftNames.escaped(variant.caseName))(\(variant.type.code))")
+            }
+            if discriminator != nil {
+                writer.line("/// A value whose discriminator the document does not list, kept as it was sent.")
+                writer.line("case unknown(JSONValue)")
+            }
+            writer.line()
+            if let discriminator {
+                writer.block("private enum DiscriminatorKeys: String, CodingKey") { writer in
+                    writer.line("case discriminator = \"\(discriminator.swiftLiteral)\"")
+                }
+                writer.line()
+                writer.block("init(from decoder: any Decoder) throws") { writer in
+                    writer.line("let container = try decoder.container(keyedBy: DiscriminatorKeys.self)")
+                    writer.block("switch try container.decodeIfPresent(String.self, forKey: .discriminator)") {
+                        writer in
+                        for variant in variants where !variant.tags.isEmpty {
+                            let tags = variant.tags.map { "\"\($0.swiftLiteral)\"" }.joined(separator: ", ")
+                            writer.line(
+                                "case \(tags): self = .\(SwiftNames.escaped(variant.caseName))(try \(variant.type.code)(from: decoder))"
+                            )
+                        }
+                        writer.line("default: self = .unknown(try JSONValue(from: decoder))")
+                    }
+                }
+            } else {
+                writer.block("init(from decoder: any Decoder) throws") { writer in
+                    writer.line("let container = try decoder.singleValueContainer()")
+                    for variant in variants {
+                        writer.block("if let value = try? container.decode(\(variant.type.code).self)") { writer in
+                            writer.line("self = .\(SwiftNames.escaped(variant.caseName))(value)")
+                            writer.line("return")
+                        }
+                    }
+                    writer.line("throw DecodingError.dataCorruptedError(")
+                    writer.line("    in: container,")
+                    writer.line("    debugDescription: \"The value matches none of \(name)'s options.\"")
+                    writer.line(")")
+                }
+            }
+            writer.line()
+            writer.block("func encode(to encoder: any Encoder) throws") { writer in
+                writer.block("switch self") { writer in
+                    for variant in variants {
+                        writer.line("case .\(SwiftNames.escaped(variant.caseName))(let value): try value.encode(to: encoder)")
+                    }
+                    if discriminator != nil {
+                        writer.line("case .unknown(let value): try value.encode(to: encoder)")
+                    }
+                }
+            }
+            writeNested(nested, to: &writer)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// Writes generated declarations as Swift source.
+enum DeclarationWriter {
+    static func conformances(_ isModel: Bool) -> String {
+        isModel ? "Codable, Hashable, Sendable, JSONApiResponse" : "Codable, Hashable, Sendable"
+    }
+
+    static func write(_ declaration: Declaration, to writer: inout SourceWriter) {
+        switch declaration {
+        case .structure(let name, let doc, let properties, let nested, let isModel):
+            writer.doc(doc)
+            writer.block("struct \(name): \(conformances(isModel))") { writer in
+                writeProperties(properties, to: &writer)
+                writeCodingKeys(properties, to: &writer)
+                writeNested(nested, to: &writer)
+            }
+        case .stringEnum(let name, let doc, let cases, let isModel):
+            writeStringEnum(name: name, doc: doc, cases: cases, isModel: isModel, to: &writer)
+        case .oneOf(let name, let doc, let variants, let discriminator, let nested, let isModel):
+            writeChoice(
+                name: name,
+                doc: doc,
+                variants: variants,
+                discriminator: discriminator,
+                nested: nested,
+                isModel: isModel,
+                to: &writer
+            )
+        case .alias(let name, let doc, let type):
+            writer.doc(doc)
+            writer.line("typealias \(name) = \(type.code)")
+        }
+    }
+
+    static func writeNested(_ nested: [Declaration], to writer: inout SourceWriter) {
+        for declaration in nested {
+            writer.line()
+            write(declaration, to: &writer)
+        }
+    }
+
+    static func writeProperties(_ properties: [Property], to writer: inout SourceWriter) {
+        for property in properties {
+            writer.doc(property.doc)
+            if property.deprecated { writer.line("/// Deprecated in the document.") }
+            writer.line("var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)")
+        }
+    }
+
+    /// `CodingKeys`, when a Swift name differs from its wire name.
+    static func writeCodingKeys(_ properties: [Property], to writer: inout SourceWriter) {
+        guard properties.contains(where: { $0.swiftName != $0.wireName }) else { return }
+        writer.line()
+        writer.block("private enum CodingKeys: String, CodingKey") { writer in
+            for property in properties {
+                let name = SwiftNames.escaped(property.swiftName)
+                if property.swiftName == property.wireName {
+                    writer.line("case \(name)")
+                } else {
+                    writer.line("case \(name) = \"\(property.wireName.swiftLiteral)\"")
+                }
+            }
+        }
+    }
+
+    static func writeStringEnum(
+        name: String,
+        doc: String?,
+        cases: [(name: String, wire: String)],
+        isModel: Bool,
+        to writer: inout SourceWriter
+    ) {
+        writer.doc(doc)
+        writer.block("enum \(name): RawRepresentable, \(conformances(isModel))") { writer in
+            for item in cases {
+                writer.line("case \(SwiftNames.escaped(item.name))")
+            }
+            writer.line("/// A value the document does not list, kept as it was sent.")
+            writer.line("case unknown(String)")
+            writer.line()
+            writer.block("init(rawValue: String)") { writer in
+                writer.block("switch rawValue") { writer in
+                    for item in cases {
+                        writer.line("case \"\(item.wire.swiftLiteral)\": self = .\(SwiftNames.escaped(item.name))")
+                    }
+                    writer.line("default: self = .unknown(rawValue)")
+                }
+            }
+            writer.line()
+            writer.block("var rawValue: String") { writer in
+                writer.block("switch self") { writer in
+                    for item in cases {
+                        writer.line("case .\(SwiftNames.escaped(item.name)): \"\(item.wire.swiftLiteral)\"")
+                    }
+                    writer.line("case .unknown(let value): value")
+                }
+            }
+        }
+    }
+}

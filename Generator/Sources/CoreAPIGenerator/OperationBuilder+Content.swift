@@ -1,0 +1,141 @@
+import OpenAPIKit
+
+extension ServiceGenerator {
+    static func isJSON(_ type: String) -> Bool {
+        type == "application/json" || type.hasSuffix("+json") || type == "*/*"
+    }
+
+    /// The media type an operation reads or sends, preferring JSON, then form, text and others.
+    func preferredContent(_ content: OpenAPI.Content.Map) -> (String, OpenAPI.Content)? {
+        let entries = content.compactMap { entry in document.components[entry.value].map { (entry.key.rawValue, $0) } }
+        func first(_ test: (String) -> Bool) -> (String, OpenAPI.Content)? { entries.first { test($0.0) } }
+        return first(Self.isJSON) ?? first { $0 == "application/x-www-form-urlencoded" } ?? first { $0.hasPrefix("text/") }
+            ?? first { !$0.contains("xml") && !$0.hasPrefix("multipart/") } ?? entries.first
+    }
+
+    /// The body of `operation`, or `nil` when it cannot be sent (reported; the operation is skipped).
+    func bodyKind(
+        _ operation: OpenAPI.Operation,
+        location: String,
+        names: inout NameScope,
+        scope: inout NameScope,
+        nested: inout [Declaration]
+    ) -> BodyKind? {
+        guard let requestBody = operation.requestBody else { return BodyKind.none }
+        let request: OpenAPI.Request
+        switch requestBody {
+        case .b(let value):
+            request = value
+        case .a(let reference):
+            guard let value = document.components[reference] else {
+                report(location + "/requestBody", "request body reference is not in this document; operation skipped")
+                return nil
+            }
+            request = value
+        }
+        let bodyLocation = location + "/requestBody/content"
+        guard let (type, content) = preferredContent(request.content) else { return BodyKind.none }
+        let contentLocation = bodyLocation + "/\(Diagnostic.token(type))"
+        if type.contains("xml") || type.hasPrefix("multipart/") {
+            report(contentLocation, "\(type) bodies are not generated; operation skipped")
+            return nil
+        }
+        if Self.isJSON(type) {
+            let name = names.unique("requestBody")
+            guard let schema = content.schema else {
+                return .json(Property(swiftName: name, wireName: name, type: .jsonValue, doc: request.description))
+            }
+            var swiftType = models.type(of: schema, name: "Body", location: contentLocation + "/schema", scope: &scope, nested: &nested)
+            if !request.required || schema.nullable { swiftType = swiftType.optional }
+            return .json(Property(swiftName: name, wireName: name, type: swiftType, doc: request.description))
+        }
+        if type == "application/x-www-form-urlencoded" {
+            var schema = content.schema ?? .fragment
+            if case .reference(let reference, _) = schema.value,
+                let target = models.target(of: reference, location: contentLocation + "/schema")
+            {
+                schema = target.schema
+            }
+            guard let object = schema.objectContext else {
+                report(contentLocation, "a form body that is not an object is not generated; operation skipped")
+                return nil
+            }
+            var fields = models.properties(
+                of: object.properties.map { ($0.key, $0.value) },
+                location: contentLocation + "/schema",
+                scope: &scope,
+                nested: &nested
+            )
+            for index in fields.indices {
+                fields[index].swiftName = names.unique(fields[index].swiftName)
+            }
+            return .form(fields)
+        }
+        let name = names.unique("requestBody")
+        let property = Property(
+            swiftName: name,
+            wireName: name,
+            type: type.hasPrefix("text/") ? .plain("String") : .plain("Data"),
+            doc: request.description
+        )
+        return .raw(property, contentType: type)
+    }
+
+    /// The `Response` of `operation`: its first success status's content.
+    func responseType(
+        _ operation: OpenAPI.Operation,
+        location: String,
+        scope: inout NameScope,
+        nested: inout [Declaration]
+    ) -> TypeRef {
+        let successes = operation.responses.filter { $0.key.isSuccess }
+            .sorted { $0.key.rawValue < $1.key.rawValue }
+        guard let (status, outcome) = successes.first.map({ ($0.key, $0.value) }) else {
+            return .plain("EmptyResponse")
+        }
+        let responseLocation = location + "/responses/\(status.rawValue)"
+        let response: OpenAPI.Response
+        switch outcome {
+        case .b(let value):
+            response = value
+        case .a(let reference):
+            guard let value = document.components[reference] else {
+                report(responseLocation, "response reference is not in this document; Data used")
+                return .plain("Data")
+            }
+            response = value
+        }
+        for link in response.links.keys.sorted() {
+            report(responseLocation + "/links/\(Diagnostic.token(link))", "links are not generated")
+        }
+        guard let (type, content) = preferredContent(response.content) else {
+            return .plain("EmptyResponse")
+        }
+        if Self.isJSON(type) {
+            guard let schema = content.schema else { return .jsonValue }
+            let schemaLocation = responseLocation + "/content/\(Diagnostic.token(type))/schema"
+            if Self.declaresType(schema) {
+                nested.append(models.declaration(for: schema, name: "Response", location: schemaLocation))
+                return TypeRef(code: "Response", isJSONResponse: true)
+            }
+            let swiftType = models.type(of: schema, name: "ResponseValue", location: schemaLocation, scope: &scope, nested: &nested)
+            if swiftType.isJSONResponse && !schema.nullable { return swiftType }
+            return TypeRef(code: "\(familyName)JSON<\(schema.nullable ? swiftType.optional.code : swiftType.code)>")
+        }
+        if type.hasPrefix("text/") { return .plain("String") }
+        if type.contains("xml") {
+            report(responseLocation + "/content/\(Diagnostic.token(type))", "XML responses are read as Data")
+        }
+        return .plain("Data")
+    }
+
+    /// Whether `schema` is declared as a type of its own: an object with properties or a composition.
+    static func declaresType(_ schema: JSONSchema) -> Bool {
+        switch schema.value {
+        case .object(_, let object): !object.properties.isEmpty
+        case .all(let parts, _): parts.count > 1
+        case .one(let options, _), .any(let options, _): options.filter { !$0.isNull }.count > 1
+        default: false
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import OpenAPIKit
+
+/// A parameter of an operation as a stored property of its method.
+struct ParameterProperty {
+    var property: Property
+    var location: OpenAPI.Parameter.Context.Location
+    var explode: Bool
+}
+
+/// What an operation sends as its body.
+enum BodyKind {
+    case none
+    /// A JSON value, encoded as the method's parameters.
+    case json(Property)
+    /// Form fields: stored properties the form encoder writes.
+    case form([Property])
+    /// Bytes sent as they are, with their media type.
+    case raw(Property, contentType: String)
+}
+
+/// One operation, ready to be written as an `ApiMethod`.
+struct OperationModel {
+    var name: String
+    var doc: String?
+    var method: String
+    var path: String
+    var deprecated: Bool
+    var parameters: [ParameterProperty]
+    var body: BodyKind
+    var response: TypeRef
+    var nested: [Declaration]
+    var location: String
+}
+
+extension ServiceGenerator {
+    /// The method of `operation`, or `nil` when it cannot be expressed (reported).
+    func operationModel(
+        _ operation: OpenAPI.Operation,
+        method: OpenAPI.HttpMethod,
+        path: OpenAPI.Path,
+        pathItem: OpenAPI.PathItem,
+        name: String
+    ) -> OperationModel? {
+        let location = "#/paths/\(Diagnostic.token(path.rawValue))/\(method.rawValue.lowercased())"
+        var scope = NameScope(reserved: Set(models.componentNames.values).union([name, "Response", "Output"]))
+        var nested: [Declaration] = []
+        var names = NameScope(reserved: Self.methodRequirementNames)
+        var parameters: [ParameterProperty] = []
+        let pathLevel = pathItem.parameters.compactMap { resolve($0) }
+        let own = operation.parameters.compactMap { resolve($0) }
+        var merged: [OpenAPI.Parameter] = pathLevel.filter { shared in
+            !own.contains { $0.name == shared.name && $0.location == shared.location }
+        }
+        merged += own
+        for (index, parameter) in merged.enumerated() {
+            let parameterLocation = location + "/parameters/\(index)"
+            if parameter.location == .cookie || parameter.location == .querystring {
+                report(parameterLocation, "\(parameter.location.rawValue) parameter `\(parameter.name)` is not generated")
+                continue
+            }
+            var type = TypeRef.plain("String")
+            var explode = true
+            switch parameter.schemaOrContent {
+            case .a(let context):
+                explode = context.explode
+                let schema: JSONSchema
+                switch context.schema {
+                case .a(let reference):
+                    schema = .reference(reference.jsonReference)
+                case .b(let inline):
+                    schema = inline
+                }
+                type = models.type(
+                    of: schema,
+                    name: SwiftNames.typeName(parameter.name),
+                    location: parameterLocation + "/schema",
+                    scope: &scope,
+                    nested: &nested
+                )
+            case .b:
+                report(parameterLocation, "parameter `\(parameter.name)` with `content` is sent as a String")
+            }
+            if !parameter.required { type = type.optional }
+            let swiftName = names.unique(SwiftNames.memberName(parameter.name))
+            parameters.append(
+                ParameterProperty(
+                    property: Property(
+                        swiftName: swiftName,
+                        wireName: parameter.name,
+                        type: type,
+                        doc: parameter.description,
+                        deprecated: parameter.deprecated
+                    ),
+                    location: parameter.location,
+                    explode: explode
+                )
+            )
+        }
+        guard
+            let body = bodyKind(operation, location: location, names: &names, scope: &scope, nested: &nested)
+        else { return nil }
+        let response = responseType(operation, location: location, scope: &scope, nested: &nested)
+        if !operation.callbacks.isEmpty {
+            for key in operation.callbacks.keys.sorted() {
+                report(location + "/callbacks/\(Diagnostic.token(key))", "callbacks are not generated")
+            }
+        }
+        var doc = [operation.summary, operation.description].compactMap { $0 }.joined(separator: "\n\n")
+        doc += (doc.isEmpty ? "" : "\n\n") + "`\(method.rawValue.uppercased()) \(path.rawValue)`"
+        return OperationModel(
+            name: name,
+            doc: doc,
+            method: method.rawValue.lowercased(),
+            path: path.rawValue,
+            deprecated: operation.deprecated,
+            parameters: parameters,
+            body: body,
+            response: response,
+            nested: nested,
+            location: location
+        )
+    }
+
+    /// Names a stored property of a method must not take.
+    static let methodRequirementNames: Set<String> = [
+        "path", "httpMethod", "headers", "body", "options", "parametersEncoding", "hostProviderKey", "method",
+        "timeout", "deadline", "acceptableStatusCodes", "statusErrors", "middlewares", "cachePolicy",
+        "isLoggingEnabled", "urlInfo", "finalize", "statusError",
+    ]
+
+    func resolve(_ parameter: Either<OpenAPI.Reference<OpenAPI.Parameter>, OpenAPI.Parameter>) -> OpenAPI.Parameter? {
+        switch parameter {
+        case .b(let value):
+            return value
+        case .a(let reference):
+            guard let value = document.components[reference] else {
+                report("#", "parameter reference \(reference.absoluteString) is not in this document")
+                return nil
+            }
+            return value
+        }
+    }
+}

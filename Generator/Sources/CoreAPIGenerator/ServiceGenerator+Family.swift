@@ -1,0 +1,105 @@
+import OpenAPIKit
+
+extension ServiceGenerator {
+    /// The schema the operations' error responses share, when exactly one component schema is used by
+    /// every `default`, `4XX` and `5XX` response that has a JSON body.
+    func commonErrorSchema() -> String? {
+        var names: Set<String> = []
+        for (_, item) in document.paths {
+            guard case .b(let pathItem) = item else { continue }
+            for endpoint in pathItem.endpoints {
+                for (status, outcome) in endpoint.operation.responses {
+                    let isError: Bool
+                    switch status.value {
+                    case .default: isError = true
+                    case .status(let code): isError = code >= 400
+                    case .range(let range): isError = range == .clientError || range == .serverError
+                    }
+                    guard isError, let response = document.components[outcome],
+                        let (type, content) = preferredContent(response.content), Self.isJSON(type)
+                    else { continue }
+                    guard let name = content.schema?.reference?.name else { return nil }
+                    names.insert(name)
+                }
+            }
+        }
+        return names.count == 1 ? names.first : nil
+    }
+
+    /// The family file: the host, the protocol, the error, the JSON wrapper and what was not generated.
+    func familySource(diagnostics: [Diagnostic]) -> String {
+        var writer = SourceWriter()
+        writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
+        let title = document.info.title
+        var hostDoc = "The host of \(title): map `key` to one of `servers` (or another host) in the session's `HostProvider`."
+        if document.servers.contains(where: { !$0.variables.isEmpty }) {
+            hostDoc += " A `{name}` in a server is one of the document's server variables, to fill in."
+        }
+        writer.doc(hostDoc)
+        writer.block("enum \(familyName)Host") { writer in
+            writer.line("/// The host key every method of the family uses.")
+            writer.line("static let key = \"\(SwiftNames.memberName(familyName).swiftLiteral)\"")
+            writer.line("/// The servers the document lists, in its order.")
+            let servers = document.servers.map { "\"\($0.urlTemplate.absoluteString.swiftLiteral)\"" }
+            if servers.isEmpty {
+                writer.line("static let servers: [String] = []")
+            } else {
+                writer.line("static let servers = [")
+                for server in servers { writer.line("    \(server),") }
+                writer.line("]")
+            }
+        }
+        writer.line()
+        let errorSchema = commonErrorSchema()
+        let errorType = errorSchema.flatMap { models.componentNames[$0] }
+        writer.doc(
+            "A method of \(title): the host key"
+                + (errorType == nil ? "." : ", and the common error body read once for every method.")
+        )
+        writer.line("protocol \(familyName)Method: ApiMethod {}")
+        writer.line()
+        writer.block("extension \(familyName)Method") { writer in
+            writer.line("var hostProviderKey: String { \(familyName)Host.key }")
+            if let errorType {
+                writer.line()
+                writer.block("func statusError(for failure: ApiError.StatusFailure) -> (any Error)?") { writer in
+                    writer.block("guard let body = try? JSONDecoder().decode(\(errorType).self, from: failure.body) else") {
+                        writer in
+                        writer.line("return nil")
+                    }
+                    writer.line("return \(familyName)Error(status: failure.statusCode, body: body)")
+                }
+            }
+        }
+        if let errorType {
+            writer.line()
+            writer.doc("An error \(title) reported in its common error body.")
+            writer.block("struct \(familyName)Error: Error, Hashable") { writer in
+                writer.line("/// The HTTP status code.")
+                writer.line("var status: Int")
+                writer.line("/// The error body.")
+                writer.line("var body: \(errorType)")
+            }
+        }
+        writer.line()
+        writer.doc("A JSON response whose value has no model of its own, such as a list of strings or a map.")
+        writer.block("struct \(familyName)JSON<Value: Decodable & Sendable>: JSONApiResponse") { writer in
+            writer.line("/// The decoded value.")
+            writer.line("var value: Value")
+            writer.line()
+            writer.block("init(from decoder: any Decoder) throws") { writer in
+                writer.line("value = try Value(from: decoder)")
+            }
+        }
+        if !diagnostics.isEmpty {
+            writer.line()
+            writer.line("// Not generated (each with its place in the document):")
+            for diagnostic in diagnostics {
+                for (index, line) in SourceWriter.wrap("- \(diagnostic)", width: 117).enumerated() {
+                    writer.line(index == 0 ? "// \(line)" : "//   \(line)")
+                }
+            }
+        }
+        return writer.text
+    }
+}

@@ -1,0 +1,168 @@
+import OpenAPIKit
+
+extension ServiceGenerator {
+    /// The source of one operation's `ApiMethod`.
+    func methodSource(_ operation: OperationModel) -> String {
+        var writer = SourceWriter()
+        var imports = ["CoreAPI", "CoreAPIJSON", "Foundation"]
+        if operation.response.code == "String" { imports.append("CoreAPIText") }
+        writeHeader(to: &writer, imports: imports)
+        writer.doc(operation.doc)
+        if operation.deprecated { writer.line("@available(*, deprecated, message: \"Deprecated in the document.\")") }
+        writer.block("struct \(operation.name): \(familyName)Method") { writer in
+            writeMethodBody(operation, to: &writer)
+        }
+        return writer.text
+    }
+
+    private func writeMethodBody(_ operation: OperationModel, to writer: inout SourceWriter) {
+        let hasBody: Bool
+        switch operation.body {
+        case .none: hasBody = false
+        default: hasBody = true
+        }
+        let query = operation.parameters.filter { $0.location == .query }
+        let queryInURL = hasBody && !query.isEmpty
+        if operation.response.code != "Response" {
+            writer.line("typealias Response = \(operation.response.code)")
+        }
+        var encoded: [Property] = []
+        if !operation.parameters.isEmpty { writer.separate() }
+        for parameter in operation.parameters {
+            let property = parameter.property
+            writer.doc(property.doc)
+            let isEncoded = parameter.location == .query && !queryInURL
+            if isEncoded { encoded.append(property) }
+            let wrapper = isEncoded ? "" : "@Excluded "
+            writer.line("\(wrapper)var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)")
+        }
+        switch operation.body {
+        case .none:
+            break
+        case .json(let property):
+            writer.separate()
+            writer.doc(property.doc ?? "The JSON body.")
+            writer.line("var \(property.swiftName): \(property.type.code)")
+        case .form(let fields):
+            writer.separate()
+            DeclarationWriter.writeProperties(fields, to: &writer)
+            encoded += fields
+        case .raw(let property, _):
+            writer.separate()
+            writer.doc(property.doc ?? "The body, sent as it is.")
+            writer.line("@Excluded var \(property.swiftName): \(property.type.code)")
+        }
+        writer.separate()
+        writer.line("var path: String { \"\(pathExpression(operation))\" }")
+        if operation.method != "get" {
+            writer.line("var httpMethod: HTTPMethod { .\(operation.method) }")
+        }
+        writeHeaders(operation.parameters.filter { $0.location == .header }, to: &writer)
+        writeEncoding(operation, query: query, queryInURL: queryInURL, to: &writer)
+        if queryInURL { writeURLInfo(query, to: &writer) }
+        if case .json(let property) = operation.body {
+            writer.line()
+            writer.block("func encode(to encoder: any Encoder) throws") { writer in
+                let optional = property.type.isOptional ? "?" : ""
+                writer.line("try \(property.swiftName)\(optional).encode(to: encoder)")
+            }
+        } else {
+            DeclarationWriter.writeCodingKeys(encoded, to: &writer)
+        }
+        DeclarationWriter.writeNested(operation.nested, to: &writer)
+    }
+
+    /// The path template with each `{name}` replaced by its parameter's text.
+    func pathExpression(_ operation: OperationModel) -> String {
+        var result = ""
+        var remainder = Substring(operation.path)
+        while let open = remainder.firstIndex(of: "{"), let close = remainder[open...].firstIndex(of: "}") {
+            result += String(remainder[..<open]).swiftLiteral
+            let name = String(remainder[remainder.index(after: open)..<close])
+            if let parameter = operation.parameters.first(where: { $0.location == .path && $0.property.wireName == name }) {
+                result += "\\(" + Self.text(of: SwiftNames.escaped(parameter.property.swiftName), parameter.property.type) + ")"
+            } else {
+                report(operation.location, "path parameter `\(name)` is not declared; left in the path as it is")
+                result += "{\(name)}".swiftLiteral
+            }
+            remainder = remainder[remainder.index(after: close)...]
+        }
+        return result + String(remainder).swiftLiteral
+    }
+
+    /// An expression for the text of `value` of type `type` (not optional) in a path, header or query.
+    static func text(of value: String, _ type: TypeRef) -> String {
+        if let element = type.element {
+            return "\(value).map { \(text(of: "$0", element)) }.joined(separator: \",\")"
+        }
+        if type.isStringEnum { return "\(value).rawValue" }
+        switch type.code.replacingOccurrences(of: "?", with: "") {
+        case "String": return value
+        case "UUID": return "\(value).uuidString"
+        case "Data": return "\(value).base64EncodedString()"
+        case "Int", "Int32", "Int64", "Bool": return "String(\(value))"
+        default: return "\"\\(\(value))\""
+        }
+    }
+
+    private func writeHeaders(_ headers: [ParameterProperty], to writer: inout SourceWriter) {
+        guard !headers.isEmpty else { return }
+        writer.block("var headers: Headers") { writer in
+            writer.line("var headers = Headers()")
+            for header in headers {
+                let name = SwiftNames.escaped(header.property.swiftName)
+                let set = "headers.set(\(Self.text(of: name, header.property.type)), for: \"\(header.property.wireName.swiftLiteral)\")"
+                if header.property.type.isOptional {
+                    writer.line("if let \(name) { \(set) }")
+                } else {
+                    writer.line(set)
+                }
+            }
+            writer.line("return headers")
+        }
+    }
+
+    private func writeEncoding(
+        _ operation: OperationModel,
+        query: [ParameterProperty],
+        queryInURL: Bool,
+        to writer: inout SourceWriter
+    ) {
+        switch operation.body {
+        case .form:
+            writer.line("var parametersEncoding: any ParametersEncoding { FormParametersEncoder() }")
+        case .raw(let property, let contentType):
+            let data = property.type.code == "String" ? "Data(\(property.swiftName).utf8)" : property.swiftName
+            writer.line("var body: RequestBody? { .data(\(data), contentType: \"\(contentType.swiftLiteral)\") }")
+        case .json:
+            break
+        case .none:
+            let arrays = query.filter { $0.property.type.element != nil }
+            let prefersQuery = ["get", "head", "delete"].contains(operation.method)
+            guard !prefersQuery || !arrays.isEmpty else { return }
+            let arrayEncoding = arrays.contains { !$0.explode } ? ".commaSeparated" : ".repeatedKey"
+            writer.block("var parametersEncoding: any ParametersEncoding") { writer in
+                writer.line("QueryParametersEncoder(destination: .queryString, arrayEncoding: \(arrayEncoding))")
+            }
+        }
+    }
+
+    /// `urlInfo(from:)` with the query parameters as query items, for a method whose parameters are its body.
+    private func writeURLInfo(_ query: [ParameterProperty], to writer: inout SourceWriter) {
+        writer.line()
+        writer.block("func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo") { writer in
+            writer.line("var query: [URLQueryItem] = []")
+            for parameter in query {
+                let property = parameter.property
+                let name = SwiftNames.escaped(property.swiftName)
+                let wire = property.wireName.swiftLiteral
+                var append = "query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: name, property.type))))"
+                if let element = property.type.element, parameter.explode {
+                    append = "for item in \(name) { query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: "item", element)))) }"
+                }
+                writer.line(property.type.isOptional ? "if let \(name) { \(append) }" : append)
+            }
+            writer.line("return .components(host: try hostProvider.host(for: hostProviderKey), path: path, queryItems: query)")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import CoreAPIGenerator
+import Foundation
+
+// coreapi-generate <document> <output-folder> [--name <Family>]
+// Writes a CoreAPI service module from an OpenAPI 3.0 or 3.1 document (YAML or JSON). What it cannot express
+// is listed on standard error with its place in the document; it exits non-zero only when the document
+// cannot be read.
+
+let usage = "usage: coreapi-generate <document.yaml|json> <output-folder> [--name <FamilyName>]\n"
+var arguments = Array(CommandLine.arguments.dropFirst())
+var familyName: String?
+if let index = arguments.firstIndex(of: "--name"), index + 1 < arguments.count {
+    familyName = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+}
+guard arguments.count == 2 else {
+    FileHandle.standardError.write(Data(usage.utf8))
+    exit(64)
+}
+let input = URL(fileURLWithPath: arguments[0])
+let output = URL(fileURLWithPath: arguments[1])
+do {
+    let document = try DocumentLoader.load(contentsOf: input)
+    let name = familyName ?? document.info.title
+    let result = ServiceGenerator(document: document, familyName: name).generate()
+    try ServiceGenerator.write(result, to: output)
+    for diagnostic in result.diagnostics {
+        FileHandle.standardError.write(Data("not generated: \(diagnostic)\n".utf8))
+    }
+    print("wrote \(result.files.count) files to \(output.path)")
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
