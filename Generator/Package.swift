@@ -7,6 +7,24 @@ let strictFlags: [SwiftSetting] =
     ProcessInfo.processInfo.environment["COREAPI_WARNINGS_AS_ERRORS"] == "1"
     ? [.unsafeFlags(["-warnings-as-errors"])] : []
 
+// Each golden module, generated from the document of the same name in Tests/Documents, compiled as a target
+// of its own against CoreAPI with warnings as errors.
+let goldens = [
+    "ApiWithExamples", "CallbackExample", "Features", "LinkExample", "Petstore", "PetstoreExpanded", "Uspto",
+]
+let goldenTargets: [Target] = goldens.map { name in
+    .target(
+        name: "Golden\(name)",
+        dependencies: [
+            .product(name: "CoreAPI", package: "CoreAPI"),
+            .product(name: "CoreAPIJSON", package: "CoreAPI"),
+            .product(name: "CoreAPIText", package: "CoreAPI"),
+        ],
+        path: "Tests/Goldens/\(name)",
+        swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
+    )
+}
+
 let package = Package(
     name: "CoreAPIGenerator",
     platforms: [.macOS(.v13)],
@@ -19,7 +37,7 @@ let package = Package(
         // Without its default ExternalLoading trait, which this generator does not use and which builds slower.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(path: ".."),
+        .package(name: "CoreAPI", path: ".."),
     ],
     targets: [
         .target(
@@ -36,16 +54,18 @@ let package = Package(
         .plugin(
             name: "GenerateServiceModule",
             capability: .command(
-                intent: .custom(verb: "generate-service-module", description: "Writes a CoreAPI service module from an OpenAPI document."),
+                intent: .custom(
+                    verb: "generate-service-module",
+                    description: "Writes a CoreAPI service module from an OpenAPI document."
+                ),
                 permissions: [.writeToPackageDirectory(reason: "Writes the generated service module's sources.")]
             ),
             dependencies: ["coreapi-generate"]
         ),
         .testTarget(
             name: "CoreAPIGeneratorTests",
-            dependencies: ["CoreAPIGenerator"],
-            exclude: [],
+            dependencies: ["CoreAPIGenerator"] + goldens.map { .target(name: "Golden\($0)") },
             swiftSettings: strictFlags
         ),
-    ]
+    ] + goldenTargets
 )

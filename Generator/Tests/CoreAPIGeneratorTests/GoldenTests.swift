@@ -1,0 +1,51 @@
+import CoreAPIGenerator
+import Foundation
+import Testing
+
+/// The documents in Tests/Documents, each with the family name its golden module in Tests/Goldens has.
+let goldenDocuments: [(document: String, family: String)] = [
+    ("api-with-examples-like.yaml", "ApiWithExamples"),
+    ("callback-example-like.yaml", "CallbackExample"),
+    ("features-3.1.yaml", "Features"),
+    ("link-example-like.yaml", "LinkExample"),
+    ("petstore-expanded-like.yaml", "PetstoreExpanded"),
+    ("petstore-like.yaml", "Petstore"),
+    ("uspto-like.yaml", "Uspto"),
+]
+
+let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+
+/// The files below `folder`, by path relative to it.
+func filesBelow(_ folder: URL) throws -> [String: String] {
+    var result: [String: String] = [:]
+    let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+    while let url = enumerator?.nextObject() as? URL {
+        guard url.pathExtension == "swift" else { continue }
+        let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+        result[relative] = try String(contentsOf: url, encoding: .utf8)
+    }
+    return result
+}
+
+@Suite("Golden modules")
+struct GoldenTests {
+    @Test("Each document regenerates its golden module byte for byte", arguments: goldenDocuments)
+    func regeneratesGolden(document: String, family: String) throws {
+        let url = testsFolder.appendingPathComponent("Documents/\(document)")
+        let result = ServiceGenerator(document: try DocumentLoader.load(contentsOf: url), familyName: family).generate()
+        let generated = Dictionary(uniqueKeysWithValues: result.files.map { ($0.path, $0.contents) })
+        let golden = try filesBelow(testsFolder.appendingPathComponent("Goldens/\(family)"))
+        #expect(generated.keys.sorted() == golden.keys.sorted())
+        for (path, contents) in generated {
+            #expect(golden[path] == contents, "\(family)/\(path) differs from its golden")
+        }
+    }
+
+    @Test("Generating twice gives the same bytes")
+    func deterministic() throws {
+        let url = testsFolder.appendingPathComponent("Documents/features-3.1.yaml")
+        let first = ServiceGenerator(document: try DocumentLoader.load(contentsOf: url), familyName: "F").generate()
+        let second = ServiceGenerator(document: try DocumentLoader.load(contentsOf: url), familyName: "F").generate()
+        #expect(first.files == second.files)
+    }
+}
