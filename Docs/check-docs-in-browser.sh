@@ -114,6 +114,7 @@ pages=(
     "/documentation/coreapimetrics/|CoreAPIMetrics|"
     "/documentation/coreapitracing/|CoreAPITracing|"
     "/documentation/coreapihttptypes/|CoreAPIHTTPTypes|"
+    "/documentation/coreapiopenapi/|CoreAPIOpenAPI|"
     "/documentation/coreapi/observability/|Observability|"
     "/documentation/coreapi/gettingstarted/|Getting Started|/documentation/coreapijson/jsonapiresponse"
 )

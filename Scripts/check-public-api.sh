@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compares the public API of the library modules with the listing checked in at Docs/PublicAPI.txt, and
-# holds the number of public top-level types (typealiases included) to at most 80.
+# holds the number of public top-level types (typealiases included) to at most 82: the 80 the library and its
+# bridges may have, and one root for each of the two testing features whose whole API nests under one
+# name (`Cassette`, `TransportConformance`). A new top-level type means nesting another or raising this on purpose.
 # Usage: Scripts/check-public-api.sh [--update]
 #
 # It reads the symbol graphs Docs/build-docs.sh leaves in .build/docs-work/graphs (one folder per module,
@@ -18,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 graphs=.build/docs-work/graphs
 listing=Docs/PublicAPI.txt
-limit=80
+limit=82
 update=0
 case "${1-}" in
     --update) update=1 ;;
