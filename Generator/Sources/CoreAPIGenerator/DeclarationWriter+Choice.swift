@@ -27,8 +27,7 @@ extension DeclarationWriter {
                 writer.line()
                 writer.block("init(from decoder: any Decoder) throws") { writer in
                     writer.line("let container = try decoder.container(keyedBy: DiscriminatorKeys.self)")
-                    writer.block("switch try container.decodeIfPresent(String.self, forKey: .discriminator)") {
-                        writer in
+                    writer.switchBlock("try container.decodeIfPresent(String.self, forKey: .discriminator)") { writer in
                         for variant in variants where !variant.tags.isEmpty {
                             let tags = variant.tags.map { "\"\($0.swiftLiteral)\"" }.joined(separator: ", ")
                             writer.line(
@@ -55,7 +54,7 @@ extension DeclarationWriter {
             }
             writer.line()
             writer.block("func encode(to encoder: any Encoder) throws") { writer in
-                writer.block("switch self") { writer in
+                writer.switchBlock("self") { writer in
                     for variant in variants {
                         writer.line("case .\(SwiftNames.escaped(variant.caseName))(let value): try value.encode(to: encoder)")
                     }

@@ -78,7 +78,7 @@ enum DeclarationWriter {
             writer.line("case unknown(String)")
             writer.line()
             writer.block("init(rawValue: String)") { writer in
-                writer.block("switch rawValue") { writer in
+                writer.switchBlock("rawValue") { writer in
                     for item in cases {
                         writer.line("case \"\(item.wire.swiftLiteral)\": self = .\(SwiftNames.escaped(item.name))")
                     }
@@ -87,7 +87,7 @@ enum DeclarationWriter {
             }
             writer.line()
             writer.block("var rawValue: String") { writer in
-                writer.block("switch self") { writer in
+                writer.switchBlock("self") { writer in
                     for item in cases {
                         writer.line("case .\(SwiftNames.escaped(item.name)): \"\(item.wire.swiftLiteral)\"")
                     }

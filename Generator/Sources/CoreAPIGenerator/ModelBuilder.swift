@@ -141,7 +141,8 @@ final class ModelBuilder {
         var seen: Set<String> = []
         for value in schema.allowedValues ?? [] {
             guard let wire = value.value as? String, seen.insert(wire).inserted else { continue }
-            cases.append((scope.unique(SwiftNames.memberName(wire)), wire))
+            let name = SwiftNames.memberName(wire)
+            cases.append((scope.unique(name == "unknown" ? "unknownValue" : name), wire))
         }
         return cases
     }

@@ -41,8 +41,11 @@ extension ServiceGenerator {
             writer.line("static let key = \"\(SwiftNames.memberName(familyName).swiftLiteral)\"")
             writer.line("/// The servers the document lists, in its order.")
             let servers = document.servers.map { "\"\($0.urlTemplate.absoluteString.swiftLiteral)\"" }
+            let single = "static let servers = [\(servers.joined(separator: ", "))]"
             if servers.isEmpty {
                 writer.line("static let servers: [String] = []")
+            } else if single.count + 8 <= SourceWriter.lineLength {
+                writer.line(single)
             } else {
                 writer.line("static let servers = [")
                 for server in servers { writer.line("    \(server),") }

@@ -80,7 +80,9 @@ extension ServiceGenerator {
             result += String(remainder[..<open]).swiftLiteral
             let name = String(remainder[remainder.index(after: open)..<close])
             if let parameter = operation.parameters.first(where: { $0.location == .path && $0.property.wireName == name }) {
-                result += "\\(" + Self.text(of: SwiftNames.escaped(parameter.property.swiftName), parameter.property.type) + ")"
+                var text = Self.text(of: SwiftNames.escaped(parameter.property.swiftName), parameter.property.type)
+                if text.hasPrefix("String("), text.hasSuffix(")") { text = String(text.dropFirst(7).dropLast()) }
+                result += "\\(" + text + ")"
             } else {
                 report(operation.location, "path parameter `\(name)` is not declared; left in the path as it is")
                 result += "{\(name)}".swiftLiteral

@@ -26,6 +26,13 @@ struct SourceWriter {
         line("}")
     }
 
+    /// Adds `switch subject {`, the cases `body` writes at the same depth (the project's style), and `}`.
+    mutating func switchBlock(_ subject: String, _ body: (inout SourceWriter) -> Void) {
+        line("switch \(subject) {")
+        body(&self)
+        line("}")
+    }
+
     /// Adds a `///` comment with `text`'s paragraphs wrapped to the line length.
     mutating func doc(_ text: String?) {
         guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }

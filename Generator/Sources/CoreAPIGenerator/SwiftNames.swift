@@ -5,11 +5,11 @@ enum SwiftNames {
     /// Words that must be written in backticks to be an identifier.
     static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
-        "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+        "inout", "internal", "let", "operator", "private", "precedencegroup", "protocol", "public",
         "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
         "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw",
         "switch", "where", "while", "as", "false", "is", "nil", "super", "throws", "true", "try", "any", "some",
-        "await", "async", "consume", "borrowing", "consuming", "copy", "discard", "each", "macro",
+        "await",
     ]
 
     /// Identifiers that backticks cannot rescue or that read badly: a suffix is added instead.

@@ -10,10 +10,7 @@ enum FeaturesHost {
     /// The host key every method of the family uses.
     static let key = "features"
     /// The servers the document lists, in its order.
-    static let servers = [
-        "https://api.example.com/v1",
-        "https://staging.example.com/v1",
-    ]
+    static let servers = ["https://api.example.com/v1", "https://staging.example.com/v1"]
 }
 
 /// A method of Feature Coverage (3.1): the host key, and the common error body read once for every method.

@@ -10,9 +10,7 @@ enum PetstoreHost {
     /// The host key every method of the family uses.
     static let key = "petstore"
     /// The servers the document lists, in its order.
-    static let servers = [
-        "http://petstore.example.com/v1",
-    ]
+    static let servers = ["http://petstore.example.com/v1"]
 }
 
 /// A method of Pet Store Sample: the host key, and the common error body read once for every method.

@@ -11,9 +11,7 @@ enum PetstoreExpandedHost {
     /// The host key every method of the family uses.
     static let key = "petstoreExpanded"
     /// The servers the document lists, in its order.
-    static let servers = [
-        "https://petstore.example.com/api",
-    ]
+    static let servers = ["https://petstore.example.com/api"]
 }
 
 /// A method of Pet Store Expanded Sample: the host key, and the common error body read once for every method.

@@ -11,9 +11,7 @@ enum UsptoHost {
     /// The host key every method of the family uses.
     static let key = "uspto"
     /// The servers the document lists, in its order.
-    static let servers = [
-        "{scheme}://developer.example.gov/ds-api",
-    ]
+    static let servers = ["{scheme}://developer.example.gov/ds-api"]
 }
 
 /// A method of Data Set API (sample): the host key.

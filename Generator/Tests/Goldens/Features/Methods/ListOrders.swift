@@ -33,17 +33,17 @@ struct ListOrders: FeaturesMethod {
 
         init(rawValue: String) {
             switch rawValue {
-                case "placed": self = .placed
-                case "delivered": self = .delivered
-                default: self = .unknown(rawValue)
+            case "placed": self = .placed
+            case "delivered": self = .delivered
+            default: self = .unknown(rawValue)
             }
         }
 
         var rawValue: String {
             switch self {
-                case .placed: "placed"
-                case .delivered: "delivered"
-                case .unknown(let value): value
+            case .placed: "placed"
+            case .delivered: "delivered"
+            case .unknown(let value): value
             }
         }
     }

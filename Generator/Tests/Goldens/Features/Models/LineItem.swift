@@ -22,19 +22,19 @@ struct LineItem: Codable, Hashable, Sendable, JSONApiResponse {
 
             init(rawValue: String) {
                 switch rawValue {
-                    case "S": self = .s
-                    case "M": self = .m
-                    case "L": self = .l
-                    default: self = .unknown(rawValue)
+                case "S": self = .s
+                case "M": self = .m
+                case "L": self = .l
+                default: self = .unknown(rawValue)
                 }
             }
 
             var rawValue: String {
                 switch self {
-                    case .s: "S"
-                    case .m: "M"
-                    case .l: "L"
-                    case .unknown(let value): value
+                case .s: "S"
+                case .m: "M"
+                case .l: "L"
+                case .unknown(let value): value
                 }
             }
         }

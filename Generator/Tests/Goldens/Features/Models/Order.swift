@@ -42,27 +42,27 @@ struct Order: Codable, Hashable, Sendable, JSONApiResponse {
         case placed
         case inTransit
         case delivered
-        case unknown2
+        case unknownValue
         /// A value the document does not list, kept as it was sent.
         case unknown(String)
 
         init(rawValue: String) {
             switch rawValue {
-                case "placed": self = .placed
-                case "in-transit": self = .inTransit
-                case "delivered": self = .delivered
-                case "unknown": self = .unknown2
-                default: self = .unknown(rawValue)
+            case "placed": self = .placed
+            case "in-transit": self = .inTransit
+            case "delivered": self = .delivered
+            case "unknown": self = .unknownValue
+            default: self = .unknown(rawValue)
             }
         }
 
         var rawValue: String {
             switch self {
-                case .placed: "placed"
-                case .inTransit: "in-transit"
-                case .delivered: "delivered"
-                case .unknown2: "unknown"
-                case .unknown(let value): value
+            case .placed: "placed"
+            case .inTransit: "in-transit"
+            case .delivered: "delivered"
+            case .unknownValue: "unknown"
+            case .unknown(let value): value
             }
         }
     }

@@ -17,17 +17,17 @@ enum Payment: Codable, Hashable, Sendable, JSONApiResponse {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: DiscriminatorKeys.self)
         switch try container.decodeIfPresent(String.self, forKey: .discriminator) {
-            case "card": self = .card(try Card(from: decoder))
-            case "bank": self = .bankTransfer(try BankTransfer(from: decoder))
-            default: self = .unknown(try JSONValue(from: decoder))
+        case "card": self = .card(try Card(from: decoder))
+        case "bank": self = .bankTransfer(try BankTransfer(from: decoder))
+        default: self = .unknown(try JSONValue(from: decoder))
         }
     }
 
     func encode(to encoder: any Encoder) throws {
         switch self {
-            case .card(let value): try value.encode(to: encoder)
-            case .bankTransfer(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .card(let value): try value.encode(to: encoder)
+        case .bankTransfer(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

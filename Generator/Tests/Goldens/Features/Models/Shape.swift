@@ -31,9 +31,9 @@ enum Shape: Codable, Hashable, Sendable, JSONApiResponse {
 
     func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .int(let value): try value.encode(to: encoder)
-            case .lineItem(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .int(let value): try value.encode(to: encoder)
+        case .lineItem(let value): try value.encode(to: encoder)
         }
     }
 }

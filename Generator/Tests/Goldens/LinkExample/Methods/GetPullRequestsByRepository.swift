@@ -24,19 +24,19 @@ struct GetPullRequestsByRepository: LinkExampleMethod {
 
         init(rawValue: String) {
             switch rawValue {
-                case "open": self = .`open`
-                case "merged": self = .merged
-                case "declined": self = .declined
-                default: self = .unknown(rawValue)
+            case "open": self = .`open`
+            case "merged": self = .merged
+            case "declined": self = .declined
+            default: self = .unknown(rawValue)
             }
         }
 
         var rawValue: String {
             switch self {
-                case .`open`: "open"
-                case .merged: "merged"
-                case .declined: "declined"
-                case .unknown(let value): value
+            case .`open`: "open"
+            case .merged: "merged"
+            case .declined: "declined"
+            case .unknown(let value): value
             }
         }
     }
