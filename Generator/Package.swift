@@ -64,7 +64,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CoreAPIGeneratorTests",
-            dependencies: ["CoreAPIGenerator"] + goldens.map { .target(name: "Golden\($0)") },
+            dependencies: [
+                "CoreAPIGenerator",
+                .product(name: "CoreAPI", package: "CoreAPI"),
+                .product(name: "CoreAPITesting", package: "CoreAPI"),
+            ] + goldens.map { .target(name: "Golden\($0)") },
             swiftSettings: strictFlags
         ),
     ] + goldenTargets

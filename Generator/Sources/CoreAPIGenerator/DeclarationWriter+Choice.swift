@@ -56,7 +56,9 @@ extension DeclarationWriter {
             writer.block("func encode(to encoder: any Encoder) throws") { writer in
                 writer.switchBlock("self") { writer in
                     for variant in variants {
-                        writer.line("case .\(SwiftNames.escaped(variant.caseName))(let value): try value.encode(to: encoder)")
+                        writer.line(
+                            "case .\(SwiftNames.escaped(variant.caseName))(let value): try value.encode(to: encoder)"
+                        )
                     }
                     if discriminator != nil {
                         writer.line("case .unknown(let value): try value.encode(to: encoder)")

@@ -53,7 +53,10 @@ extension ServiceGenerator {
     public static func write(_ result: GenerationResult, to folder: URL) throws {
         for file in result.files {
             let url = folder.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try Data(file.contents.utf8).write(to: url, options: .atomic)
         }
     }

@@ -72,7 +72,9 @@ extension ModelBuilder {
             }
             return declareInline(schema, name: name, location: location, scope: &scope, nested: &nested)
         case .all(let parts, _):
-            if parts.count == 1 { return type(of: parts[0], name: name, location: location + "/allOf/0", scope: &scope, nested: &nested) }
+            if parts.count == 1 {
+                return type(of: parts[0], name: name, location: location + "/allOf/0", scope: &scope, nested: &nested)
+            }
             return declareInline(schema, name: name, location: location, scope: &scope, nested: &nested)
         case .one(let options, _), .any(let options, _):
             let concrete = options.filter { !$0.isNull }

@@ -39,7 +39,11 @@ final class ModelBuilder {
         // Assume a model until the declaration says otherwise, which breaks reference cycles.
         componentTypes[key] = TypeRef(code: name, isJSONResponse: true)
         guard let schema = components.schemas[OpenAPI.ComponentKey(stringLiteral: key)] else { return .jsonValue }
-        let declaration = declaration(for: schema, name: name, location: "#/components/schemas/\(Diagnostic.token(key))")
+        let declaration = declaration(
+            for: schema,
+            name: name,
+            location: "#/components/schemas/\(Diagnostic.token(key))"
+        )
         var type = TypeRef(code: name, isJSONResponse: true)
         switch declaration {
         case .alias(_, _, let aliased):
@@ -82,7 +86,11 @@ final class ModelBuilder {
         case .all(let parts, _):
             let merged = mergedProperties(parts, location: location + "/allOf")
             if merged.isEmpty, parts.count == 1 {
-                return .alias(name: name, doc: doc, type: type(of: parts[0], name: name, location: location, scope: &scope, nested: &nested))
+                return .alias(
+                    name: name,
+                    doc: doc,
+                    type: type(of: parts[0], name: name, location: location, scope: &scope, nested: &nested)
+                )
             }
             let properties = self.properties(of: merged, location: location, scope: &scope, nested: &nested)
             return .structure(name: name, doc: doc, properties: properties, nested: nested, isModel: isModel)
@@ -90,7 +98,13 @@ final class ModelBuilder {
             let kind = if case .one = schema.value { "oneOf" } else { "anyOf" }
             let concrete = options.filter { !$0.isNull }
             if concrete.count == 1 {
-                let type = type(of: concrete[0], name: name, location: location + "/\(kind)/0", scope: &scope, nested: &nested)
+                let type = type(
+                    of: concrete[0],
+                    name: name,
+                    location: location + "/\(kind)/0",
+                    scope: &scope,
+                    nested: &nested
+                )
                 return .alias(name: name, doc: doc, type: concrete.count < options.count ? type.optional : type)
             }
             var caseScope = NameScope(reserved: ["unknown"])
@@ -105,7 +119,13 @@ final class ModelBuilder {
                 } else {
                     caseName = "variant\(index + 1)"
                 }
-                let type = type(of: option, name: "Variant\(index + 1)", location: optionLocation, scope: &scope, nested: &nested)
+                let type = type(
+                    of: option,
+                    name: "Variant\(index + 1)",
+                    location: optionLocation,
+                    scope: &scope,
+                    nested: &nested
+                )
                 if option.reference == nil { caseName = SwiftNames.memberName(type.code) }
                 variants.append(Variant(caseName: caseScope.unique(caseName), type: type, tags: tags))
             }
@@ -120,7 +140,11 @@ final class ModelBuilder {
         case .string(_, _) where schema.allowedValues != nil:
             return .stringEnum(name: name, doc: doc, cases: enumCases(schema), isModel: isModel)
         default:
-            return .alias(name: name, doc: doc, type: type(of: schema, name: name + "Value", location: location, scope: &scope, nested: &nested))
+            return .alias(
+                name: name,
+                doc: doc,
+                type: type(of: schema, name: name + "Value", location: location, scope: &scope, nested: &nested)
+            )
         }
     }
 
@@ -154,7 +178,8 @@ final class ModelBuilder {
         func add(_ schema: JSONSchema, at location: String) {
             switch schema.value {
             case .reference(let reference, _):
-                guard let target = target(of: reference, location: location), visited.insert(target.name).inserted else {
+                guard let target = target(of: reference, location: location), visited.insert(target.name).inserted
+                else {
                     return
                 }
                 add(target.schema, at: "#/components/schemas/\(Diagnostic.token(target.name))")

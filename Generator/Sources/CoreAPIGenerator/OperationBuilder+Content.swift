@@ -9,7 +9,9 @@ extension ServiceGenerator {
     func preferredContent(_ content: OpenAPI.Content.Map) -> (String, OpenAPI.Content)? {
         let entries = content.compactMap { entry in document.components[entry.value].map { (entry.key.rawValue, $0) } }
         func first(_ test: (String) -> Bool) -> (String, OpenAPI.Content)? { entries.first { test($0.0) } }
-        return first(Self.isJSON) ?? first { $0 == "application/x-www-form-urlencoded" } ?? first { $0.hasPrefix("text/") }
+        return first(Self.isJSON) ?? first { $0 == "application/x-www-form-urlencoded" } ?? first {
+            $0.hasPrefix("text/")
+        }
             ?? first { !$0.contains("xml") && !$0.hasPrefix("multipart/") } ?? entries.first
     }
 
@@ -45,7 +47,13 @@ extension ServiceGenerator {
             guard let schema = content.schema else {
                 return .json(Property(swiftName: name, wireName: name, type: .jsonValue, doc: request.description))
             }
-            var swiftType = models.type(of: schema, name: "Body", location: contentLocation + "/schema", scope: &scope, nested: &nested)
+            var swiftType = models.type(
+                of: schema,
+                name: "Body",
+                location: contentLocation + "/schema",
+                scope: &scope,
+                nested: &nested
+            )
             if !request.required || schema.nullable { swiftType = swiftType.optional }
             return .json(Property(swiftName: name, wireName: name, type: swiftType, doc: request.description))
         }
@@ -118,7 +126,13 @@ extension ServiceGenerator {
                 nested.append(models.declaration(for: schema, name: "Response", location: schemaLocation))
                 return TypeRef(code: "Response", isJSONResponse: true)
             }
-            let swiftType = models.type(of: schema, name: "ResponseValue", location: schemaLocation, scope: &scope, nested: &nested)
+            let swiftType = models.type(
+                of: schema,
+                name: "ResponseValue",
+                location: schemaLocation,
+                scope: &scope,
+                nested: &nested
+            )
             if swiftType.isJSONResponse && !schema.nullable { return swiftType }
             return TypeRef(code: "\(familyName)JSON<\(schema.nullable ? swiftType.optional.code : swiftType.code)>")
         }

@@ -55,7 +55,10 @@ extension ServiceGenerator {
         for (index, parameter) in merged.enumerated() {
             let parameterLocation = location + "/parameters/\(index)"
             if parameter.location == .cookie || parameter.location == .querystring {
-                report(parameterLocation, "\(parameter.location.rawValue) parameter `\(parameter.name)` is not generated")
+                report(
+                    parameterLocation,
+                    "\(parameter.location.rawValue) parameter `\(parameter.name)` is not generated"
+                )
                 continue
             }
             var type = TypeRef.plain("String")

@@ -31,7 +31,8 @@ extension ServiceGenerator {
         var writer = SourceWriter()
         writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
         let title = document.info.title
-        var hostDoc = "The host of \(title): map `key` to one of `servers` (or another host) in the session's `HostProvider`."
+        var hostDoc =
+            "The host of \(title): map `key` to one of `servers` (or another host) in the session's `HostProvider`."
         if document.servers.contains(where: { !$0.variables.isEmpty }) {
             hostDoc += " A `{name}` in a server is one of the document's server variables, to fill in."
         }
@@ -66,7 +67,9 @@ extension ServiceGenerator {
             if let errorType {
                 writer.line()
                 writer.block("func statusError(for failure: ApiError.StatusFailure) -> (any Error)?") { writer in
-                    writer.block("guard let body = try? JSONDecoder().decode(\(errorType).self, from: failure.body) else") {
+                    writer.block(
+                        "guard let body = try? JSONDecoder().decode(\(errorType).self, from: failure.body) else"
+                    ) {
                         writer in
                         writer.line("return nil")
                     }

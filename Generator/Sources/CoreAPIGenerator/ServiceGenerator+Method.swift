@@ -79,7 +79,9 @@ extension ServiceGenerator {
         while let open = remainder.firstIndex(of: "{"), let close = remainder[open...].firstIndex(of: "}") {
             result += String(remainder[..<open]).swiftLiteral
             let name = String(remainder[remainder.index(after: open)..<close])
-            if let parameter = operation.parameters.first(where: { $0.location == .path && $0.property.wireName == name }) {
+            if let parameter = operation.parameters.first(where: {
+                $0.location == .path && $0.property.wireName == name
+            }) {
                 var text = Self.text(of: SwiftNames.escaped(parameter.property.swiftName), parameter.property.type)
                 if text.hasPrefix("String("), text.hasSuffix(")") { text = String(text.dropFirst(7).dropLast()) }
                 result += "\\(" + text + ")"
@@ -113,7 +115,8 @@ extension ServiceGenerator {
             writer.line("var headers = Headers()")
             for header in headers {
                 let name = SwiftNames.escaped(header.property.swiftName)
-                let set = "headers.set(\(Self.text(of: name, header.property.type)), for: \"\(header.property.wireName.swiftLiteral)\")"
+                let set =
+                    "headers.set(\(Self.text(of: name, header.property.type)), for: \"\(header.property.wireName.swiftLiteral)\")"
                 if header.property.type.isOptional {
                     writer.line("if let \(name) { \(set) }")
                 } else {
@@ -158,13 +161,17 @@ extension ServiceGenerator {
                 let property = parameter.property
                 let name = SwiftNames.escaped(property.swiftName)
                 let wire = property.wireName.swiftLiteral
-                var append = "query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: name, property.type))))"
+                var append =
+                    "query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: name, property.type))))"
                 if let element = property.type.element, parameter.explode {
-                    append = "for item in \(name) { query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: "item", element)))) }"
+                    append =
+                        "for item in \(name) { query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: "item", element)))) }"
                 }
                 writer.line(property.type.isOptional ? "if let \(name) { \(append) }" : append)
             }
-            writer.line("return .components(host: try hostProvider.host(for: hostProviderKey), path: path, queryItems: query)")
+            writer.line(
+                "return .components(host: try hostProvider.host(for: hostProviderKey), path: path, queryItems: query)"
+            )
         }
     }
 }

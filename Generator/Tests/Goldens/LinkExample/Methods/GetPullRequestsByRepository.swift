@@ -16,7 +16,7 @@ struct GetPullRequestsByRepository: LinkExampleMethod {
     var path: String { "/2.0/repositories/\(username)/\(slug)/pullrequests" }
 
     enum State: RawRepresentable, Codable, Hashable, Sendable {
-        case `open`
+        case open
         case merged
         case declined
         /// A value the document does not list, kept as it was sent.
@@ -24,7 +24,7 @@ struct GetPullRequestsByRepository: LinkExampleMethod {
 
         init(rawValue: String) {
             switch rawValue {
-            case "open": self = .`open`
+            case "open": self = .open
             case "merged": self = .merged
             case "declined": self = .declined
             default: self = .unknown(rawValue)
@@ -33,7 +33,7 @@ struct GetPullRequestsByRepository: LinkExampleMethod {
 
         var rawValue: String {
             switch self {
-            case .`open`: "open"
+            case .open: "open"
             case .merged: "merged"
             case .declined: "declined"
             case .unknown(let value): value

@@ -14,6 +14,6 @@ struct DeletePet: PetstoreExpandedMethod {
     /// ID of pet to delete
     @Excluded var id: Int64
 
-    var path: String { "/pets/\(String(id))" }
+    var path: String { "/pets/\(id)" }
     var httpMethod: HTTPMethod { .delete }
 }

@@ -14,5 +14,5 @@ struct FindPetById: PetstoreExpandedMethod {
     /// ID of pet to fetch
     @Excluded var id: Int64
 
-    var path: String { "/pets/\(String(id))" }
+    var path: String { "/pets/\(id)" }
 }

@@ -1,0 +1,86 @@
+import CoreAPI
+import CoreAPITesting
+import Foundation
+import Testing
+
+@testable import GoldenFeatures
+
+/// The module generated from features-3.1.yaml, called through a session over a stub transport.
+@Suite("Generated module: Features")
+struct GeneratedFeaturesTests {
+    let transport = StubTransport()
+    var session: ApiSession { transport.makeSession(hosts: [FeaturesHost.key: "https://api.test/v1"]) }
+
+    static let orderJSON = """
+        {"id":"6F9619FF-8B86-D011-B42D-00C04FC964FF","status":"lost","placedAt":"2024-05-01T10:00:00Z",\
+        "items":[{"sku":"A-1","quantity":2}],"self":"me","2fa-code":"123",\
+        "payment":{"kind":"bank","iban":"DE00"},"shape":3}
+        """
+
+    @Test("Query, array and header parameters; an unlisted enum value and a discriminated choice decode")
+    func listOrders() async throws {
+        transport.on(.get, "/v1/orders", reply: .json("[\(Self.orderJSON)]"))
+        let first = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
+        let orders = try await session.perform(ListOrders(status: .placed, ids: [first, first], xRequestID: "r-1"))
+        let request = try #require(transport.requests.first)
+        #expect(request.url.absoluteString == "https://api.test/v1/orders?ids=\(first),\(first)&status=placed")
+        #expect(request.headers["X-Request-ID"] == "r-1")
+        #expect(orders.count == 1)
+        #expect(orders[0].status == .unknown("lost"))
+        #expect(orders[0].selfValue == "me")
+        #expect(orders[0].value2faCode == "123")
+        #expect(orders[0].payment == .bankTransfer(BankTransfer(kind: "bank", iban: "DE00")))
+        #expect(orders[0].shape == .int(3))
+        #expect(orders[0].items == [LineItem(sku: "A-1", quantity: 2)])
+    }
+
+    @Test("A discriminator value the document does not list is kept as it was sent")
+    func unknownDiscriminator() throws {
+        let payment = try JSONDecoder().decode(Payment.self, from: Data(#"{"kind":"cash","amount":3}"#.utf8))
+        #expect(payment == .unknown(["kind": "cash", "amount": 3]))
+        let card = try JSONDecoder().decode(Payment.self, from: Data(#"{"kind":"card","last4":"4242"}"#.utf8))
+        #expect(card == .card(Card(kind: "card", last4: "4242")))
+    }
+
+    @Test("A JSON body with query parameters: the body is the model, the parameters are in the URL")
+    func createOrder() async throws {
+        transport.on(.post, "/v1/orders", reply: .json(Self.orderJSON, statusCode: 201))
+        let order = Order(
+            id: UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!,
+            status: .inTransit,
+            placedAt: "2024-05-01T10:00:00Z",
+            items: [LineItem(sku: "A-1", quantity: 2)]
+        )
+        _ = try await session.perform(CreateOrder(dryRun: true, requestBody: order))
+        let request = try #require(transport.requests.first)
+        #expect(request.url.absoluteString == "https://api.test/v1/orders?dryRun=true")
+        #expect(
+            request.bodyText
+                == #"{"id":"6F9619FF-8B86-D011-B42D-00C04FC964FF","items":[{"quantity":2,"sku":"A-1"}],"#
+                + #""placedAt":"2024-05-01T10:00:00Z","status":"in-transit"}"#
+        )
+    }
+
+    @Test("The common error body becomes the family's error, whatever the response type", arguments: [400, 422, 500])
+    func commonError(status: Int) async throws {
+        transport.on(.put, "/v1/orders/7/labels", reply: .json(#"{"title":"bad labels"}"#, statusCode: status))
+        await #expect(throws: FeaturesError(status: status, body: Problem(title: "bad labels"))) {
+            try await session.perform(PutLabels(orderId: "7", requestBody: PutLabels.Body(labels: ["x"])))
+        }
+    }
+
+    @Test("A map response is read through the family's JSON wrapper")
+    func mapResponse() async throws {
+        transport.on(.put, "/v1/orders/7/labels", reply: .json(#"{"x":2,"y":0}"#))
+        let counts = try await session.perform(PutLabels(orderId: "7", requestBody: nil))
+        #expect(counts.value == ["x": 2, "y": 0])
+        #expect(transport.requests.first?.body == nil)
+    }
+
+    @Test("An inline response model, with a nullable choice left out")
+    func inlineResponse() async throws {
+        transport.on(.get, "/v1/stats", reply: .json(#"{"count":4,"lastOrder":null}"#))
+        let stats = try await session.perform(GetStats())
+        #expect(stats == GetStats.Response(count: 4, lastOrder: nil))
+    }
+}
