@@ -19,6 +19,14 @@ import PackageDescription
 /// `AsyncHTTPClient` trait, on by default. CI's gates build with the default traits: the instruction and
 /// malloc bounds over AsyncHTTPClient are enforced, and so is each bridge's 1.05 bound over it where the
 /// figure sits three spreads below it (`Scripts/check_instructions.py`).
+///
+/// The clients of a client made by swift-openapi-generator (`openapi-bridge`: through CoreAPI's
+/// `ApiSessionTransport` over an `ApiSession` over CoreAPI's AsyncHTTPClient transport; `openapi-ahc`:
+/// through swift-openapi-async-http-client's transport) and CoreAPI's own call of the same operation
+/// (`coreapi-ahc-note`) come with the `OpenAPI` trait, on by default, which turns on CoreAPI's `OpenAPI`
+/// trait. The generated client is the one CoreAPI's integration tests use: `Sources/BenchClients/Generated`
+/// is a link to `Tests/CoreAPIIntegrationTests/OpenAPIBridge/Generated`, so there is one copy of it.
+/// Their instruction counts are reported by a full `count-instructions.sh` run, not enforced.
 let package = Package(
     name: "CoreAPIBenchmarks",
     platforms: [.macOS(.v15)],
@@ -31,7 +39,12 @@ let package = Package(
             name: "Observability",
             description: "The clients with CoreAPI's swift-log, swift-metrics and tracing bridges."
         ),
-        .default(enabledTraits: ["AsyncHTTPClient", "Observability"]),
+        .trait(
+            name: "OpenAPI",
+            description: "A generated OpenAPI client over CoreAPI's bridge and over swift-openapi-async-http-client.",
+            enabledTraits: ["AsyncHTTPClient"]
+        ),
+        .default(enabledTraits: ["AsyncHTTPClient", "Observability", "OpenAPI"]),
     ],
     dependencies: [
         .package(
@@ -42,6 +55,7 @@ let package = Package(
                 .trait(name: "Logging", condition: .when(traits: ["Observability"])),
                 .trait(name: "Metrics", condition: .when(traits: ["Observability"])),
                 .trait(name: "Tracing", condition: .when(traits: ["Observability"])),
+                .trait(name: "OpenAPI", condition: .when(traits: ["OpenAPI"])),
             ]
         ),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -49,6 +63,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -86,6 +103,18 @@ let package = Package(
                     condition: .when(traits: ["AsyncHTTPClient"])
                 ),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "CoreAPIOpenAPI", package: "CoreAPI", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
+                .product(
+                    name: "OpenAPIRuntime",
+                    package: "swift-openapi-runtime",
+                    condition: .when(traits: ["OpenAPI"])
+                ),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient",
+                    package: "swift-openapi-async-http-client",
+                    condition: .when(traits: ["OpenAPI"])
+                ),
             ]
         ),
         .target(name: "BenchSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")]),

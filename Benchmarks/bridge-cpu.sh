@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Reports the CPU time each observability bridge adds per request, over its library's no-op backend:
 # CoreAPI over AsyncHTTPClient on loopback (GET /user + JSON decode against BenchServer) and over
-# StubTransport, each bare and with the swift-log, swift-metrics and tracing bridges. Reported, not
-# enforced: CPU time on a shared two-core machine moves by several percent from run to run, so the
-# enforceable figure is the instruction count of count-instructions.sh; this one says what the
+# StubTransport, each bare and with the swift-log, swift-metrics and tracing bridges; and what CoreAPI's
+# OpenAPI bridge costs: a generated client's getNote (GET /notes/1) through ApiSessionTransport against
+# CoreAPI's own call of it and against the generated client through swift-openapi-async-http-client.
+# Reported, not enforced: CPU time on a shared two-core machine moves by several percent from run to
+# run, so the enforceable figure is the instruction count of count-instructions.sh; this one says what the
 # instructions cost in time, allocations and locks included.
 #
 # How a figure is made. `InstructionCount` runs natively (no valgrind) with one group of clients per

@@ -95,11 +95,21 @@ public enum ClientKind: String, CaseIterable, Sendable {
         /// ``coreAPIAsyncHTTPClient`` with the tracing bridge over the no-op tracer.
         case coreAPIAsyncHTTPClientTracing = "CoreAPI, AsyncHTTPClient transport, tracing bridge (no-op tracer)"
     #endif
+    #if OpenAPI
+        /// CoreAPI's own call of the generated client's `getNote` (`GET /notes/1`) over its AsyncHTTPClient
+        /// transport: the baseline of the OpenAPI bridge.
+        case coreAPIAsyncHTTPClientNote = "CoreAPI, AsyncHTTPClient transport, GET /notes/1"
+        /// The generated client's `getNote` through `ApiSessionTransport`, over an `ApiSession` over CoreAPI's
+        /// AsyncHTTPClient transport.
+        case openAPIBridge = "generated OpenAPI client, CoreAPI's ApiSessionTransport over AsyncHTTPClient"
+        /// The generated client's `getNote` through swift-openapi-async-http-client's transport.
+        case openAPIAsyncHTTPClient = "generated OpenAPI client, swift-openapi-async-http-client"
+    #endif
 
     /// A short name for command lines: `coreapi-same`, `urlsession-same`, `coreapi-default`,
     /// `urlsession-default`, `urlsession-lean`, `coreapi-stub`, `coreapi-stub-logging`, `coreapi-stub-metrics`,
     /// `coreapi-stub-tracing`, `coreapi-ahc`, `ahc`, `coreapi-ahc-logging`, `coreapi-ahc-metrics`,
-    /// `coreapi-ahc-tracing`.
+    /// `coreapi-ahc-tracing`, `coreapi-ahc-note`, `openapi-bridge`, `openapi-ahc`.
     public var argument: String {
         switch self {
         case .coreAPISameConfiguration: "coreapi-same"
@@ -122,11 +132,17 @@ public enum ClientKind: String, CaseIterable, Sendable {
             case .coreAPIAsyncHTTPClientMetrics: "coreapi-ahc-metrics"
             case .coreAPIAsyncHTTPClientTracing: "coreapi-ahc-tracing"
         #endif
+        #if OpenAPI
+            case .coreAPIAsyncHTTPClientNote: "coreapi-ahc-note"
+            case .openAPIBridge: "openapi-bridge"
+            case .openAPIAsyncHTTPClient: "openapi-ahc"
+        #endif
         }
     }
 
-    /// Whether the client measures an observability bridge; the loopback CPU benchmarks leave these
-    /// out, and the instruction counts of a full `count-instructions.sh` run take them in.
+    /// Whether the client measures a bridge (an observability bridge, or a generated OpenAPI client and its
+    /// baseline); the loopback CPU benchmarks leave these out, and the instruction counts of a full
+    /// `count-instructions.sh` run take them in.
     public var measuresBridge: Bool {
         switch self {
         #if Observability
@@ -134,6 +150,9 @@ public enum ClientKind: String, CaseIterable, Sendable {
         #endif
         #if AsyncHTTPClient && Observability
             case .coreAPIAsyncHTTPClientLogging, .coreAPIAsyncHTTPClientMetrics, .coreAPIAsyncHTTPClientTracing: true
+        #endif
+        #if OpenAPI
+            case .coreAPIAsyncHTTPClientNote, .openAPIBridge, .openAPIAsyncHTTPClient: true
         #endif
         default: false
         }
@@ -211,6 +230,14 @@ public enum ClientKind: String, CaseIterable, Sendable {
                     baseURL: baseURL,
                     middlewares: [ObservabilityBridge.tracing.makeMiddleware()]
                 )
+        #endif
+        #if OpenAPI
+            case .coreAPIAsyncHTTPClientNote:
+                CoreAPINoteClient(baseURL: baseURL)
+            case .openAPIBridge:
+                OpenAPIBridgeClient(baseURL: baseURL)
+            case .openAPIAsyncHTTPClient:
+                OpenAPIAsyncHTTPClientClient(baseURL: baseURL)
         #endif
         }
     }

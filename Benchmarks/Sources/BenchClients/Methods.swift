@@ -46,6 +46,38 @@ public struct GetTinyUser: ApiMethod {
     public func encode(to encoder: any Encoder) throws {}
 }
 
+/// A note as the loopback server sends it for `GET /notes/...`: `{"id":1,"title":"Ada","tags":["on"]}`,
+/// the `Note` of the OpenAPI document CoreAPI's generated test client comes from.
+public struct BenchNote: JSONApiResponse, Equatable {
+    /// The note's identifier.
+    public let id: Int
+    /// The note's title.
+    public let title: String
+    /// The note's tags.
+    public let tags: [String]
+}
+
+/// `GET /notes/1`, decoded as a ``BenchNote``: the operation `getNote` of the generated client, as a
+/// CoreAPI method.
+public struct GetNote: ApiMethod {
+    /// The decoded note.
+    public typealias Response = BenchNote
+
+    /// Creates the method.
+    public init() {}
+
+    /// ``benchHostKey``.
+    public var hostProviderKey: String { benchHostKey }
+
+    /// `/notes/1` on the bench host.
+    public func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        .components(host: try hostProvider.host(for: hostProviderKey), path: "/notes/1")
+    }
+
+    /// No parameters.
+    public func encode(to encoder: any Encoder) throws {}
+}
+
 /// `GET /bytes/N`: `size` bytes of `application/octet-stream` (1 MiB of a fixed pattern, repeated).
 public struct GetBytes: ApiMethod {
     /// The body, when collected.

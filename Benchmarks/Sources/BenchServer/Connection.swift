@@ -4,8 +4,12 @@
     import Darwin
 #endif
 
-/// The fixed body of every answer except uploads: a tiny JSON object.
+/// The fixed body of every answer except uploads, `/bytes/N` and `/notes/`: a tiny JSON object.
 let staticBody = Array(#"{"id":1,"name":"Ada","active":true}"#.utf8)
+
+/// The fixed body of every `GET /notes/...`: a note of the OpenAPI document the generated client of the
+/// benchmarks comes from, as small as ``staticBody`` (36 bytes).
+let noteBody = Array(#"{"id":1,"title":"Ada","tags":["on"]}"#.utf8)
 
 /// A `200 OK` keep-alive answer with a JSON body.
 ///
@@ -88,6 +92,9 @@ struct RequestHead {
         }
     }
 
+    /// Whether this request asks for a note, answered with ``noteBody``.
+    var isNote: Bool { method == "GET" && target.hasPrefix("/notes/") }
+
     /// Whether this request is an upload whose body size is reported back.
     var isUpload: Bool { method != "GET" && target.hasPrefix("/upload") }
 
@@ -121,9 +128,10 @@ struct Connection {
     private var start = 0
     /// One past the last byte read.
     private var end = 0
-    /// The answer to a request that is not an upload, and the second whose `Date` it carries: built
-    /// again only when the second changes, so the server's own work per request stays small.
-    private var staticAnswer: (second: time_t, bytes: [UInt8]) = (-1, [])
+    /// The answers to a request that is not an upload (with ``staticBody`` and with ``noteBody``), and the
+    /// second whose `Date` they carry: built again only when the second changes, so the server's own work
+    /// per request stays small.
+    private var staticAnswers: (second: time_t, user: [UInt8], note: [UInt8]) = (-1, [], [])
 
     /// A connection on `socket`.
     init(socket: Int32) {
@@ -145,10 +153,12 @@ struct Connection {
             if head.isUpload {
                 answer = makeResponse(body: Array(#"{"received":\#(received)}"#.utf8), at: now)
             } else {
-                if staticAnswer.second != now {
-                    staticAnswer = (now, makeResponse(body: staticBody, at: now))
+                if staticAnswers.second != now {
+                    staticAnswers = (
+                        now, makeResponse(body: staticBody, at: now), makeResponse(body: noteBody, at: now)
+                    )
                 }
-                answer = staticAnswer.bytes
+                answer = head.isNote ? staticAnswers.note : staticAnswers.user
             }
             guard send(answer), !head.closesConnection else { return }
         }

@@ -1,8 +1,9 @@
 // A minimal HTTP/1.1 server on 127.0.0.1 for the loopback benchmarks.
 //
 // It listens on an ephemeral port, prints the port on standard output, and serves each connection on a
-// thread of its own with keep-alive. `GET` (and any other request) gets a fixed small JSON body;
-// `POST /upload` reads and counts the body and answers with the count; `GET /bytes/N` answers N bytes. It runs in a process of its own so
+// thread of its own with keep-alive. `GET` (and any other request) gets a fixed small JSON body, `GET
+// /notes/...` a note of the same size; `POST /upload` reads and counts the body and answers with the
+// count; `GET /bytes/N` answers N bytes. It runs in a process of its own so
 // that its CPU time is not part of the client's measurements, and it exits when its standard input
 // closes, so it never outlives the benchmark that started it.
 
