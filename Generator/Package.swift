@@ -10,7 +10,8 @@ let strictFlags: [SwiftSetting] =
 // Each golden module, generated from the document of the same name in Tests/Documents, compiled as a target
 // of its own against CoreAPI with warnings as errors.
 let goldens = [
-    "ApiWithExamples", "CallbackExample", "Features", "LinkExample", "Petstore", "PetstoreExpanded", "Uspto",
+    "ApiWithExamples", "CallbackExample", "Features", "ItemsService", "LinkExample", "Petstore", "PetstoreExpanded",
+    "Uspto",
 ]
 let goldenTargets: [Target] = goldens.map { name in
     .target(

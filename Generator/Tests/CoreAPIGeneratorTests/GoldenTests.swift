@@ -7,6 +7,7 @@ let goldenDocuments: [(document: String, family: String)] = [
     ("api-with-examples-like.yaml", "ApiWithExamples"),
     ("callback-example-like.yaml", "CallbackExample"),
     ("features-3.1.yaml", "Features"),
+    ("fastapi-items.json", "ItemsService"),
     ("link-example-like.yaml", "LinkExample"),
     ("petstore-expanded-like.yaml", "PetstoreExpanded"),
     ("petstore-like.yaml", "Petstore"),
