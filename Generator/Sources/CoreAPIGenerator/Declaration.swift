@@ -50,6 +50,8 @@ struct Property {
     var type: TypeRef
     var doc: String?
     var deprecated = false
+    /// The property wrapper that boxes a value whose type contains this property's type, or `nil`.
+    var indirectWrapper: String? = nil
 }
 
 /// A case of a generated `oneOf`/`anyOf` enum.

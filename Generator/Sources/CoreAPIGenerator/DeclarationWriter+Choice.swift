@@ -11,7 +11,8 @@ extension DeclarationWriter {
         to writer: inout SourceWriter
     ) {
         writer.doc(doc)
-        writer.block("enum \(name): \(conformances(isModel))") { writer in
+        // Indirect, so an option may contain the choice itself.
+        writer.block("indirect enum \(name): \(conformances(isModel))") { writer in
             for variant in variants {
                 writer.line("case \(SwiftNames.escaped(variant.caseName))(\(variant.type.code))")
             }

@@ -42,7 +42,8 @@ enum DeclarationWriter {
         for property in properties {
             writer.doc(property.doc)
             if property.deprecated { writer.line("/// Deprecated in the document.") }
-            writer.line("var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)")
+            let wrapper = property.indirectWrapper.map { "@\($0) " } ?? ""
+            writer.line("\(wrapper)var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)")
         }
     }
 

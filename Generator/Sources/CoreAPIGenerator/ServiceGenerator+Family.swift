@@ -27,7 +27,7 @@ extension ServiceGenerator {
     }
 
     /// The family file: the host, the protocol, the error, the JSON wrapper and what was not generated.
-    func familySource(diagnostics: [Diagnostic]) -> String {
+    func familySource(diagnostics: [Diagnostic], indirect: Bool) -> String {
         var writer = SourceWriter()
         writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
         let title = document.info.title
@@ -97,6 +97,7 @@ extension ServiceGenerator {
                 writer.line("value = try Value(from: decoder)")
             }
         }
+        if indirect { writeIndirectWrapper(to: &writer) }
         if !diagnostics.isEmpty {
             writer.line()
             writer.line("// Not generated (each with its place in the document):")

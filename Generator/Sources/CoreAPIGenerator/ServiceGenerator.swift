@@ -31,7 +31,9 @@ public final class ServiceGenerator {
         self.document = document
         let family = SwiftNames.typeName(familyName)
         self.familyName = family
-        let reserved: Set<String> = [family + "Method", family + "Error", family + "JSON", family + "Host"]
+        let reserved: Set<String> = [
+            family + "Method", family + "Error", family + "JSON", family + "Host", family + "Indirect",
+        ]
         self.models = ModelBuilder(components: document.components, reserved: reserved)
     }
 
@@ -76,8 +78,9 @@ public final class ServiceGenerator {
                 "security schemes are not mapped: add the matching middleware to the session"
             )
         }
-        for key in models.componentNames.keys.sorted() {
-            let declaration = models.componentDeclaration(key)
+        let keys = models.componentNames.keys.sorted()
+        let (declarations, boxed) = breakingCycles(keys.map { models.componentDeclaration($0) })
+        for declaration in declarations {
             var writer = SourceWriter()
             writeHeader(to: &writer, imports: ["CoreAPIJSON", "Foundation"])
             DeclarationWriter.write(declaration, to: &writer)
@@ -87,7 +90,12 @@ public final class ServiceGenerator {
             files.append(GeneratedFile(path: "Methods/\(operation.name).swift", contents: methodSource(operation)))
         }
         let diagnostics = ownDiagnostics + models.diagnostics
-        files.append(GeneratedFile(path: "\(familyName)Method.swift", contents: familySource(diagnostics: diagnostics)))
+        files.append(
+            GeneratedFile(
+                path: "\(familyName)Method.swift",
+                contents: familySource(diagnostics: diagnostics, indirect: boxed)
+            )
+        )
         return GenerationResult(files: files.sorted { $0.path < $1.path }, diagnostics: diagnostics)
     }
 
@@ -105,6 +113,6 @@ public final class ServiceGenerator {
 
 extension ModelBuilder {
     func reservedFamilyNames(_ family: String) -> Set<String> {
-        [family + "Method", family + "Error", family + "JSON", family + "Host"]
+        [family + "Method", family + "Error", family + "JSON", family + "Host", family + "Indirect"]
     }
 }

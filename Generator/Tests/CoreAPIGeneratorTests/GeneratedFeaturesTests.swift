@@ -83,4 +83,20 @@ struct GeneratedFeaturesTests {
         let stats = try await session.perform(GetStats())
         #expect(stats == GetStats.Response(count: 4, lastOrder: nil))
     }
+
+    @Test("Recursive models: boxed optional properties decode, and encode without a key when nil")
+    func recursion() throws {
+        let json = #"{"name":"leaf","owner":{"favourite":{"name":"root"},"name":"Ann"},"parent":{"name":"root"}}"#
+        let leaf = try JSONDecoder().decode(Category.self, from: Data(json.utf8))
+        #expect(leaf.parent == Category(name: "root", parent: nil, owner: nil))
+        #expect(leaf.owner?.favourite?.name == "root")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(leaf), as: UTF8.self) == json)
+        let sum = try JSONDecoder().decode(
+            Expression.self,
+            from: Data(#"{"left":1,"right":{"left":2,"right":3}}"#.utf8)
+        )
+        #expect(sum == .sum(Sum(left: .double(1), right: .sum(Sum(left: .double(2), right: .double(3))))))
+    }
 }

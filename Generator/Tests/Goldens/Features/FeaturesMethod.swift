@@ -45,6 +45,52 @@ struct FeaturesJSON<Value: Decodable & Sendable>: JSONApiResponse {
     }
 }
 
+/// Stores a value on the heap, for a model that contains a model of its own type.
+@propertyWrapper
+struct FeaturesIndirect<Value: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+    private indirect enum Storage: Hashable, Sendable {
+        case value(Value)
+    }
+
+    private var storage: Storage
+
+    /// The value.
+    var wrappedValue: Value {
+        get {
+            switch storage {
+            case .value(let value): value
+            }
+        }
+        set { storage = .value(newValue) }
+    }
+
+    init(wrappedValue: Value) {
+        storage = .value(wrappedValue)
+    }
+
+    init(from decoder: any Decoder) throws {
+        storage = .value(try Value(from: decoder))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try wrappedValue.encode(to: encoder)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// An absent or `null` optional boxed value decodes as `nil`, as an unboxed one does.
+    func decode<Wrapped>(_ type: FeaturesIndirect<Wrapped?>.Type, forKey key: Key) throws -> FeaturesIndirect<Wrapped?> {
+        FeaturesIndirect(wrappedValue: try decodeIfPresent(Wrapped.self, forKey: key))
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// A `nil` optional boxed value is left out, as an unboxed one is.
+    mutating func encode<Wrapped>(_ value: FeaturesIndirect<Wrapped?>, forKey key: Key) throws {
+        try encodeIfPresent(value.wrappedValue, forKey: key)
+    }
+}
+
 // Not generated (each with its place in the document):
 // - #/paths/~1orders/get/parameters/3: cookie parameter `session` is not generated
 // - #/paths/~1upload/post/requestBody/content/multipart~1form-data: multipart/form-data bodies are not generated;

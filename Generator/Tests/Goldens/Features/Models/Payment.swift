@@ -4,7 +4,7 @@
 import CoreAPIJSON
 import Foundation
 
-enum Payment: Codable, Hashable, Sendable, JSONApiResponse {
+indirect enum Payment: Codable, Hashable, Sendable, JSONApiResponse {
     case card(Card)
     case bankTransfer(BankTransfer)
     /// A value whose discriminator the document does not list, kept as it was sent.

@@ -4,7 +4,7 @@
 import CoreAPIJSON
 import Foundation
 
-enum Shape: Codable, Hashable, Sendable, JSONApiResponse {
+indirect enum Shape: Codable, Hashable, Sendable, JSONApiResponse {
     case string(String)
     case int(Int)
     case lineItem(LineItem)
