@@ -97,9 +97,10 @@ extension ServiceGenerator {
         writer.line()
         writer.block("extension KeyedDecodingContainer") { writer in
             writer.line("/// An absent or `null` optional boxed value decodes as `nil`, as an unboxed one does.")
-            writer.block(
-                "func decode<Wrapped>(_ type: \(name)<Wrapped?>.Type, forKey key: Key) throws -> \(name)<Wrapped?>"
-            ) { writer in
+            writer.line("func decode<Wrapped>(")
+            writer.line("    _ type: \(name)<Wrapped?>.Type,")
+            writer.line("    forKey key: Key")
+            writer.block(") throws -> \(name)<Wrapped?>") { writer in
                 writer.line("\(name)(wrappedValue: try decodeIfPresent(Wrapped.self, forKey: key))")
             }
         }

@@ -49,4 +49,14 @@ struct GoldenTests {
         let second = ServiceGenerator(document: try DocumentLoader.load(contentsOf: url), familyName: "F").generate()
         #expect(first.files == second.files)
     }
+
+    @Test("Generated lines fit the project's line length of 120", arguments: goldenDocuments)
+    func lineLength(document: String, family: String) throws {
+        let url = testsFolder.appendingPathComponent("Documents/\(document)")
+        let result = ServiceGenerator(document: try DocumentLoader.load(contentsOf: url), familyName: family).generate()
+        for file in result.files {
+            let long = file.contents.split(separator: "\n").filter { $0.count > 120 }
+            #expect(long.isEmpty, "\(family)/\(file.path)")
+        }
+    }
 }

@@ -79,7 +79,10 @@ struct FeaturesIndirect<Value: Codable & Hashable & Sendable>: Codable, Hashable
 
 extension KeyedDecodingContainer {
     /// An absent or `null` optional boxed value decodes as `nil`, as an unboxed one does.
-    func decode<Wrapped>(_ type: FeaturesIndirect<Wrapped?>.Type, forKey key: Key) throws -> FeaturesIndirect<Wrapped?> {
+    func decode<Wrapped>(
+        _ type: FeaturesIndirect<Wrapped?>.Type,
+        forKey key: Key
+    ) throws -> FeaturesIndirect<Wrapped?> {
         FeaturesIndirect(wrappedValue: try decodeIfPresent(Wrapped.self, forKey: key))
     }
 }
