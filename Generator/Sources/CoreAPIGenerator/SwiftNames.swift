@@ -22,7 +22,7 @@ enum SwiftNames {
         "Decimal", "Codable", "Encodable", "Decodable", "Hashable", "Sendable", "JSONValue", "Headers", "Excluded",
         "HTTPMethod", "ApiMethod", "ApiError", "ApiResponse", "EmptyResponse", "JSONApiResponse", "RequestBody",
         "CallOptions", "URLInfo", "HostProvider", "Character", "Never", "Void", "Equatable", "CodingKeys",
-        "Foundation", "CoreAPI", "CoreAPIJSON", "CoreAPIText",
+        "Foundation", "CoreAPI", "CoreAPIJSON", "CoreAPIText", "Response", "Output", "HeaderFields",
     ]
 
     /// The parts of a wire name split at every character that cannot be in an identifier and at
