@@ -38,7 +38,7 @@ extension ServiceGenerator {
         let bodyLocation = location + "/requestBody/content"
         guard let (type, content) = preferredContent(request.content) else { return BodyKind.none }
         let contentLocation = bodyLocation + "/\(Diagnostic.token(type))"
-        if type.contains("xml") || type.hasPrefix("multipart/") {
+        if type.contains("xml") || (type.hasPrefix("multipart/") && type != "multipart/form-data") {
             report(contentLocation, "\(type) bodies are not generated; operation skipped")
             return nil
         }
@@ -57,7 +57,7 @@ extension ServiceGenerator {
             if !request.required || schema.nullable { swiftType = swiftType.optional }
             return .json(Property(swiftName: name, wireName: name, type: swiftType, doc: request.description))
         }
-        if type == "application/x-www-form-urlencoded" {
+        if type == "application/x-www-form-urlencoded" || type == "multipart/form-data" {
             var schema = content.schema ?? .fragment
             if case .reference(let reference, _) = schema.value,
                 let target = models.target(of: reference, location: contentLocation + "/schema")
@@ -68,16 +68,33 @@ extension ServiceGenerator {
                 report(contentLocation, "a form body that is not an object is not generated; operation skipped")
                 return nil
             }
-            var fields = models.properties(
-                of: object.properties.map { ($0.key, $0.value) },
-                location: contentLocation + "/schema",
-                scope: &scope,
-                nested: &nested
-            )
+            let isMultipart = type == "multipart/form-data"
+            var fields: [Property] = []
+            for (key, schema) in object.properties {
+                if isMultipart, let file = Self.attachmentType(schema) {
+                    let optional = !schema.required || schema.nullable
+                    let type = optional ? file.optional : file
+                    fields.append(
+                        Property(
+                            swiftName: SwiftNames.memberName(key),
+                            wireName: key,
+                            type: type,
+                            doc: schema.description
+                        )
+                    )
+                    continue
+                }
+                fields += models.properties(
+                    of: [(key, schema)],
+                    location: contentLocation + "/schema",
+                    scope: &scope,
+                    nested: &nested
+                )
+            }
             for index in fields.indices {
                 fields[index].swiftName = names.unique(fields[index].swiftName)
             }
-            return .form(fields)
+            return isMultipart ? .multipart(fields) : .form(fields)
         }
         let name = names.unique("requestBody")
         let property = Property(
@@ -151,5 +168,17 @@ extension ServiceGenerator {
         case .one(let options, _), .any(let options, _): options.filter { !$0.isNull }.count > 1
         default: false
         }
+    }
+
+    /// `Attachment` for a binary string, `[Attachment]` for an array of them; `nil` for anything else.
+    static func attachmentType(_ schema: JSONSchema) -> TypeRef? {
+        if case .array(_, let array) = schema.value, let items = array.items {
+            return attachmentType(items)?.array
+        }
+        guard case .string(let core, let string) = schema.value else { return nil }
+        let isBinary =
+            core.formatString == "binary" || string.contentEncoding == .binary
+            || (string.contentMediaType != nil && string.contentEncoding == nil)
+        return isBinary ? .plain("Attachment") : nil
     }
 }

@@ -14,6 +14,8 @@ enum BodyKind {
     case json(Property)
     /// Form fields: stored properties the form encoder writes.
     case form([Property])
+    /// `multipart/form-data` parts: stored properties, files as `Attachment`s.
+    case multipart([Property])
     /// Bytes sent as they are, with their media type.
     case raw(Property, contentType: String)
 }

@@ -43,7 +43,7 @@ extension ServiceGenerator {
             writer.separate()
             writer.doc(property.doc ?? "The JSON body.")
             writer.line("var \(property.swiftName): \(property.type.code)")
-        case .form(let fields):
+        case .form(let fields), .multipart(let fields):
             writer.separate()
             DeclarationWriter.writeProperties(fields, to: &writer)
             encoded += fields
@@ -136,6 +136,8 @@ extension ServiceGenerator {
         switch operation.body {
         case .form:
             writer.line("var parametersEncoding: any ParametersEncoding { FormParametersEncoder() }")
+        case .multipart:
+            writer.line("var parametersEncoding: any ParametersEncoding { MultipartFormDataEncoder() }")
         case .raw(let property, let contentType):
             let data = property.type.code == "String" ? "Data(\(property.swiftName).utf8)" : property.swiftName
             writer.line("var body: RequestBody? { .data(\(data), contentType: \"\(contentType.swiftLiteral)\") }")

@@ -99,4 +99,26 @@ struct GeneratedFeaturesTests {
         )
         #expect(sum == .sum(Sum(left: .double(1), right: .sum(Sum(left: .double(2), right: .double(3))))))
     }
+
+    @Test("A multipart body: fields and files as parts, query parameters in the URL")
+    func multipartUpload() async throws {
+        transport.on(.post, "/v1/upload", reply: .status(204))
+        let file = Attachment(data: Data("hello".utf8), filename: "a.txt")
+        _ = try await session.perform(UploadAttachment(folder: "docs", title: "Notes", file: file))
+        let request = try #require(transport.requests.first)
+        #expect(request.url.absoluteString == "https://api.test/v1/upload?folder=docs")
+        let contentType = try #require(request.headers["Content-Type"])
+        #expect(contentType.hasPrefix("multipart/form-data; boundary="))
+        let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
+        let body = try #require(request.bodyText)
+        #expect(
+            body.contains(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
+                    + "Content-Type: text/plain\r\n\r\nhello\r\n"
+            )
+        )
+        #expect(body.contains("--\(boundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nNotes\r\n"))
+        #expect(body.hasSuffix("--\(boundary)--\r\n"))
+        #expect(!body.contains("name=\"extras\""))
+    }
 }

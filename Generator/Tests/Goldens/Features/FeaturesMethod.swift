@@ -96,8 +96,8 @@ extension KeyedEncodingContainer {
 
 // Not generated (each with its place in the document):
 // - #/paths/~1orders/get/parameters/3: cookie parameter `session` is not generated
-// - #/paths/~1upload/post/requestBody/content/multipart~1form-data: multipart/form-data bodies are not generated;
-//   operation skipped
+// - #/paths/~1mixed/post/requestBody/content/multipart~1mixed: multipart/mixed bodies are not generated; operation
+//   skipped
 // - #/paths/~1legacy/post/requestBody/content/application~1xml: application/xml bodies are not generated; operation
 //   skipped
 // - #/webhooks/newOrder: webhooks are not generated
