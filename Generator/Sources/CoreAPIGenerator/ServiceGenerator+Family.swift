@@ -27,7 +27,7 @@ extension ServiceGenerator {
     }
 
     /// The family file: the host, the protocol, the error, the JSON wrapper and what was not generated.
-    func familySource(diagnostics: [Diagnostic], indirect: Bool) -> String {
+    func familySource(indirect: Bool) -> String {
         var writer = SourceWriter()
         writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
         let title = document.info.title
@@ -97,14 +97,20 @@ extension ServiceGenerator {
                 writer.line("value = try Value(from: decoder)")
             }
         }
+        writeAuth(to: &writer)
         if indirect { writeIndirectWrapper(to: &writer) }
-        if !diagnostics.isEmpty {
-            writer.line()
-            writer.line("// Not generated (each with its place in the document):")
-            for diagnostic in diagnostics {
-                for (index, line) in SourceWriter.wrap("- \(diagnostic)", width: 117).enumerated() {
-                    writer.line(index == 0 ? "// \(line)" : "//   \(line)")
-                }
+        return writer.text
+    }
+
+    /// The comment that ends the family file: what was not generated, each with its place.
+    func diagnosticsComment(_ diagnostics: [Diagnostic]) -> String {
+        guard !diagnostics.isEmpty else { return "" }
+        var writer = SourceWriter()
+        writer.line()
+        writer.line("// Not generated (each with its place in the document):")
+        for diagnostic in diagnostics {
+            for (index, line) in SourceWriter.wrap("- \(diagnostic)", width: 117).enumerated() {
+                writer.line(index == 0 ? "// \(line)" : "//   \(line)")
             }
         }
         return writer.text

@@ -33,6 +33,7 @@ public final class ServiceGenerator {
         self.familyName = family
         let reserved: Set<String> = [
             family + "Method", family + "Error", family + "JSON", family + "Host", family + "Indirect",
+            family + "Auth",
         ]
         self.models = ModelBuilder(components: document.components, reserved: reserved)
     }
@@ -82,12 +83,6 @@ public final class ServiceGenerator {
         for name in document.webhooks.keys.sorted() {
             report("#/webhooks/\(Diagnostic.token(name))", "webhooks are not generated")
         }
-        for name in document.components.securitySchemes.keys.map(\.rawValue).sorted() {
-            report(
-                "#/components/securitySchemes/\(Diagnostic.token(name))",
-                "security schemes are not mapped: add the matching middleware to the session"
-            )
-        }
         let keys = models.componentNames.keys.sorted()
         let (declarations, boxed) = breakingCycles(keys.map { models.componentDeclaration($0) })
         for declaration in declarations {
@@ -99,11 +94,12 @@ public final class ServiceGenerator {
         for operation in operations {
             files.append(GeneratedFile(path: "Methods/\(operation.name).swift", contents: methodSource(operation)))
         }
+        let family = familySource(indirect: boxed)
         let diagnostics = ownDiagnostics + models.diagnostics
         files.append(
             GeneratedFile(
                 path: "\(familyName)Method.swift",
-                contents: familySource(diagnostics: diagnostics, indirect: boxed)
+                contents: family + diagnosticsComment(diagnostics)
             )
         )
         return GenerationResult(files: files.sorted { $0.path < $1.path }, diagnostics: diagnostics)
@@ -124,6 +120,6 @@ public final class ServiceGenerator {
 
 extension ModelBuilder {
     func reservedFamilyNames(_ family: String) -> Set<String> {
-        [family + "Method", family + "Error", family + "JSON", family + "Host", family + "Indirect"]
+        [family + "Method", family + "Error", family + "JSON", family + "Host", family + "Indirect", family + "Auth"]
     }
 }

@@ -121,4 +121,22 @@ struct GeneratedFeaturesTests {
         #expect(body.hasSuffix("--\(boundary)--\r\n"))
         #expect(!body.contains("name=\"extras\""))
     }
+
+    @Test(
+        "Each security scheme's middleware sends its credential",
+        arguments: [
+            (FeaturesAuth.bearer { "t0k" }, "Authorization", "Bearer t0k"),
+            (FeaturesAuth.basic(user: "u", password: "p"), "Authorization", "Basic dTpw"),
+            (FeaturesAuth.oauth { "abc" }, "Authorization", "Bearer abc"),
+            (FeaturesAuth.apiKey { "k-1" }, "X-API-Key", "k-1"),
+            (FeaturesAuth.sessionCookie { "s-1" }, "Cookie", "SESSION=s-1"),
+        ]
+    )
+    func security(middleware: HeadersMiddleware, field: String, value: String) async throws {
+        transport.on(.get, "/v1/stats", reply: .json("{}"))
+        let session = transport.makeSession(hosts: [FeaturesHost.key: "https://api.test/v1"], middlewares: [middleware])
+        _ = try await session.perform(GetStats())
+        #expect(transport.requests.first?.headers[field] == value)
+        #expect(FeaturesAuth.secretHeaderNames == ["X-API-Key"])
+    }
 }

@@ -20,8 +20,8 @@ struct GeneratorTests {
                 "#/paths/~1legacy/post/requestBody/content/application~1xml: application/xml bodies are not generated;"
                     + " operation skipped",
                 "#/webhooks/newOrder: webhooks are not generated",
-                "#/components/securitySchemes/bearer: security schemes are not mapped: add the matching middleware"
-                    + " to the session",
+                "#/components/securitySchemes/key_in_query: an API key in the query is not mapped: add it as a"
+                    + " parameter or in a middleware",
             ]
         )
         let callbacks = try Self.generate("callback-example-like.yaml").diagnostics.map(\.description)

@@ -45,6 +45,41 @@ struct FeaturesJSON<Value: Decodable & Sendable>: JSONApiResponse {
     }
 }
 
+/// The document's security schemes as middlewares: add the one a method needs to the session's or the method's
+/// middlewares.
+enum FeaturesAuth {
+    /// The headers that carry API keys: name them in the session's `SessionPolicy` secrets (`Secrets(headerNames:)`) so
+    /// logs and redirects treat them as `Authorization` is treated.
+    static let secretHeaderNames: Set<String> = ["X-API-Key"]
+
+    /// `api_key`: an API key in the `X-API-Key` header.
+    static func apiKey(key: @escaping @Sendable () async throws -> String) -> HeadersMiddleware {
+        HeadersMiddleware { ["X-API-Key": try await key()] }
+    }
+
+    /// `basic`: HTTP Basic credentials in `Authorization`.
+    static func basic(user: String, password: String) -> HeadersMiddleware {
+        HeadersMiddleware(["Authorization": "Basic \(Data("\(user):\(password)".utf8).base64EncodedString())"])
+    }
+
+    /// `bearer`: a Bearer token in `Authorization`, asked for on every request.
+    ///
+    /// A token from the sign-in endpoint.
+    static func bearer(token: @escaping @Sendable () async throws -> String) -> HeadersMiddleware {
+        HeadersMiddleware { ["Authorization": "Bearer \(try await token())"] }
+    }
+
+    /// `oauth`: an OAuth 2 access token as a Bearer token in `Authorization`; getting and refreshing it is the app's.
+    static func oauth(token: @escaping @Sendable () async throws -> String) -> HeadersMiddleware {
+        HeadersMiddleware { ["Authorization": "Bearer \(try await token())"] }
+    }
+
+    /// `session_cookie`: an API key in the `SESSION` cookie.
+    static func sessionCookie(key: @escaping @Sendable () async throws -> String) -> HeadersMiddleware {
+        HeadersMiddleware { ["Cookie": "SESSION=\(try await key())"] }
+    }
+}
+
 /// Stores a value on the heap, for a model that contains a model of its own type.
 @propertyWrapper
 struct FeaturesIndirect<Value: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
@@ -101,4 +136,5 @@ extension KeyedEncodingContainer {
 // - #/paths/~1legacy/post/requestBody/content/application~1xml: application/xml bodies are not generated; operation
 //   skipped
 // - #/webhooks/newOrder: webhooks are not generated
-// - #/components/securitySchemes/bearer: security schemes are not mapped: add the matching middleware to the session
+// - #/components/securitySchemes/key_in_query: an API key in the query is not mapped: add it as a parameter or in a
+//   middleware
