@@ -75,6 +75,15 @@ extension ServiceGenerator {
                 case .b(let inline):
                     schema = inline
                 }
+                if let problem = styleProblem(context.style, location: parameter.location, schema: schema) {
+                    let what = "`\(parameter.name)`: \(problem)"
+                    if parameter.location == .path {
+                        report(parameterLocation, "path parameter \(what); operation skipped")
+                        return nil
+                    }
+                    report(parameterLocation, "parameter \(what); parameter not generated")
+                    continue
+                }
                 type = models.type(
                     of: schema,
                     name: SwiftNames.typeName(parameter.name),
@@ -143,6 +152,45 @@ extension ServiceGenerator {
                 return nil
             }
             return value
+        }
+    }
+
+    /// Why a parameter's style cannot be sent as the CoreAPI encoders write it, or `nil` when it can:
+    /// `form` scalars and arrays and `deepObject` objects in the query, `simple` values in the path and headers.
+    func styleProblem(
+        _ style: OpenAPI.Parameter.SchemaContext.Style,
+        location: OpenAPI.Parameter.Context.Location,
+        schema: JSONSchema
+    ) -> String? {
+        let isObject = isObjectLike(schema, depth: 0)
+        switch location {
+        case .query:
+            if isObject && style != .deepObject { return "an object in `\(style.rawValue)` style is not generated" }
+            if style != .form && style != .deepObject { return "the `\(style.rawValue)` style is not generated" }
+        case .path, .header:
+            if isObject { return "an object in a \(location.rawValue) is not generated" }
+            if style != .simple { return "the `\(style.rawValue)` style is not generated" }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Whether `schema` (references followed) describes an object, or a choice or composition with one.
+    func isObjectLike(_ schema: JSONSchema, depth: Int) -> Bool {
+        guard depth < 16 else { return false }
+        switch schema.value {
+        case .object:
+            return true
+        case .reference(let reference, _):
+            guard let name = reference.name,
+                let target = document.components.schemas[OpenAPI.ComponentKey(stringLiteral: name)]
+            else { return false }
+            return isObjectLike(target, depth: depth + 1)
+        case .all(let parts, _), .one(let parts, _), .any(let parts, _):
+            return parts.contains { isObjectLike($0, depth: depth + 1) }
+        default:
+            return false
         }
     }
 }

@@ -21,9 +21,14 @@ struct GeneratedFeaturesTests {
     func listOrders() async throws {
         transport.on(.get, "/v1/orders", reply: .json("[\(Self.orderJSON)]"))
         let first = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
-        let orders = try await session.perform(ListOrders(status: .placed, ids: [first, first], xRequestID: "r-1"))
+        let orders = try await session.perform(
+            ListOrders(status: .placed, ids: [first, first], xRequestID: "r-1", filter: .init(min: 2))
+        )
         let request = try #require(transport.requests.first)
-        #expect(request.url.absoluteString == "https://api.test/v1/orders?ids=\(first),\(first)&status=placed")
+        #expect(
+            request.url.absoluteString
+                == "https://api.test/v1/orders?filter%5Bmin%5D=2&ids=\(first),\(first)&status=placed"
+        )
         #expect(request.headers["X-Request-ID"] == "r-1")
         #expect(orders.count == 1)
         #expect(orders[0].status == .unknown("lost"))

@@ -131,6 +131,10 @@ extension KeyedEncodingContainer {
 
 // Not generated (each with its place in the document):
 // - #/paths/~1orders/get/parameters/3: cookie parameter `session` is not generated
+// - #/paths/~1orders/get/parameters/5: parameter `sort`: the `pipeDelimited` style is not generated; parameter not
+//   generated
+// - #/paths/~1orders/get/parameters/6: parameter `sample`: an object in `form` style is not generated; parameter not
+//   generated
 // - #/paths/~1mixed/post/requestBody/content/multipart~1mixed: multipart/mixed bodies are not generated; operation
 //   skipped
 // - #/paths/~1legacy/post/requestBody/content/application~1xml: application/xml bodies are not generated; operation

@@ -14,6 +14,7 @@ struct ListOrders: FeaturesMethod {
     var status: Status?
     var ids: [UUID]?
     @Excluded var xRequestID: String
+    var filter: Filter?
 
     var path: String { "/orders" }
     var headers: Headers {
@@ -46,5 +47,10 @@ struct ListOrders: FeaturesMethod {
             case .unknown(let value): value
             }
         }
+    }
+
+    struct Filter: Codable, Hashable, Sendable {
+        var min: Int?
+        var max: Int?
     }
 }
