@@ -181,4 +181,33 @@ extension ServiceGenerator {
             || (string.contentMediaType != nil && string.contentEncoding == nil)
         return isBinary ? .plain("Attachment") : nil
     }
+
+    /// The documented error statuses (`400` to `599` but `401`, which is always `ApiError.unauthorized`) whose
+    /// JSON body is not the family's common error body, each with the type of its body.
+    func statusErrorTypes(
+        _ operation: OpenAPI.Operation,
+        location: String,
+        scope: inout NameScope,
+        nested: inout [Declaration]
+    ) -> [(code: Int, type: String)] {
+        let common = commonErrorSchema()
+        var result: [(code: Int, type: String)] = []
+        for (status, outcome) in operation.responses {
+            guard case .status(let code) = status.value, code >= 400, code < 600, code != 401,
+                let response = document.components[outcome],
+                let (type, content) = preferredContent(response.content), Self.isJSON(type),
+                let schema = content.schema
+            else { continue }
+            if let name = schema.reference?.name, name == common { continue }
+            let swiftType = models.type(
+                of: schema,
+                name: "Error\(code)",
+                location: location + "/responses/\(code)/content/\(Diagnostic.token(type))/schema",
+                scope: &scope,
+                nested: &nested
+            )
+            result.append((code, schema.nullable ? swiftType.optional.code : swiftType.code))
+        }
+        return result.sorted { $0.code < $1.code }
+    }
 }

@@ -32,6 +32,8 @@ struct OperationModel {
     var response: TypeRef
     var nested: [Declaration]
     var location: String
+    /// Error statuses with a JSON body of their own (not the family's common one), and that body's type.
+    var statusErrors: [(code: Int, type: String)] = []
 }
 
 extension ServiceGenerator {
@@ -114,6 +116,7 @@ extension ServiceGenerator {
             let body = bodyKind(operation, location: location, names: &names, scope: &scope, nested: &nested)
         else { return nil }
         let response = responseType(operation, location: location, scope: &scope, nested: &nested)
+        let statusErrors = statusErrorTypes(operation, location: location, scope: &scope, nested: &nested)
         if !operation.callbacks.isEmpty {
             for key in operation.callbacks.keys.sorted() {
                 report(location + "/callbacks/\(Diagnostic.token(key))", "callbacks are not generated")
@@ -131,7 +134,8 @@ extension ServiceGenerator {
             body: body,
             response: response,
             nested: nested,
-            location: location
+            location: location,
+            statusErrors: statusErrors
         )
     }
 

@@ -27,7 +27,7 @@ extension ServiceGenerator {
     }
 
     /// The family file: the host, the protocol, the error, the JSON wrapper and what was not generated.
-    func familySource(indirect: Bool) -> String {
+    func familySource(indirect: Bool, statusErrors: Bool) -> String {
         var writer = SourceWriter()
         writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
         let title = document.info.title
@@ -95,6 +95,16 @@ extension ServiceGenerator {
             writer.line()
             writer.block("init(from decoder: any Decoder) throws") { writer in
                 writer.line("value = try Value(from: decoder)")
+            }
+        }
+        if statusErrors {
+            writer.line()
+            writer.doc("An error status a method documents with a body of its own, and that body.")
+            writer.block("struct \(familyName)StatusError<Body: Hashable & Sendable>: Error, Hashable") { writer in
+                writer.line("/// The HTTP status code.")
+                writer.line("var status: Int")
+                writer.line("/// The error body.")
+                writer.line("var body: Body")
             }
         }
         writeAuth(to: &writer)

@@ -59,6 +59,7 @@ extension ServiceGenerator {
         }
         writeHeaders(operation.parameters.filter { $0.location == .header }, to: &writer)
         writeEncoding(operation, query: query, queryInURL: queryInURL, to: &writer)
+        writeStatusErrors(operation.statusErrors, to: &writer)
         if queryInURL { writeURLInfo(query, to: &writer) }
         if case .json(let property) = operation.body {
             writer.line()
@@ -174,6 +175,26 @@ extension ServiceGenerator {
             writer.line(
                 "return .components(host: try hostProvider.host(for: hostProviderKey), path: path, queryItems: query)"
             )
+        }
+    }
+
+    /// `options` whose status errors decode each documented error body of the method's own.
+    private func writeStatusErrors(_ errors: [(code: Int, type: String)], to writer: inout SourceWriter) {
+        guard !errors.isEmpty else { return }
+        writer.block("var options: CallOptions") { writer in
+            writer.line("CallOptions(")
+            writer.line("    statusErrors: CallOptions.StatusErrors()")
+            for error in errors {
+                writer.line("        .on(\(error.code)) { failure in")
+                writer.line(
+                    "            guard let body = try? JSONDecoder().decode(\(error.type).self, from: failure.body) else {"
+                )
+                writer.line("                return ApiError.unacceptableStatus(failure)")
+                writer.line("            }")
+                writer.line("            return \(familyName)StatusError(status: failure.statusCode, body: body)")
+                writer.line("        }")
+            }
+            writer.line(")")
         }
     }
 }

@@ -33,7 +33,7 @@ public final class ServiceGenerator {
         self.familyName = family
         let reserved: Set<String> = [
             family + "Method", family + "Error", family + "JSON", family + "Host", family + "Indirect",
-            family + "Auth",
+            family + "Auth", family + "StatusError",
         ]
         self.models = ModelBuilder(components: document.components, reserved: reserved)
     }
@@ -94,7 +94,8 @@ public final class ServiceGenerator {
         for operation in operations {
             files.append(GeneratedFile(path: "Methods/\(operation.name).swift", contents: methodSource(operation)))
         }
-        let family = familySource(indirect: boxed)
+        let statusErrors = operations.contains { !$0.statusErrors.isEmpty }
+        let family = familySource(indirect: boxed, statusErrors: statusErrors)
         let diagnostics = ownDiagnostics + models.diagnostics
         files.append(
             GeneratedFile(
@@ -120,6 +121,9 @@ public final class ServiceGenerator {
 
 extension ModelBuilder {
     func reservedFamilyNames(_ family: String) -> Set<String> {
-        [family + "Method", family + "Error", family + "JSON", family + "Host", family + "Indirect", family + "Auth"]
+        [
+            family + "Method", family + "Error", family + "JSON", family + "Host", family + "Indirect", family + "Auth",
+            family + "StatusError",
+        ]
     }
 }

@@ -47,15 +47,20 @@ struct GeneratedPetstoreTests {
         }
     }
 
-    @Test("A string response read as JSON, and a status without the common error body stays ApiError")
+    @Test("A string response read as JSON; a documented error status with a body of its own is a typed error")
     func usptoResponses() async throws {
         transport.on(.get, "/api/oa/v1/fields", reply: .json(#""title, year""#))
         transport.on(.get, "/api/oa/v2/fields", reply: .json(#""not published""#, statusCode: 404))
+        transport.on(.get, "/api/oa/v3/fields", reply: .text("<html>gone</html>", statusCode: 404))
         #expect(try await session.perform(ListSearchableFields(dataset: "oa", version: "v1")).value == "title, year")
-        await #expect {
+        await #expect(throws: UsptoStatusError(status: 404, body: "not published")) {
             try await session.perform(ListSearchableFields(dataset: "oa", version: "v2"))
+        }
+        await #expect {
+            try await session.perform(ListSearchableFields(dataset: "oa", version: "v3"))
         } throws: { error in
-            (error as? ApiError)?.statusCode == 404
+            guard case .unacceptableStatus(let failure) = error as? ApiError else { return false }
+            return failure.statusCode == 404
         }
     }
 }

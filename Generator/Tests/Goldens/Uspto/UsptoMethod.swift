@@ -30,3 +30,11 @@ struct UsptoJSON<Value: Decodable & Sendable>: JSONApiResponse {
         value = try Value(from: decoder)
     }
 }
+
+/// An error status a method documents with a body of its own, and that body.
+struct UsptoStatusError<Body: Hashable & Sendable>: Error, Hashable {
+    /// The HTTP status code.
+    var status: Int
+    /// The error body.
+    var body: Body
+}

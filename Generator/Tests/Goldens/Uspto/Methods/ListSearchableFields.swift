@@ -19,4 +19,15 @@ struct ListSearchableFields: UsptoMethod {
     @Excluded var version: String
 
     var path: String { "/\(dataset)/\(version)/fields" }
+    var options: CallOptions {
+        CallOptions(
+            statusErrors: CallOptions.StatusErrors()
+                .on(404) { failure in
+                    guard let body = try? JSONDecoder().decode(String.self, from: failure.body) else {
+                        return ApiError.unacceptableStatus(failure)
+                    }
+                    return UsptoStatusError(status: failure.statusCode, body: body)
+                }
+        )
+    }
 }
