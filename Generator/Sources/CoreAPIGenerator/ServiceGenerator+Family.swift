@@ -34,7 +34,7 @@ extension ServiceGenerator {
         var hostDoc =
             "The host of \(title): map `key` to one of `servers` (or another host) in the session's `HostProvider`."
         if document.servers.contains(where: { !$0.variables.isEmpty }) {
-            hostDoc += " A `{name}` in a server is one of the document's server variables, to fill in."
+            hostDoc += " A `{name}` in a server is a server variable: `server(…)` fills them in."
         }
         writer.doc(hostDoc)
         writer.block("enum \(familyName)Host") { writer in
@@ -52,6 +52,7 @@ extension ServiceGenerator {
                 for server in servers { writer.line("    \(server),") }
                 writer.line("]")
             }
+            writeServerFunctions(to: &writer)
         }
         writer.line()
         let errorSchema = commonErrorSchema()
@@ -124,5 +125,43 @@ extension ServiceGenerator {
             }
         }
         return writer.text
+    }
+
+    /// A function per server with variables, filling them in; each variable's default is its argument's.
+    func writeServerFunctions(to writer: inout SourceWriter) {
+        var names = NameScope()
+        for (index, server) in document.servers.enumerated() where !server.variables.isEmpty {
+            let name = names.unique("server")
+            var template = server.urlTemplate.absoluteString.swiftLiteral
+            var arguments: [String] = []
+            var doc = "Server \(index + 1), `\(server.urlTemplate.absoluteString)`, with its variables filled in."
+            var parameters = NameScope()
+            for (variable, value) in server.variables {
+                let argument = parameters.unique(SwiftNames.memberName(variable))
+                arguments.append("\(SwiftNames.escaped(argument)): String = \"\(value.default.swiftLiteral)\"")
+                template = template.replacingOccurrences(
+                    of: "{\(variable)}",
+                    with: "\\(\(SwiftNames.escaped(argument)))"
+                )
+                var line = "- `\(argument)`"
+                if let description = value.description { line += ": \(description)" }
+                if let values = value.enum, !values.isEmpty {
+                    line += " (one of \(values.map { "`\($0)`" }.joined(separator: ", ")))"
+                }
+                doc += "\n" + line
+            }
+            writer.line()
+            writer.doc(doc)
+            let signature = "static func \(name)(\(arguments.joined(separator: ", "))) -> String"
+            if signature.count + 4 + 2 <= SourceWriter.lineLength {
+                writer.block(signature) { writer in writer.line("\"\(template)\"") }
+            } else {
+                writer.line("static func \(name)(")
+                for (index, argument) in arguments.enumerated() {
+                    writer.line("    " + argument + (index < arguments.count - 1 ? "," : ""))
+                }
+                writer.block(") -> String") { writer in writer.line("\"\(template)\"") }
+            }
+        }
     }
 }

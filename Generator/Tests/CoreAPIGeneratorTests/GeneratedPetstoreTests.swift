@@ -63,4 +63,11 @@ struct GeneratedPetstoreTests {
             return failure.statusCode == 404
         }
     }
+
+    @Test("A server's variables are filled in, with the document's defaults")
+    func serverVariables() {
+        #expect(UsptoHost.server() == "https://developer.example.gov/ds-api")
+        #expect(UsptoHost.server(scheme: "http") == "http://developer.example.gov/ds-api")
+        #expect(PetstoreHost.servers == ["http://petstore.example.com/v1"])
+    }
 }

@@ -6,12 +6,18 @@ import CoreAPIJSON
 import Foundation
 
 /// The host of Data Set API (sample): map `key` to one of `servers` (or another host) in the session's `HostProvider`.
-/// A `{name}` in a server is one of the document's server variables, to fill in.
+/// A `{name}` in a server is a server variable: `server(…)` fills them in.
 enum UsptoHost {
     /// The host key every method of the family uses.
     static let key = "uspto"
     /// The servers the document lists, in its order.
     static let servers = ["{scheme}://developer.example.gov/ds-api"]
+
+    /// Server 1, `{scheme}://developer.example.gov/ds-api`, with its variables filled in.
+    /// - `scheme`: The Data Set API is accessible via https and http (one of `https`, `http`)
+    static func server(scheme: String = "https") -> String {
+        "\(scheme)://developer.example.gov/ds-api"
+    }
 }
 
 /// A method of Data Set API (sample): the host key.
