@@ -74,12 +74,13 @@ indirect enum Declaration {
         nested: [Declaration],
         isModel: Bool
     )
-    case alias(name: String, doc: String?, type: TypeRef)
+    /// A type alias; `nested` are declarations its type uses, written beside it.
+    case alias(name: String, doc: String?, type: TypeRef, nested: [Declaration])
 
     var name: String {
         switch self {
         case .structure(let name, _, _, _, _), .stringEnum(let name, _, _, _), .oneOf(let name, _, _, _, _, _),
-            .alias(let name, _, _):
+            .alias(let name, _, _, _):
             return name
         }
     }

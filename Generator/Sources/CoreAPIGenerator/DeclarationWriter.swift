@@ -25,9 +25,10 @@ enum DeclarationWriter {
                 isModel: isModel,
                 to: &writer
             )
-        case .alias(let name, let doc, let type):
+        case .alias(let name, let doc, let type, let nested):
             writer.doc(doc)
             writer.line("typealias \(name) = \(type.code)")
+            writeNested(nested, to: &writer)
         }
     }
 

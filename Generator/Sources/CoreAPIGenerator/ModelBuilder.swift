@@ -46,7 +46,7 @@ final class ModelBuilder {
         )
         var type = TypeRef(code: name, isJSONResponse: true)
         switch declaration {
-        case .alias(_, _, let aliased):
+        case .alias(_, _, let aliased, _):
             type.isJSONResponse = aliased.isJSONResponse
             type.isStringEnum = aliased.isStringEnum
             type.element = aliased.element
@@ -86,11 +86,11 @@ final class ModelBuilder {
         case .all(let parts, _):
             let merged = mergedProperties(parts, location: location + "/allOf")
             if merged.isEmpty, parts.count == 1 {
-                return .alias(
-                    name: name,
-                    doc: doc,
-                    type: type(of: parts[0], name: name, location: location, scope: &scope, nested: &nested)
-                )
+                if parts[0].reference == nil {
+                    return declaration(for: parts[0], name: name, location: location + "/allOf/0", isModel: isModel)
+                }
+                let type = type(of: parts[0], name: name + "Value", location: location, scope: &scope, nested: &nested)
+                return .alias(name: name, doc: doc, type: type, nested: nested)
             }
             let properties = self.properties(of: merged, location: location, scope: &scope, nested: &nested)
             return .structure(name: name, doc: doc, properties: properties, nested: nested, isModel: isModel)
@@ -98,14 +98,27 @@ final class ModelBuilder {
             let kind = if case .one = schema.value { "oneOf" } else { "anyOf" }
             let concrete = options.filter { !$0.isNull }
             if concrete.count == 1 {
+                if concrete.count == options.count, concrete[0].reference == nil {
+                    return declaration(
+                        for: concrete[0],
+                        name: name,
+                        location: location + "/\(kind)/0",
+                        isModel: isModel
+                    )
+                }
                 let type = type(
                     of: concrete[0],
-                    name: name,
+                    name: name + "Value",
                     location: location + "/\(kind)/0",
                     scope: &scope,
                     nested: &nested
                 )
-                return .alias(name: name, doc: doc, type: concrete.count < options.count ? type.optional : type)
+                return .alias(
+                    name: name,
+                    doc: doc,
+                    type: concrete.count < options.count ? type.optional : type,
+                    nested: nested
+                )
             }
             var caseScope = NameScope(reserved: ["unknown"])
             var variants: [Variant] = []
@@ -140,11 +153,8 @@ final class ModelBuilder {
         case .string(_, _) where schema.allowedValues != nil:
             return .stringEnum(name: name, doc: doc, cases: enumCases(schema), isModel: isModel)
         default:
-            return .alias(
-                name: name,
-                doc: doc,
-                type: type(of: schema, name: name + "Value", location: location, scope: &scope, nested: &nested)
-            )
+            let type = type(of: schema, name: name + "Value", location: location, scope: &scope, nested: &nested)
+            return .alias(name: name, doc: doc, type: type, nested: nested)
         }
     }
 

@@ -38,7 +38,8 @@ struct SourceWriter {
         guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
         let width = Self.lineLength - depth * 4 - 4
         var paragraphs: [String] = []
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Every line break, `\r\n` (one Character) and `\r` included: each would end a `///` line.
+        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: .newlines) {
             paragraphs.append(raw.trimmingCharacters(in: .whitespaces))
         }
         while paragraphs.last?.isEmpty == true { paragraphs.removeLast() }
