@@ -31,9 +31,8 @@ extension DeclarationWriter {
                     writer.switchBlock("try container.decodeIfPresent(String.self, forKey: .discriminator)") { writer in
                         for variant in variants where !variant.tags.isEmpty {
                             let tags = variant.tags.map { "\"\($0.swiftLiteral)\"" }.joined(separator: ", ")
-                            writer.line(
-                                "case \(tags): self = .\(SwiftNames.escaped(variant.caseName))(try \(variant.type.code)(from: decoder))"
-                            )
+                            let name = SwiftNames.escaped(variant.caseName)
+                            writer.caseLine(tags, "self = .\(name)(try \(variant.type.code)(from: decoder))")
                         }
                         writer.line("default: self = .unknown(try JSONValue(from: decoder))")
                     }
@@ -57,9 +56,8 @@ extension DeclarationWriter {
             writer.block("func encode(to encoder: any Encoder) throws") { writer in
                 writer.switchBlock("self") { writer in
                     for variant in variants {
-                        writer.line(
-                            "case .\(SwiftNames.escaped(variant.caseName))(let value): try value.encode(to: encoder)"
-                        )
+                        let name = SwiftNames.escaped(variant.caseName)
+                        writer.caseLine(".\(name)(let value)", "try value.encode(to: encoder)")
                     }
                     if discriminator != nil {
                         writer.line("case .unknown(let value): try value.encode(to: encoder)")

@@ -82,7 +82,7 @@ enum DeclarationWriter {
             writer.block("init(rawValue: String)") { writer in
                 writer.switchBlock("rawValue") { writer in
                     for item in cases {
-                        writer.line("case \"\(item.wire.swiftLiteral)\": self = .\(SwiftNames.escaped(item.name))")
+                        writer.caseLine("\"\(item.wire.swiftLiteral)\"", "self = .\(SwiftNames.escaped(item.name))")
                     }
                     writer.line("default: self = .unknown(rawValue)")
                 }
@@ -91,7 +91,7 @@ enum DeclarationWriter {
             writer.block("var rawValue: String") { writer in
                 writer.switchBlock("self") { writer in
                     for item in cases {
-                        writer.line("case .\(SwiftNames.escaped(item.name)): \"\(item.wire.swiftLiteral)\"")
+                        writer.caseLine(".\(SwiftNames.escaped(item.name))", "\"\(item.wire.swiftLiteral)\"")
                     }
                     writer.line("case .unknown(let value): value")
                 }

@@ -11,6 +11,17 @@ struct SourceWriter {
         lines.append(text.isEmpty ? "" : String(repeating: "    ", count: depth) + text)
     }
 
+    /// Adds `case pattern: body` on one line when it fits, else the body on the next line, one level deeper.
+    mutating func caseLine(_ pattern: String, _ body: String) {
+        let single = "case \(pattern): \(body)"
+        if depth * 4 + single.count <= Self.lineLength {
+            line(single)
+        } else {
+            line("case \(pattern):")
+            line("    " + body)
+        }
+    }
+
     /// Adds an empty line unless the last line is empty or opens a block.
     mutating func separate() {
         guard let last = lines.last, !last.isEmpty, !last.hasSuffix("{") else { return }
