@@ -106,7 +106,8 @@ extension ServiceGenerator {
         return .raw(property, contentType: type)
     }
 
-    /// The `Response` of `operation`: its first success status's content.
+    /// The `Response` of `operation`: its first success status's content; any other success status is
+    /// reported, not generated.
     func responseType(
         _ operation: OpenAPI.Operation,
         location: String,
@@ -117,6 +118,12 @@ extension ServiceGenerator {
             .sorted { $0.key.rawValue < $1.key.rawValue }
         guard let (status, outcome) = successes.first.map({ ($0.key, $0.value) }) else {
             return .plain("EmptyResponse")
+        }
+        for other in successes.dropFirst() {
+            report(
+                location + "/responses/\(other.key.rawValue)",
+                "only the first success status (\(status.rawValue)) is generated; this one is read as its type"
+            )
         }
         let responseLocation = location + "/responses/\(status.rawValue)"
         let response: OpenAPI.Response
