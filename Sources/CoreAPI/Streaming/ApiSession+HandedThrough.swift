@@ -60,30 +60,13 @@ extension ApiSession {
         let buffer = StreamBuffer(limit: bufferLimit)
         let head = Promise<ResponseHead>()
         let limit = settings.maximumResponseSize ?? defaultMaximumResponseSize
-        let received = LockedValue<Int64>(0)
-        var handler = TransportOptions.BodyHandler(
-            accepts: { response in
-                guard streamsBody(response) else { return false }
-                if HeadChecks(response).declaresMore(than: limit) {
-                    throw ApiError.responseTooLarge(limit: limit)
-                }
-                head.resolve(.success(response))
-                return true
-            },
-            receive: { piece in
-                let total = received.withLock { total in
-                    total += Int64(piece.count)
-                    return total
-                }
-                guard total <= limit else {
-                    throw ApiError.responseTooLarge(limit: limit)
-                }
-                buffer.add(piece.count)  // before the reader can take it and count it out
-                continuation.yield(piece)
-            }
+        let bodyHandler = TransportOptions.BodyHandler.streaming(
+            limit: limit,
+            buffer: buffer,
+            head: head,
+            into: continuation,
+            accepts: streamsBody
         )
-        handler.buffer = buffer
-        let bodyHandler = handler
         let task = Task { [self] in
             do {
                 let opened = try openCall(of: method, settings: settings, group: nil)

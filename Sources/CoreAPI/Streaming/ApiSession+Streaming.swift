@@ -53,31 +53,14 @@ extension ApiSession {
         let head = Promise<ResponseHead>()
         let settings = settings(for: method)
         let limit = limits == .method ? settings.maximumResponseSize ?? defaultMaximumResponseSize : .max
-        let received = LockedValue<Int64>(0)
         let acceptable = settings.acceptableStatusCodes
-        var bounded = TransportOptions.BodyHandler(
-            accepts: { response in
-                guard acceptable.contains(response.statusCode) else { return false }
-                if HeadChecks(response).declaresMore(than: limit) {
-                    throw ApiError.responseTooLarge(limit: limit)
-                }
-                head.resolve(.success(response))
-                return true
-            },
-            receive: { piece in
-                let total = received.withLock { total in
-                    total += Int64(piece.count)
-                    return total
-                }
-                guard total <= limit else {
-                    throw ApiError.responseTooLarge(limit: limit)
-                }
-                buffer.add(piece.count)  // before the reader can take it and count it out
-                continuation.yield(piece)
-            }
+        let handler = TransportOptions.BodyHandler.streaming(
+            limit: limit,
+            buffer: buffer,
+            head: head,
+            into: continuation,
+            accepts: { acceptable.contains($0.statusCode) }
         )
-        bounded.buffer = buffer
-        let handler = bounded
         let task = Task { [self] in
             do {
                 _ = try await exchange(
