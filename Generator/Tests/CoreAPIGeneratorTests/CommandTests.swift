@@ -25,7 +25,7 @@ struct CommandTests {
     func reportsAndWrites() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("generate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        let document = testsFolder.appendingPathComponent("Documents/callback-example-like.yaml").path
+        let document = testsFolder.appendingPathComponent("Documents/CallbackExample.yaml").path
         let run = try runGenerator([document, output.path, "--name", "Streams"])
         #expect(run.status == 0)
         #expect(run.errors == "not generated: #/paths/~1streams/post/callbacks/onData: callbacks are not generated\n")

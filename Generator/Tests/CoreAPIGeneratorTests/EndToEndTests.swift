@@ -61,7 +61,7 @@ struct EndToEndTests {
     func servedDocument() async throws {
         let server = try ItemsServer()
         let (served, _) = try await URLSession.shared.data(from: URL(string: server.base + "/openapi.json")!)
-        let committed = try Data(contentsOf: testsFolder.appendingPathComponent("Documents/fastapi-items.json"))
+        let committed = try Data(contentsOf: testsFolder.appendingPathComponent("Documents/ItemsService.json"))
         let servedObject = try JSONSerialization.jsonObject(with: served) as? NSDictionary
         let committedObject = try JSONSerialization.jsonObject(with: committed) as? NSDictionary
         #expect(servedObject != nil && servedObject == committedObject)

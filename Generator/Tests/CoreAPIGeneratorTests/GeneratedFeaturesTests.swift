@@ -5,7 +5,7 @@ import Testing
 
 @testable import GoldenFeatures
 
-/// The module generated from features-3.1.yaml, called through a session over a stub transport.
+/// The module generated from Features.yaml, called through a session over a stub transport.
 @Suite("Generated module: Features")
 struct GeneratedFeaturesTests {
     let transport = StubTransport()

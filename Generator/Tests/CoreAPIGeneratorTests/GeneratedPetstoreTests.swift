@@ -6,7 +6,7 @@ import Testing
 @testable import GoldenPetstore
 @testable import GoldenUspto
 
-/// The modules generated from petstore-like.yaml and uspto-like.yaml, called over a stub transport.
+/// The modules generated from Petstore.yaml and Uspto.yaml, called over a stub transport.
 @Suite("Generated modules: Petstore and Uspto")
 struct GeneratedPetstoreTests {
     let transport = StubTransport()

@@ -11,7 +11,7 @@ struct GeneratorTests {
 
     @Test("What cannot be expressed is listed with its place in the document")
     func diagnostics() throws {
-        let features = try Self.generate("features-3.1.yaml").diagnostics.map(\.description)
+        let features = try Self.generate("Features.yaml").diagnostics.map(\.description)
         #expect(
             features == [
                 "#/paths/~1orders/get/parameters/3: cookie parameter `session` is not generated",
@@ -28,9 +28,9 @@ struct GeneratorTests {
                     + " parameter or in a middleware",
             ]
         )
-        let callbacks = try Self.generate("callback-example-like.yaml").diagnostics.map(\.description)
+        let callbacks = try Self.generate("CallbackExample.yaml").diagnostics.map(\.description)
         #expect(callbacks == ["#/paths/~1streams/post/callbacks/onData: callbacks are not generated"])
-        let links = try Self.generate("link-example-like.yaml").diagnostics.map(\.description)
+        let links = try Self.generate("LinkExample.yaml").diagnostics.map(\.description)
         #expect(
             links == [
                 "#/paths/~12.0~1users~1{username}/get/responses/200/links/userRepositories: links are not generated"
@@ -40,7 +40,7 @@ struct GeneratorTests {
 
     @Test("A skipped operation writes no method; the family file lists what was skipped")
     func skippedOperations() throws {
-        let result = try Self.generate("features-3.1.yaml", family: "Shop")
+        let result = try Self.generate("Features.yaml", family: "Shop")
         let paths = result.files.map(\.path)
         #expect(!paths.contains("Methods/PostMixed.swift"))
         #expect(!paths.contains("Methods/PostLegacy.swift"))
