@@ -4,8 +4,9 @@ struct TypeRef: Hashable, Sendable {
     var code: String
     /// The type conforms to `JSONApiResponse` (a generated model, an array of them, `JSONValue`).
     var isJSONResponse = false
-    /// The type is a generated string enum, written to text through its `rawValue`.
-    var isStringEnum = false
+    /// The raw type (`String`, `Int`, …) when the type is a generated enum, written to text through its
+    /// `rawValue`; `nil` otherwise.
+    var enumRawType: String? = nil
     /// The element, when the type is an array (kept in an array so the type can contain itself).
     private var elementStorage: [TypeRef] = []
     /// The type is optional.
@@ -65,7 +66,8 @@ struct Variant {
 /// A type the generator declares.
 indirect enum Declaration {
     case structure(name: String, doc: String?, properties: [Property], nested: [Declaration], isModel: Bool)
-    case stringEnum(name: String, doc: String?, cases: [(name: String, wire: String)], isModel: Bool)
+    /// A string or integer enum with an `unknown` case; each case's `wire` is its raw value as text.
+    case valueEnum(name: String, doc: String?, cases: [(name: String, wire: String)], rawType: String, isModel: Bool)
     case oneOf(
         name: String,
         doc: String?,
@@ -79,7 +81,7 @@ indirect enum Declaration {
 
     var name: String {
         switch self {
-        case .structure(let name, _, _, _, _), .stringEnum(let name, _, _, _), .oneOf(let name, _, _, _, _, _),
+        case .structure(let name, _, _, _, _), .valueEnum(let name, _, _, _, _), .oneOf(let name, _, _, _, _, _),
             .alias(let name, _, _, _):
             return name
         }

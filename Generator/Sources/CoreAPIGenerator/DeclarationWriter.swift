@@ -13,8 +13,8 @@ enum DeclarationWriter {
                 writeCodingKeys(properties, to: &writer)
                 writeNested(nested, to: &writer)
             }
-        case .stringEnum(let name, let doc, let cases, let isModel):
-            writeStringEnum(name: name, doc: doc, cases: cases, isModel: isModel, to: &writer)
+        case .valueEnum(let name, let doc, let cases, let rawType, let isModel):
+            writeValueEnum(name: name, doc: doc, cases: cases, rawType: rawType, isModel: isModel, to: &writer)
         case .oneOf(let name, let doc, let variants, let discriminator, let nested, let isModel):
             writeChoice(
                 name: name,
@@ -64,34 +64,37 @@ enum DeclarationWriter {
         }
     }
 
-    static func writeStringEnum(
+    /// An enum over `rawType` (`String` or an integer type) whose unlisted values decode as `unknown`.
+    static func writeValueEnum(
         name: String,
         doc: String?,
         cases: [(name: String, wire: String)],
+        rawType: String,
         isModel: Bool,
         to writer: inout SourceWriter
     ) {
+        func literal(_ wire: String) -> String { rawType == "String" ? "\"\(wire.swiftLiteral)\"" : wire }
         writer.doc(doc)
         writer.block("enum \(name): RawRepresentable, \(conformances(isModel))") { writer in
             for item in cases {
                 writer.line("case \(SwiftNames.escaped(item.name))")
             }
             writer.line("/// A value the document does not list, kept as it was sent.")
-            writer.line("case unknown(String)")
+            writer.line("case unknown(\(rawType))")
             writer.line()
-            writer.block("init(rawValue: String)") { writer in
+            writer.block("init(rawValue: \(rawType))") { writer in
                 writer.switchBlock("rawValue") { writer in
                     for item in cases {
-                        writer.caseLine("\"\(item.wire.swiftLiteral)\"", "self = .\(SwiftNames.escaped(item.name))")
+                        writer.caseLine(literal(item.wire), "self = .\(SwiftNames.escaped(item.name))")
                     }
                     writer.line("default: self = .unknown(rawValue)")
                 }
             }
             writer.line()
-            writer.block("var rawValue: String") { writer in
+            writer.block("var rawValue: \(rawType)") { writer in
                 writer.switchBlock("self") { writer in
                     for item in cases {
-                        writer.caseLine(".\(SwiftNames.escaped(item.name))", "\"\(item.wire.swiftLiteral)\"")
+                        writer.caseLine(".\(SwiftNames.escaped(item.name))", literal(item.wire))
                     }
                     writer.line("case .unknown(let value): value")
                 }

@@ -17,11 +17,16 @@ extension ModelBuilder {
         case .boolean:
             return .plain("Bool")
         case .integer(let core, _):
-            switch core.format {
-            case .int32: return .plain("Int32")
-            case .int64: return .plain("Int64")
-            default: return .plain("Int")
+            let integer = Self.integerType(core.format)
+            if schema.allowedValues != nil {
+                let declared = scope.unique(name)
+                let cases = integerEnumCases(schema)
+                nested.append(.valueEnum(name: declared, doc: nil, cases: cases, rawType: integer, isModel: false))
+                var type = TypeRef.plain(declared)
+                type.enumRawType = integer
+                return type
             }
+            return .plain(integer)
         case .number(let core, _):
             switch core.format {
             case .float: return .plain("Float")
@@ -30,9 +35,10 @@ extension ModelBuilder {
         case .string(let core, let string):
             if schema.allowedValues != nil {
                 let declared = scope.unique(name)
-                nested.append(.stringEnum(name: declared, doc: nil, cases: enumCases(schema), isModel: false))
+                let cases = enumCases(schema)
+                nested.append(.valueEnum(name: declared, doc: nil, cases: cases, rawType: "String", isModel: false))
                 var type = TypeRef.plain(declared)
-                type.isStringEnum = true
+                type.enumRawType = "String"
                 return type
             }
             if core.format == .uuid { return .plain("UUID") }

@@ -48,10 +48,10 @@ final class ModelBuilder {
         switch declaration {
         case .alias(_, _, let aliased, _):
             type.isJSONResponse = aliased.isJSONResponse
-            type.isStringEnum = aliased.isStringEnum
+            type.enumRawType = aliased.enumRawType
             type.element = aliased.element
-        case .stringEnum:
-            type.isStringEnum = true
+        case .valueEnum(_, _, _, let rawType, _):
+            type.enumRawType = rawType
         default:
             break
         }
@@ -151,7 +151,15 @@ final class ModelBuilder {
                 isModel: isModel
             )
         case .string(_, _) where schema.allowedValues != nil:
-            return .stringEnum(name: name, doc: doc, cases: enumCases(schema), isModel: isModel)
+            return .valueEnum(name: name, doc: doc, cases: enumCases(schema), rawType: "String", isModel: isModel)
+        case .integer(let core, _) where schema.allowedValues != nil:
+            return .valueEnum(
+                name: name,
+                doc: doc,
+                cases: integerEnumCases(schema),
+                rawType: Self.integerType(core.format),
+                isModel: isModel
+            )
         default:
             let type = type(of: schema, name: name + "Value", location: location, scope: &scope, nested: &nested)
             return .alias(name: name, doc: doc, type: type, nested: nested)
@@ -179,6 +187,36 @@ final class ModelBuilder {
             cases.append((scope.unique(name == "unknown" ? "unknownValue" : name), wire))
         }
         return cases
+    }
+
+    /// The cases of an integer enum in document order, named by the schema's `x-enum-varnames` when it
+    /// lists one name per value, else `value1`, `minus1`, with their wire values as Swift literals.
+    func integerEnumCases(_ schema: JSONSchema) -> [(name: String, wire: String)] {
+        var scope = NameScope(reserved: ["unknown"])
+        let values = (schema.allowedValues ?? []).compactMap { value -> Int? in
+            if let integer = value.value as? Int { return integer }
+            if let double = value.value as? Double, let integer = Int(exactly: double) { return integer }
+            return nil
+        }
+        let given = (schema.vendorExtensions["x-enum-varnames"]?.value as? [Any])?.compactMap { $0 as? String }
+        let names = given?.count == values.count ? given : nil
+        var cases: [(name: String, wire: String)] = []
+        var seen: Set<Int> = []
+        for (index, value) in values.enumerated() where seen.insert(value).inserted {
+            var name = names.map { SwiftNames.memberName($0[index]) } ?? "value\(value.magnitude)"
+            if names == nil, value < 0 { name = "minus\(value.magnitude)" }
+            cases.append((scope.unique(name == "unknown" ? "unknownValue" : name), String(value)))
+        }
+        return cases
+    }
+
+    /// The Swift integer type of an integer schema's format.
+    static func integerType(_ format: JSONTypeFormat.IntegerFormat) -> String {
+        switch format {
+        case .int32: "Int32"
+        case .int64: "Int64"
+        default: "Int"
+        }
     }
 
     /// The named properties of every part of an `allOf`, references followed, in order.

@@ -27,7 +27,7 @@ extension ServiceGenerator {
     }
 
     /// The family file: the host, the protocol, the error, the JSON wrapper and what was not generated.
-    func familySource(indirect: Bool, statusErrors: Bool) -> String {
+    func familySource(indirect: Bool, statusErrors: Bool, encodedPaths: Bool) -> String {
         var writer = SourceWriter()
         writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
         let title = document.info.title
@@ -77,6 +77,7 @@ extension ServiceGenerator {
                     writer.line("return \(familyName)Error(status: failure.statusCode, body: body)")
                 }
             }
+            if encodedPaths { writePathEncoding(to: &writer) }
         }
         if let errorType {
             writer.line()

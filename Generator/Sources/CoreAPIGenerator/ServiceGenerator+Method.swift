@@ -53,14 +53,26 @@ extension ServiceGenerator {
             writer.line("@Excluded var \(property.swiftName): \(property.type.code)")
         }
         writer.separate()
-        writer.line("var path: String { \"\(pathExpression(operation))\" }")
+        let path = "\"\(pathExpression(operation))\""
+        if 4 + "var path: String { \(path) }".count <= SourceWriter.lineLength {
+            writer.line("var path: String { \(path) }")
+        } else {
+            writer.block("var path: String") { writer in writer.line(path) }
+        }
         if operation.method != "get" {
             writer.line("var httpMethod: HTTPMethod { .\(operation.method) }")
         }
         writeHeaders(operation.parameters.filter { $0.location == .header }, to: &writer)
         writeEncoding(operation, query: query, queryInURL: queryInURL, to: &writer)
         writeStatusErrors(operation.statusErrors, to: &writer)
-        if queryInURL { writeURLInfo(query, to: &writer) }
+        if queryInURL {
+            writeURLInfo(query, encodedPath: Self.encodesPath(operation), to: &writer)
+        } else if Self.encodesPath(operation) {
+            writer.line()
+            writer.block("func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo") { writer in
+                writer.line("try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)")
+            }
+        }
         if case .json(let property) = operation.body {
             writer.line()
             writer.block("func encode(to encoder: any Encoder) throws") { writer in
@@ -84,7 +96,11 @@ extension ServiceGenerator {
                 $0.location == .path && $0.property.wireName == name
             }) {
                 var text = Self.text(of: SwiftNames.escaped(parameter.property.swiftName), parameter.property.type)
-                if text.hasPrefix("String("), text.hasSuffix(")") { text = String(text.dropFirst(7).dropLast()) }
+                if Self.mayHoldReservedCharacters(parameter.property.type) {
+                    text = "Self.segment(\(text))"
+                } else if text.hasPrefix("String("), text.hasSuffix(")") {
+                    text = String(text.dropFirst(7).dropLast())
+                }
                 result += "\\(" + text + ")"
             } else {
                 report(operation.location, "path parameter `\(name)` is not declared; left in the path as it is")
@@ -95,12 +111,27 @@ extension ServiceGenerator {
         return result + String(remainder).swiftLiteral
     }
 
+    /// Whether the text of a value of `type` may hold a `/` or another character a path segment cannot
+    /// carry as it is: a path that holds one is percent-encoded by the family's `segment(_:)`.
+    static func mayHoldReservedCharacters(_ type: TypeRef) -> Bool {
+        if let raw = type.enumRawType { return raw == "String" }
+        let safe: Set<String> = ["Int", "Int32", "Int64", "Bool", "UUID", "Double", "Float"]
+        return type.element != nil || !safe.contains(type.code.replacingOccurrences(of: "?", with: ""))
+    }
+
+    /// Whether `operation`'s path holds a value percent-encoded by the family's `segment(_:)`, so its URL is
+    /// built by the family's `encodedURL(host:path:queryItems:)` rather than from `path` by CoreAPI, which
+    /// would split the value at its `/` and encode its `%` again.
+    static func encodesPath(_ operation: OperationModel) -> Bool {
+        operation.parameters.contains { $0.location == .path && mayHoldReservedCharacters($0.property.type) }
+    }
+
     /// An expression for the text of `value` of type `type` (not optional) in a path, header or query.
     static func text(of value: String, _ type: TypeRef) -> String {
         if let element = type.element {
             return "\(value).map { \(text(of: "$0", element)) }.joined(separator: \",\")"
         }
-        if type.isStringEnum { return "\(value).rawValue" }
+        if let raw = type.enumRawType { return raw == "String" ? "\(value).rawValue" : "String(\(value).rawValue)" }
         switch type.code.replacingOccurrences(of: "?", with: "") {
         case "String": return value
         case "UUID": return "\(value).uuidString"
@@ -156,7 +187,7 @@ extension ServiceGenerator {
     }
 
     /// `urlInfo(from:)` with the query parameters as query items, for a method whose parameters are its body.
-    private func writeURLInfo(_ query: [ParameterProperty], to writer: inout SourceWriter) {
+    private func writeURLInfo(_ query: [ParameterProperty], encodedPath: Bool, to writer: inout SourceWriter) {
         writer.line()
         writer.block("func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo") { writer in
             writer.line("var query: [URLQueryItem] = []")
@@ -172,9 +203,12 @@ extension ServiceGenerator {
                 }
                 writer.line(property.type.isOptional ? "if let \(name) { \(append) }" : append)
             }
-            writer.line(
-                "return .components(host: try hostProvider.host(for: hostProviderKey), path: path, queryItems: query)"
-            )
+            let host = "host: try hostProvider.host(for: hostProviderKey)"
+            if encodedPath {
+                writer.line("return try Self.encodedURL(\(host), path: path, queryItems: query)")
+            } else {
+                writer.line("return .components(\(host), path: path, queryItems: query)")
+            }
         }
     }
 

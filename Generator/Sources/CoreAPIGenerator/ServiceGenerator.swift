@@ -87,7 +87,7 @@ public final class ServiceGenerator {
         let (declarations, boxed) = breakingCycles(keys.map { models.componentDeclaration($0) })
         for declaration in declarations {
             var writer = SourceWriter()
-            writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
+            writeHeader(to: &writer, imports: ["CoreAPIJSON", "Foundation"])
             DeclarationWriter.write(declaration, to: &writer)
             files.append(GeneratedFile(path: "Models/\(declaration.name).swift", contents: writer.text))
         }
@@ -95,7 +95,11 @@ public final class ServiceGenerator {
             files.append(GeneratedFile(path: "Methods/\(operation.name).swift", contents: methodSource(operation)))
         }
         let statusErrors = operations.contains { !$0.statusErrors.isEmpty }
-        let family = familySource(indirect: boxed, statusErrors: statusErrors)
+        let family = familySource(
+            indirect: boxed,
+            statusErrors: statusErrors,
+            encodedPaths: operations.contains(where: Self.encodesPath)
+        )
         let diagnostics = ownDiagnostics + models.diagnostics
         files.append(
             GeneratedFile(

@@ -15,6 +15,7 @@ struct ListOrders: FeaturesMethod {
     var ids: [UUID]?
     @Excluded var xRequestID: String
     var filter: Filter?
+    var priority: Priority?
 
     var path: String { "/orders" }
     var headers: Headers {

@@ -14,8 +14,12 @@ struct PutLabels: FeaturesMethod {
     /// The JSON body.
     var requestBody: Body?
 
-    var path: String { "/orders/\(orderId)/labels" }
+    var path: String { "/orders/\(Self.segment(orderId))/labels" }
     var httpMethod: HTTPMethod { .put }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 
     func encode(to encoder: any Encoder) throws {
         try requestBody?.encode(to: encoder)

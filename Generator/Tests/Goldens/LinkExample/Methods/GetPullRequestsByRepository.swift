@@ -13,7 +13,11 @@ struct GetPullRequestsByRepository: LinkExampleMethod {
     @Excluded var slug: String
     var state: State?
 
-    var path: String { "/2.0/repositories/\(username)/\(slug)/pullrequests" }
+    var path: String { "/2.0/repositories/\(Self.segment(username))/\(Self.segment(slug))/pullrequests" }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 
     enum State: RawRepresentable, Codable, Hashable, Sendable {
         case open

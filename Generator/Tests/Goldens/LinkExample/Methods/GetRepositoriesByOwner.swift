@@ -11,5 +11,9 @@ struct GetRepositoriesByOwner: LinkExampleMethod {
 
     @Excluded var username: String
 
-    var path: String { "/2.0/repositories/\(username)" }
+    var path: String { "/2.0/repositories/\(Self.segment(username))" }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 }

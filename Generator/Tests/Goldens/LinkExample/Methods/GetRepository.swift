@@ -12,5 +12,9 @@ struct GetRepository: LinkExampleMethod {
     @Excluded var username: String
     @Excluded var slug: String
 
-    var path: String { "/2.0/repositories/\(username)/\(slug)" }
+    var path: String { "/2.0/repositories/\(Self.segment(username))/\(Self.segment(slug))" }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 }

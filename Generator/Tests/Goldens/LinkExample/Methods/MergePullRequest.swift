@@ -13,9 +13,15 @@ struct MergePullRequest: LinkExampleMethod {
     @Excluded var slug: String
     @Excluded var pid: String
 
-    var path: String { "/2.0/repositories/\(username)/\(slug)/pullrequests/\(pid)/merge" }
+    var path: String {
+        "/2.0/repositories/\(Self.segment(username))/\(Self.segment(slug))/pullrequests/\(Self.segment(pid))/merge"
+    }
     var httpMethod: HTTPMethod { .post }
     var parametersEncoding: any ParametersEncoding {
         QueryParametersEncoder(destination: .queryString, arrayEncoding: .repeatedKey)
+    }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
     }
 }

@@ -14,7 +14,11 @@ struct Upload2: NotesServiceMethod {
     /// The body, sent as it is.
     @Excluded var requestBody: Data
 
-    var path: String { "/uploads/\(name)" }
+    var path: String { "/uploads/\(Self.segment(name))" }
     var httpMethod: HTTPMethod { .put }
     var body: RequestBody? { .data(requestBody, contentType: "application/octet-stream") }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 }

@@ -14,5 +14,9 @@ struct ShowPetById: PetstoreMethod {
     /// The id of the pet to retrieve
     @Excluded var petId: String
 
-    var path: String { "/pets/\(petId)" }
+    var path: String { "/pets/\(Self.segment(petId))" }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 }

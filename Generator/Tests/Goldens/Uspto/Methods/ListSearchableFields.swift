@@ -18,7 +18,7 @@ struct ListSearchableFields: UsptoMethod {
     /// Version of the dataset.
     @Excluded var version: String
 
-    var path: String { "/\(dataset)/\(version)/fields" }
+    var path: String { "/\(Self.segment(dataset))/\(Self.segment(version))/fields" }
     var options: CallOptions {
         CallOptions(
             statusErrors: CallOptions.StatusErrors()
@@ -29,5 +29,9 @@ struct ListSearchableFields: UsptoMethod {
                     return UsptoStatusError(status: failure.statusCode, body: body)
                 }
         )
+    }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
     }
 }

@@ -27,7 +27,11 @@ struct PerformSearch: UsptoMethod {
     /// Specify number of rows to be returned.
     var rows: Int?
 
-    var path: String { "/\(dataset)/\(version)/records" }
+    var path: String { "/\(Self.segment(dataset))/\(Self.segment(version))/records" }
     var httpMethod: HTTPMethod { .post }
     var parametersEncoding: any ParametersEncoding { FormParametersEncoder() }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 }
