@@ -87,7 +87,7 @@ public final class ServiceGenerator {
         let (declarations, boxed) = breakingCycles(keys.map { models.componentDeclaration($0) })
         for declaration in declarations {
             var writer = SourceWriter()
-            writeHeader(to: &writer, imports: ["CoreAPIJSON", "Foundation"])
+            writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
             DeclarationWriter.write(declaration, to: &writer)
             files.append(GeneratedFile(path: "Models/\(declaration.name).swift", contents: writer.text))
         }
