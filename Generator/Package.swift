@@ -9,7 +9,8 @@ let strictFlags: [SwiftSetting] =
 
 // Each golden module, generated from the document of the same name in Tests/Documents (`Petstore.yaml` gives
 // Tests/Goldens/Petstore), compiled as a target of its own against CoreAPI with warnings as errors. The folder
-// of documents is the one list of goldens: the tests and Scripts/regenerate-goldens.sh read it too.
+// of documents is the one list of goldens: the tests and Scripts/regenerate-goldens.sh read it too. Only its top-level
+// files count: a subfolder (such as MultiFile/) holds files that a document references.
 let documents = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Tests/Documents")
 let goldens = ((try? FileManager.default.contentsOfDirectory(atPath: documents.path)) ?? [])
     .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }

@@ -35,16 +35,41 @@ public enum DocumentLoader {
         }
     }
 
-    /// The document in the file at `url`.
+    /// The document in the file at `url`, with what its `$ref`s to other local files point to brought in.
     /// - Throws: ``Failure`` when the file cannot be read or is not an OpenAPI document.
     public static func load(contentsOf url: URL) throws -> OpenAPIKit.OpenAPI.Document {
+        var diagnostics: [Diagnostic] = []
+        return try load(contentsOf: url, diagnostics: &diagnostics)
+    }
+
+    /// The document in the file at `url`, with what its `$ref`s to other local files point to brought in.
+    ///
+    /// Each file is found relative to the file that references it, YAML or JSON alike. A schema from another
+    /// file becomes a component schema of the document, named after its pointer's last token (or its file's
+    /// name); anything else is written in place of its reference. A reference that cannot be followed (a
+    /// remote one, a missing file, a pointer to nothing) is left as it is, so the generator reports it where
+    /// it is used; for a missing file or place, the reason is appended to `diagnostics` with the place of the
+    /// reference.
+    /// - Throws: ``Failure`` when the file cannot be read or is not an OpenAPI document.
+    public static func load(contentsOf url: URL, diagnostics: inout [Diagnostic]) throws -> OpenAPIKit.OpenAPI.Document
+    {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
             throw Failure(description: "cannot read \(url.path): \(error.localizedDescription)")
         }
-        return try load(text: text)
+        guard let root = try? Yams.compose(yaml: text), root.mapping != nil else { return try load(text: text) }
+        let resolved = FileReferences.resolve(root, at: url)
+        diagnostics += resolved.diagnostics
+        guard resolved.changed else { return try load(text: text) }
+        let merged: String
+        do {
+            merged = try Yams.serialize(node: resolved.root)
+        } catch {
+            throw Failure(description: "cannot join \(url.path) with the files it references: \(error)")
+        }
+        return try load(text: merged)
     }
 }
 

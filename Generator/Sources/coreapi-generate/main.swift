@@ -4,7 +4,9 @@ import Foundation
 // coreapi-generate <document> <output-folder> [--name <Family>]
 // Writes a CoreAPI service module from an OpenAPI 3.0 or 3.1 document (YAML or JSON). What it cannot express
 // is listed on standard error with its place in the document; it exits non-zero only when the document
-// cannot be read.
+// cannot be read. A `$ref` to another local file is followed relative to the file that holds it; one whose
+// file or place cannot be read is listed as not loaded, with the place of the reference (a remote one is left
+// to the generator, which lists it where it is used).
 
 let usage = "usage: coreapi-generate <document.yaml|json> <output-folder> [--name <FamilyName>]\n"
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,7 +22,11 @@ guard arguments.count == 2 else {
 let input = URL(fileURLWithPath: arguments[0])
 let output = URL(fileURLWithPath: arguments[1])
 do {
-    let document = try DocumentLoader.load(contentsOf: input)
+    var loading: [Diagnostic] = []
+    let document = try DocumentLoader.load(contentsOf: input, diagnostics: &loading)
+    for diagnostic in loading {
+        FileHandle.standardError.write(Data("not loaded: \(diagnostic)\n".utf8))
+    }
     let name = familyName ?? document.info.title
     let result = ServiceGenerator(document: document, familyName: name).generate()
     try ServiceGenerator.write(result, to: output)
