@@ -25,6 +25,34 @@ extension MultiFileMethod {
         }
         return MultiFileError(status: failure.statusCode, body: body)
     }
+
+    /// `value` as one path segment: every byte but letters, digits and `-._~!$&'()*+,;=:@` percent-encoded, so a `/`,
+    /// `?`, `#` or `%` in a value stays in its segment (`a/b` is sent as `a%2Fb`).
+    static func segment(_ value: String) -> String {
+        let kept = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@"
+        )
+        return value.addingPercentEncoding(withAllowedCharacters: kept) ?? value
+    }
+
+    /// The URL of `path`, whose values `segment(_:)` encoded, below `host`, with `queryItems`: the host is checked and
+    /// its base path kept as for any other method's path, and the path is not encoded again.
+    /// - Throws: `ApiError.invalidRequest` for a host that is not an `http` or `https` URL, or a path with a `.` or
+    /// `..` segment.
+    static func encodedURL(host: String, path: String, queryItems: [URLQueryItem] = []) throws -> URLInfo {
+        if path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) {
+            throw ApiError.invalidRequest(.invalidURL("the path must not contain \".\" or \"..\" segments"))
+        }
+        let base = try URLInfo.components(host: host, path: "", queryItems: queryItems).makeURL()
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
+            throw ApiError.invalidRequest(.invalidURL("could not build a URL below \(host.debugDescription)"))
+        }
+        components.percentEncodedPath += path
+        guard let url = components.url else {
+            throw ApiError.invalidRequest(.invalidURL("could not build a URL below \(host.debugDescription)"))
+        }
+        return .url(url)
+    }
 }
 
 /// An error Multi-file Pets reported in its common error body.

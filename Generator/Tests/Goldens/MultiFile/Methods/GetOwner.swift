@@ -11,5 +11,9 @@ struct GetOwner: MultiFileMethod {
 
     @Excluded var ownerId: String
 
-    var path: String { "/owners/\(ownerId)" }
+    var path: String { "/owners/\(Self.segment(ownerId))" }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 }

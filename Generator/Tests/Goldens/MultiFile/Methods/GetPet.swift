@@ -11,5 +11,9 @@ struct GetPet: MultiFileMethod {
 
     @Excluded var petId: String
 
-    var path: String { "/pets/\(petId)" }
+    var path: String { "/pets/\(Self.segment(petId))" }
+
+    func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
+        try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
 }
