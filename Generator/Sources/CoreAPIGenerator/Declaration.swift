@@ -53,6 +53,9 @@ struct Property {
     var deprecated = false
     /// The property wrapper that boxes a value whose type contains this property's type, or `nil`.
     var indirectWrapper: String? = nil
+    /// The document's default as a Swift expression of `type`, when the property takes it for an absent
+    /// key (its type then is not optional), or `nil`.
+    var defaultValue: String? = nil
 }
 
 /// A case of a generated `oneOf`/`anyOf` enum.

@@ -10,7 +10,9 @@ enum DeclarationWriter {
             writer.doc(doc)
             writer.block("struct \(name): \(conformances(isModel))") { writer in
                 writeProperties(properties, to: &writer)
-                writeCodingKeys(properties, to: &writer)
+                let defaults = properties.contains { $0.defaultValue != nil }
+                writeCodingKeys(properties, always: defaults, to: &writer)
+                if defaults { writeDecodingDefaults(properties, to: &writer) }
                 writeNested(nested, to: &writer)
             }
         case .valueEnum(let name, let doc, let cases, let rawType, let isModel):
@@ -44,13 +46,14 @@ enum DeclarationWriter {
             writer.doc(property.doc)
             if property.deprecated { writer.line("/// Deprecated in the document.") }
             let wrapper = property.indirectWrapper.map { "@\($0) " } ?? ""
-            writer.line("\(wrapper)var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)")
+            let initial = property.defaultValue.map { " = \($0)" } ?? ""
+            writer.line("\(wrapper)var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)\(initial)")
         }
     }
 
-    /// `CodingKeys`, when a Swift name differs from its wire name.
-    static func writeCodingKeys(_ properties: [Property], to writer: inout SourceWriter) {
-        guard properties.contains(where: { $0.swiftName != $0.wireName }) else { return }
+    /// `CodingKeys`, when a Swift name differs from its wire name or `always`.
+    static func writeCodingKeys(_ properties: [Property], always: Bool = false, to writer: inout SourceWriter) {
+        guard always || properties.contains(where: { $0.swiftName != $0.wireName }) else { return }
         writer.line()
         writer.block("private enum CodingKeys: String, CodingKey") { writer in
             for property in properties {

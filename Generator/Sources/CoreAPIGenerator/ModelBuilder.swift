@@ -269,16 +269,16 @@ final class ModelBuilder {
                 scope: &scope,
                 nested: &nested
             )
+            let plain = type
             if !schema.required || schema.nullable { type = type.optional }
-            result.append(
-                Property(
-                    swiftName: swiftName,
-                    wireName: wire,
-                    type: type,
-                    doc: schema.description,
-                    deprecated: schema.deprecated
-                )
+            let property = Property(
+                swiftName: swiftName,
+                wireName: wire,
+                type: type,
+                doc: schema.description,
+                deprecated: schema.deprecated
             )
+            result.append(applyingDefault(property, schema: schema, type: plain))
         }
         return result
     }

@@ -67,6 +67,7 @@ extension ServiceGenerator {
             }
             var type = TypeRef.plain("String")
             var explode = true
+            var parameterSchema: JSONSchema?
             switch parameter.schemaOrContent {
             case .a(let context):
                 explode = context.explode
@@ -86,6 +87,7 @@ extension ServiceGenerator {
                     report(parameterLocation, "parameter \(what); parameter not generated")
                     continue
                 }
+                parameterSchema = schema
                 type = models.type(
                     of: schema,
                     name: SwiftNames.typeName(parameter.name),
@@ -96,21 +98,20 @@ extension ServiceGenerator {
             case .b:
                 report(parameterLocation, "parameter `\(parameter.name)` with `content` is sent as a String")
             }
+            let plain = type
             if !parameter.required { type = type.optional }
             let swiftName = names.unique(SwiftNames.memberName(parameter.name))
-            parameters.append(
-                ParameterProperty(
-                    property: Property(
-                        swiftName: swiftName,
-                        wireName: parameter.name,
-                        type: type,
-                        doc: parameter.description,
-                        deprecated: parameter.deprecated
-                    ),
-                    location: parameter.location,
-                    explode: explode
-                )
+            var property = Property(
+                swiftName: swiftName,
+                wireName: parameter.name,
+                type: type,
+                doc: parameter.description,
+                deprecated: parameter.deprecated
             )
+            if let parameterSchema {
+                property = models.applyingDefault(property, schema: parameterSchema, type: plain, isParameter: true)
+            }
+            parameters.append(ParameterProperty(property: property, location: parameter.location, explode: explode))
         }
         guard
             let body = bodyKind(operation, location: location, names: &names, scope: &scope, nested: &nested)

@@ -34,7 +34,8 @@ extension ServiceGenerator {
             let isEncoded = parameter.location == .query && !queryInURL
             if isEncoded { encoded.append(property) }
             let wrapper = isEncoded ? "" : "@Excluded "
-            writer.line("\(wrapper)var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)")
+            let initial = property.defaultValue.map { " = \($0)" } ?? ""
+            writer.line("\(wrapper)var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)\(initial)")
         }
         switch operation.body {
         case .none:

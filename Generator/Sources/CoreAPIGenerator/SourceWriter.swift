@@ -22,6 +22,18 @@ struct SourceWriter {
         }
     }
 
+    /// Whether `text` fits on one line at the current indentation.
+    func fits(_ text: String) -> Bool {
+        depth * 4 + text.count <= Self.lineLength
+    }
+
+    /// Adds the lines `body` writes one level deeper.
+    mutating func indented(_ body: (inout SourceWriter) -> Void) {
+        depth += 1
+        body(&self)
+        depth -= 1
+    }
+
     /// Adds an empty line unless the last line is empty or opens a block.
     mutating func separate() {
         guard let last = lines.last, !last.isEmpty, !last.hasSuffix("{") else { return }

@@ -20,7 +20,7 @@ struct GeneratedPetstoreTests {
             (0, "GET https://pets.test/v1/pets?limit=2", ""),
             (1, "GET https://pets.test/v1/pets/a%20b", ""),
             (2, "POST https://pets.test/v1/pets", #"{"id":7,"name":"Rex"}"#),
-            (3, "POST https://ds.test/api/oa/v1/records", "criteria=*%3A*&rows=10"),
+            (3, "POST https://ds.test/api/oa/v1/records", "criteria=*%3A*&rows=10&start=0"),
         ]
     )
     func requests(index: Int, line: String, body: String) async throws {
@@ -29,7 +29,7 @@ struct GeneratedPetstoreTests {
         case 0: _ = try await session.perform(ListPets(limit: 2))
         case 1: _ = try? await session.perform(ShowPetById(petId: "a b"))
         case 2: _ = try await session.perform(CreatePets(requestBody: Pet(id: 7, name: "Rex")))
-        default: _ = try await session.perform(PerformSearch(version: "v1", dataset: "oa", criteria: "*:*", rows: 10))
+        default: _ = try await session.perform(PerformSearch(dataset: "oa", rows: 10))
         }
         let request = try #require(transport.requests.first)
         #expect("\(request.method.rawValue) \(request.url.absoluteString)" == line)

@@ -48,4 +48,52 @@ struct GeneratedValuesTests {
         let urls = transport.requests.map(\.url.absoluteString)
         #expect(urls == ["https://api.test/v1/orders?priority=2", "https://api.test/v1/orders?priority=9"])
     }
+
+    @Test("A property with a default decodes an absent key as the default, and an initializer argument defaults to it")
+    func modelDefaults() throws {
+        let decoded = try JSONDecoder().decode(Settings.self, from: Data(#"{"name":"a"}"#.utf8))
+        #expect(decoded == Settings(name: "a"))
+        #expect(decoded.pageSize == 20)
+        #expect(decoded.theme == .dark)
+        #expect(decoded.notify)
+        #expect(decoded.ratio == 0.5)
+        #expect(decoded.tags == nil)
+        #expect(decoded.nickname == nil)
+        let json = #"{"name":"b","nickname":null,"notify":false,"pageSize":5,"ratio":2,"tags":["x"],"theme":"neon"}"#
+        let sent = try JSONDecoder().decode(Settings.self, from: Data(json.utf8))
+        #expect(
+            sent
+                == Settings(
+                    name: "b",
+                    pageSize: 5,
+                    theme: .unknown("neon"),
+                    notify: false,
+                    ratio: 2,
+                    tags: ["x"],
+                    nickname: nil
+                )
+        )
+        #expect(
+            try Self.encoded(Settings(name: "a"))
+                == #"{"name":"a","notify":true,"pageSize":20,"ratio":0.5,"theme":"dark"}"#
+        )
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Settings.self, from: Data(#"{"pageSize":1}"#.utf8))
+        }
+    }
+
+    @Test("Query and header parameters with defaults are sent with them unless set")
+    func parameterDefaults() async throws {
+        transport.on(.get, "/v1/settings", reply: .json(#"{"name":"a"}"#))
+        let settings = try await session.perform(GetSettings())
+        _ = try await session.perform(GetSettings(limit: 5, sort: .desc, xLocale: "fr"))
+        #expect(settings.pageSize == 20)
+        let requests = transport.requests
+        #expect(
+            requests.map(\.url.absoluteString) == [
+                "https://api.test/v1/settings?limit=20&sort=asc", "https://api.test/v1/settings?limit=5&sort=desc",
+            ]
+        )
+        #expect(requests.map { $0.headers["X-Locale"] } == ["en", "fr"])
+    }
 }

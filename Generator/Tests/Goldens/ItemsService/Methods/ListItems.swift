@@ -12,7 +12,8 @@ struct ListItems: ItemsServiceMethod {
     typealias Response = [Item]
 
     var limit: Int?
-    var tag: [String]?
+    /// Defaults to `[]`, the document's default.
+    var tag: [String] = []
 
     var path: String { "/items" }
     var parametersEncoding: any ParametersEncoding {

@@ -12,5 +12,35 @@ struct Item: Codable, Hashable, Sendable, JSONApiResponse {
     var name: String
     var note: String?
     var price: Double
-    var tags: [String]?
+    /// Defaults to `[]` when absent.
+    var tags: [String] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case kind
+        case name
+        case note
+        case price
+        case tags
+    }
+
+    /// Creates a value from its properties.
+    init(id: Int, kind: Kind, name: String, note: String? = nil, price: Double, tags: [String] = []) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.note = note
+        self.price = price
+        self.tags = tags
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(Int.self, forKey: .id)
+        self.kind = try container.decode(Kind.self, forKey: .kind)
+        self.name = try container.decode(String.self, forKey: .name)
+        self.note = try container.decodeIfPresent(String.self, forKey: .note)
+        self.price = try container.decode(Double.self, forKey: .price)
+        self.tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+    }
 }

@@ -11,5 +11,32 @@ struct ItemCreate: Codable, Hashable, Sendable, JSONApiResponse {
     var name: String
     var note: String?
     var price: Double
-    var tags: [String]?
+    /// Defaults to `[]` when absent.
+    var tags: [String] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case kind
+        case name
+        case note
+        case price
+        case tags
+    }
+
+    /// Creates a value from its properties.
+    init(kind: Kind, name: String, note: String? = nil, price: Double, tags: [String] = []) {
+        self.kind = kind
+        self.name = name
+        self.note = note
+        self.price = price
+        self.tags = tags
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.kind = try container.decode(Kind.self, forKey: .kind)
+        self.name = try container.decode(String.self, forKey: .name)
+        self.note = try container.decodeIfPresent(String.self, forKey: .note)
+        self.price = try container.decode(Double.self, forKey: .price)
+        self.tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+    }
 }

@@ -15,17 +15,27 @@ struct PerformSearch: UsptoMethod {
     typealias Response = UsptoJSON<[[String: [String: JSONValue]]]>
 
     /// Version of the dataset.
-    @Excluded var version: String
+    ///
+    /// Defaults to `"v1"`, the document's default.
+    @Excluded var version: String = "v1"
     /// Name of the dataset. In this case, the default value is oa_citations
-    @Excluded var dataset: String
+    ///
+    /// Defaults to `"oa_citations"`, the document's default.
+    @Excluded var dataset: String = "oa_citations"
 
     /// Uses Lucene Query Syntax in the format of propertyName:value, propertyName:[num1 TO num2] and date range format:
     /// propertyName:[yyyyMMdd TO yyyyMMdd].
-    var criteria: String
+    ///
+    /// Defaults to `"*:*"` when absent.
+    var criteria: String = "*:*"
     /// Starting record number. Default value is 0.
-    var start: Int?
+    ///
+    /// Defaults to `0` when absent.
+    var start: Int = 0
     /// Specify number of rows to be returned.
-    var rows: Int?
+    ///
+    /// Defaults to `100` when absent.
+    var rows: Int = 100
 
     var path: String { "/\(Self.segment(dataset))/\(Self.segment(version))/records" }
     var httpMethod: HTTPMethod { .post }
