@@ -134,13 +134,27 @@ let package = Package(
             dependencies: ["CoreAPI", "CoreAPIJSON", "CoreAPIText"],
             path: "Examples/CoreAPIExample"
         ),
+        // Two modules the service-module generator wrote (its golden output, compiled here as it is, not
+        // copied): the integration tests call them over every engine, against the servers their documents
+        // describe.
+        .target(
+            name: "GeneratedItemsService",
+            dependencies: ["CoreAPI", "CoreAPIJSON", "CoreAPIText"],
+            path: "Generator/Tests/Goldens/ItemsService"
+        ),
+        .target(
+            name: "GeneratedNotesService",
+            dependencies: ["CoreAPI", "CoreAPIJSON", "CoreAPIText"],
+            path: "Generator/Tests/Goldens/NotesService"
+        ),
         .testTarget(name: "CoreAPITests", dependencies: ["CoreAPI", "CoreAPITesting"]),
         .testTarget(name: "CoreAPIJSONTests", dependencies: ["CoreAPIJSON", "CoreAPITesting"]),
         .testTarget(name: "CoreAPITextTests", dependencies: ["CoreAPIText", "CoreAPITesting"]),
         .testTarget(
             name: "CoreAPIIntegrationTests",
             dependencies: [
-                "CoreAPI", "CoreAPIJSON", "CoreAPIText", "CoreAPITesting",
+                "CoreAPI", "CoreAPIJSON", "CoreAPIText", "CoreAPITesting", "GeneratedItemsService",
+                "GeneratedNotesService",
                 .target(name: "CoreAPIAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
                 .target(name: "CoreAPILogging", condition: .when(traits: ["Logging"])),
                 .target(name: "CoreAPIMetrics", condition: .when(traits: ["Metrics"])),
@@ -180,6 +194,9 @@ let warningsAsErrors = ProcessInfo.processInfo.environment["COREAPI_WARNINGS_AS_
 if let kept = ProcessInfo.processInfo.environment["COREAPI_TEST_TARGETS"], !kept.isEmpty {
     let names = Set(kept.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
     package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+    if !names.contains("CoreAPIIntegrationTests") {
+        package.targets.removeAll { $0.name.hasPrefix("Generated") }
+    }
 }
 
 for target in package.targets where target.type != .system {

@@ -1,12 +1,16 @@
 """A small FastAPI service for the generator's end-to-end test.
 
 Run as `python3 items_app.py` it listens on a free loopback port and prints `port <n>` on its first line;
-`python3 items_app.py --document` prints the OpenAPI document it serves at /openapi.json.
+with `--exit-with-stdin` it also exits as soon as its standard input closes, so it never outlives the test
+process that started it; `python3 items_app.py --document` prints the OpenAPI document it serves at
+/openapi.json.
 """
 
 import json
+import os
 import socket
 import sys
+import threading
 from enum import Enum
 from typing import Optional
 
@@ -107,6 +111,13 @@ def main():
         return
     import uvicorn
 
+    if "--exit-with-stdin" in sys.argv:
+
+        def exit_when_stdin_closes():
+            sys.stdin.buffer.read()
+            os._exit(0)  # at once: a graceful shutdown would wait for idle keep-alive connections
+
+        threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
