@@ -114,8 +114,12 @@ extension ServiceGenerator {
         scope: inout NameScope,
         nested: inout [Declaration]
     ) -> TypeRef {
-        let successes = operation.responses.filter { $0.key.isSuccess }
+        var successes = operation.responses.filter { $0.key.isSuccess }
             .sorted { $0.key.rawValue < $1.key.rawValue }
+        if successes.isEmpty {
+            // Only a `default` response: it describes the success too.
+            successes = operation.responses.filter { $0.key.value == .default }
+        }
         guard let (status, outcome) = successes.first.map({ ($0.key, $0.value) }) else {
             return .plain("EmptyResponse")
         }
@@ -216,5 +220,42 @@ extension ServiceGenerator {
             result.append((code, schema.nullable ? swiftType.optional.code : swiftType.code))
         }
         return result.sorted { $0.code < $1.code }
+    }
+}
+
+extension ServiceGenerator {
+    /// The `4XX` and `5XX` responses, then the `default` one (when a success status is documented, else it
+    /// is the success), whose JSON body is not the family's common one, each with the type of its body.
+    func rangeErrorTypes(
+        _ operation: OpenAPI.Operation,
+        location: String,
+        scope: inout NameScope,
+        nested: inout [Declaration]
+    ) -> [(pattern: String, type: String)] {
+        let common = commonErrorSchema()
+        let hasSuccess = operation.responses.contains { $0.key.isSuccess }
+        var result: [(pattern: String, type: String)] = []
+        let kinds: [(OpenAPI.Response.StatusCode.Code, String, String)] = [
+            (.range(.clientError), "400..<500", "ClientError"),
+            (.range(.serverError), "500..<600", "ServerError"),
+            (.default, "default", "DefaultError"),
+        ]
+        for (code, pattern, name) in kinds where code != .default || hasSuccess {
+            guard let (status, outcome) = operation.responses.first(where: { $0.key.value == code }),
+                let response = document.components[outcome],
+                let (type, content) = preferredContent(response.content), Self.isJSON(type),
+                let schema = content.schema
+            else { continue }
+            if let reference = schema.reference?.name, reference == common { continue }
+            let swiftType = models.type(
+                of: schema,
+                name: name,
+                location: location + "/responses/\(status.rawValue)/content/\(Diagnostic.token(type))/schema",
+                scope: &scope,
+                nested: &nested
+            )
+            result.append((pattern, schema.nullable ? swiftType.optional.code : swiftType.code))
+        }
+        return result
     }
 }

@@ -34,6 +34,9 @@ struct OperationModel {
     var location: String
     /// Error statuses with a JSON body of their own (not the family's common one), and that body's type.
     var statusErrors: [(code: Int, type: String)] = []
+    /// `4XX` and `5XX` responses with a JSON body of their own, as the pattern of their codes (`400..<500`),
+    /// then a `default` one as `default`, each with its body's type: the method's `statusError(for:)`.
+    var rangeErrors: [(pattern: String, type: String)] = []
 }
 
 extension ServiceGenerator {
@@ -118,6 +121,7 @@ extension ServiceGenerator {
         else { return nil }
         let response = responseType(operation, location: location, scope: &scope, nested: &nested)
         let statusErrors = statusErrorTypes(operation, location: location, scope: &scope, nested: &nested)
+        let rangeErrors = rangeErrorTypes(operation, location: location, scope: &scope, nested: &nested)
         if !operation.callbacks.isEmpty {
             for key in operation.callbacks.keys.sorted() {
                 report(location + "/callbacks/\(Diagnostic.token(key))", "callbacks are not generated")
@@ -136,7 +140,8 @@ extension ServiceGenerator {
             response: response,
             nested: nested,
             location: location,
-            statusErrors: statusErrors
+            statusErrors: statusErrors,
+            rangeErrors: rangeErrors
         )
     }
 

@@ -66,6 +66,7 @@ extension ServiceGenerator {
         writeHeaders(operation.parameters.filter { $0.location == .header }, to: &writer)
         writeEncoding(operation, query: query, queryInURL: queryInURL, to: &writer)
         writeStatusErrors(operation.statusErrors, to: &writer)
+        writeRangeErrors(operation.rangeErrors, to: &writer)
         if queryInURL {
             writeURLInfo(query, encodedPath: Self.encodesPath(operation), to: &writer)
         } else if Self.encodesPath(operation) {
@@ -209,6 +210,35 @@ extension ServiceGenerator {
                 writer.line("return try Self.encodedURL(\(host), path: path, queryItems: query)")
             } else {
                 writer.line("return .components(\(host), path: path, queryItems: query)")
+            }
+        }
+    }
+
+    /// `statusError(for:)` decoding the body of a `4XX`, `5XX` or `default` response of the method's own, for
+    /// a status the method does not list itself (those are its `options`' status errors, which come first).
+    private func writeRangeErrors(_ errors: [(pattern: String, type: String)], to writer: inout SourceWriter) {
+        guard !errors.isEmpty else { return }
+        writer.line()
+        func decode(_ type: String, to writer: inout SourceWriter) {
+            writer.line("guard let body = try? JSONDecoder().decode(\(type).self, from: failure.body) else {")
+            writer.line("    return nil")
+            writer.line("}")
+            writer.line("return \(familyName)StatusError(status: failure.statusCode, body: body)")
+        }
+        writer.block("func statusError(for failure: ApiError.StatusFailure) -> (any Error)?") { writer in
+            if errors.count == 1, errors[0].pattern == "default" {
+                decode(errors[0].type, to: &writer)
+                return
+            }
+            writer.switchBlock("failure.statusCode") { writer in
+                for error in errors {
+                    writer.line(error.pattern == "default" ? "default:" : "case \(error.pattern):")
+                    writer.indented { writer in decode(error.type, to: &writer) }
+                }
+                if !errors.contains(where: { $0.pattern == "default" }) {
+                    writer.line("default:")
+                    writer.line("    return nil")
+                }
             }
         }
     }

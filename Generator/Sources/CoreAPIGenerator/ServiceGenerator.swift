@@ -94,7 +94,7 @@ public final class ServiceGenerator {
         for operation in operations {
             files.append(GeneratedFile(path: "Methods/\(operation.name).swift", contents: methodSource(operation)))
         }
-        let statusErrors = operations.contains { !$0.statusErrors.isEmpty }
+        let statusErrors = operations.contains { !$0.statusErrors.isEmpty || !$0.rangeErrors.isEmpty }
         let family = familySource(
             indirect: boxed,
             statusErrors: statusErrors,

@@ -13,18 +13,11 @@ enum FeaturesHost {
     static let servers = ["https://api.example.com/v1", "https://staging.example.com/v1"]
 }
 
-/// A method of Feature Coverage (3.1): the host key, and the common error body read once for every method.
+/// A method of Feature Coverage (3.1): the host key.
 protocol FeaturesMethod: ApiMethod {}
 
 extension FeaturesMethod {
     var hostProviderKey: String { FeaturesHost.key }
-
-    func statusError(for failure: ApiError.StatusFailure) -> (any Error)? {
-        guard let body = try? JSONDecoder().decode(Problem.self, from: failure.body) else {
-            return nil
-        }
-        return FeaturesError(status: failure.statusCode, body: body)
-    }
 
     /// `value` as one path segment: every byte but letters, digits and `-._~!$&'()*+,;=:@` percent-encoded, so a `/`,
     /// `?`, `#` or `%` in a value stays in its segment (`a/b` is sent as `a%2Fb`).
@@ -55,14 +48,6 @@ extension FeaturesMethod {
     }
 }
 
-/// An error Feature Coverage (3.1) reported in its common error body.
-struct FeaturesError: Error, Hashable {
-    /// The HTTP status code.
-    var status: Int
-    /// The error body.
-    var body: Problem
-}
-
 /// A JSON response whose value has no model of its own, such as a list of strings or a map.
 struct FeaturesJSON<Value: Decodable & Sendable>: JSONApiResponse {
     /// The decoded value.
@@ -71,6 +56,14 @@ struct FeaturesJSON<Value: Decodable & Sendable>: JSONApiResponse {
     init(from decoder: any Decoder) throws {
         value = try Value(from: decoder)
     }
+}
+
+/// An error status a method documents with a body of its own, and that body.
+struct FeaturesStatusError<Body: Hashable & Sendable>: Error, Hashable {
+    /// The HTTP status code.
+    var status: Int
+    /// The error body.
+    var body: Body
 }
 
 /// The document's security schemes as middlewares: add the one a method needs to the session's or the method's

@@ -17,6 +17,13 @@ struct CreateOrder: FeaturesMethod {
     var path: String { "/orders" }
     var httpMethod: HTTPMethod { .post }
 
+    func statusError(for failure: ApiError.StatusFailure) -> (any Error)? {
+        guard let body = try? JSONDecoder().decode(Problem.self, from: failure.body) else {
+            return nil
+        }
+        return FeaturesStatusError(status: failure.statusCode, body: body)
+    }
+
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         var query: [URLQueryItem] = []
         if let dryRun { query.append(URLQueryItem(name: "dryRun", value: String(dryRun))) }

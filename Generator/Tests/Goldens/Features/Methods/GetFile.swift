@@ -14,6 +14,34 @@ struct GetFile: FeaturesMethod {
     @Excluded var name: String
 
     var path: String { "/files/\(Self.segment(name))" }
+    var options: CallOptions {
+        CallOptions(
+            statusErrors: CallOptions.StatusErrors()
+                .on(404) { failure in
+                    guard let body = try? JSONDecoder().decode(Missing.self, from: failure.body) else {
+                        return ApiError.unacceptableStatus(failure)
+                    }
+                    return FeaturesStatusError(status: failure.statusCode, body: body)
+                }
+        )
+    }
+
+    func statusError(for failure: ApiError.StatusFailure) -> (any Error)? {
+        switch failure.statusCode {
+        case 400..<500:
+            guard let body = try? JSONDecoder().decode(Problem.self, from: failure.body) else {
+                return nil
+            }
+            return FeaturesStatusError(status: failure.statusCode, body: body)
+        case 500..<600:
+            guard let body = try? JSONDecoder().decode(Outage.self, from: failure.body) else {
+                return nil
+            }
+            return FeaturesStatusError(status: failure.statusCode, body: body)
+        default:
+            return nil
+        }
+    }
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)

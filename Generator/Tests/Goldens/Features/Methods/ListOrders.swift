@@ -27,6 +27,18 @@ struct ListOrders: FeaturesMethod {
         QueryParametersEncoder(destination: .queryString, arrayEncoding: .commaSeparated)
     }
 
+    func statusError(for failure: ApiError.StatusFailure) -> (any Error)? {
+        switch failure.statusCode {
+        case 400..<500:
+            guard let body = try? JSONDecoder().decode(Problem.self, from: failure.body) else {
+                return nil
+            }
+            return FeaturesStatusError(status: failure.statusCode, body: body)
+        default:
+            return nil
+        }
+    }
+
     enum Status: RawRepresentable, Codable, Hashable, Sendable {
         case placed
         case delivered
