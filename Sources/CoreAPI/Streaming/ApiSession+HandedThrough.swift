@@ -56,55 +56,34 @@ extension ApiSession {
             let raw = try await (opened.needsTask ? runInOwnTask(opened.call, operation) : operation()).get()
             return StreamedResponse(head: raw.head, body: StreamedResponse.Body(pieces: [raw.data]))
         }
-        let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let buffer = StreamBuffer(limit: bufferLimit)
-        let head = Promise<ResponseHead>()
         let limit = settings.maximumResponseSize ?? defaultMaximumResponseSize
-        let bodyHandler = TransportOptions.BodyHandler.streaming(
-            limit: limit,
-            buffer: buffer,
-            head: head,
-            into: continuation,
-            accepts: streamsBody
-        )
-        let task = Task { [self] in
-            do {
-                let opened = try openCall(of: method, settings: settings, group: nil)
-                defer { calls.close(opened.id) }
-                let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
-                    try await exchange(
-                        for: method,
-                        settings: settings,
-                        middlewares: opened.chain,
-                        options: transportOptions(for: settings, progress: nil, bodyHandler: bodyHandler),
-                        call: opened.call,
-                        facts: facts
-                    )
-                }
-                let raw = try await (opened.needsTask ? runInOwnTask(opened.call, operation) : operation()).get()
-                // A body that was not handed on as it arrived (a status the caller collects, a response a
-                // middleware made, a transport that ignores the handler) goes on from memory now.
-                if head.resolve(.success(raw.head)), !raw.data.isEmpty {
-                    buffer.add(raw.data.count)
-                    continuation.yield(raw.data)
-                }
-                continuation.finish()
-            } catch {
-                head.resolve(.failure(error))
-                continuation.finish(throwing: error)
+        return try await StreamedResponse.start(bufferLimit: bufferLimit) { [self] handover in
+            let bodyHandler = TransportOptions.BodyHandler.streaming(
+                limit: limit,
+                buffer: handover.buffer,
+                head: handover.head,
+                into: handover.pieces,
+                accepts: streamsBody
+            )
+            let opened = try openCall(of: method, settings: settings, group: nil)
+            defer { calls.close(opened.id) }
+            let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
+                try await exchange(
+                    for: method,
+                    settings: settings,
+                    middlewares: opened.chain,
+                    options: transportOptions(for: settings, progress: nil, bodyHandler: bodyHandler),
+                    call: opened.call,
+                    facts: facts
+                )
             }
-            buffer.close()
+            let raw = try await (opened.needsTask ? runInOwnTask(opened.call, operation) : operation()).get()
+            // A body that was not handed on as it arrived (a status the caller collects, a response a
+            // middleware made, a transport that ignores the handler) goes on from memory now.
+            if handover.head.resolve(.success(raw.head)), !raw.data.isEmpty {
+                handover.buffer.add(raw.data.count)
+                handover.pieces.yield(raw.data)
+            }
         }
-        continuation.onTermination = { _ in
-            task.cancel()
-            buffer.close()
-        }
-        let response = try await withTaskCancellationHandler {
-            try await head.value
-        } onCancel: {
-            task.cancel()
-        }
-        let body = StreamedResponse.Body(pieces, buffer: buffer, end: { task.cancel() })
-        return StreamedResponse(head: response, body: body)
     }
 }

@@ -48,46 +48,25 @@ extension ApiSession {
         extraHeaders: [(name: String, value: String)],
         bufferLimit: Int = StreamedResponse.Body.defaultBufferLimit
     ) async throws -> StreamedResponse {
-        let (pieces, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let buffer = StreamBuffer(limit: bufferLimit)
-        let head = Promise<ResponseHead>()
         let settings = settings(for: method)
         let limit = limits == .method ? settings.maximumResponseSize ?? defaultMaximumResponseSize : .max
         let acceptable = settings.acceptableStatusCodes
-        let handler = TransportOptions.BodyHandler.streaming(
-            limit: limit,
-            buffer: buffer,
-            head: head,
-            into: continuation,
-            accepts: { acceptable.contains($0.statusCode) }
-        )
-        let task = Task { [self] in
-            do {
-                _ = try await exchange(
-                    method,
-                    handingBodyTo: handler,
-                    limits: limits,
-                    extraHeaders: extraHeaders,
-                    progress: nil
-                )
-                continuation.finish()
-            } catch {
-                head.resolve(.failure(error))
-                continuation.finish(throwing: error)
-            }
-            buffer.close()
+        return try await StreamedResponse.start(bufferLimit: bufferLimit) { [self] handover in
+            let handler = TransportOptions.BodyHandler.streaming(
+                limit: limit,
+                buffer: handover.buffer,
+                head: handover.head,
+                into: handover.pieces,
+                accepts: { acceptable.contains($0.statusCode) }
+            )
+            _ = try await exchange(
+                method,
+                handingBodyTo: handler,
+                limits: limits,
+                extraHeaders: extraHeaders,
+                progress: nil
+            )
         }
-        continuation.onTermination = { _ in
-            task.cancel()
-            buffer.close()
-        }
-        let response = try await withTaskCancellationHandler {
-            try await head.value
-        } onCancel: {
-            task.cancel()
-        }
-        let body = StreamedResponse.Body(pieces, buffer: buffer, end: { task.cancel() })
-        return StreamedResponse(head: response, body: body)
     }
 
     /// Performs `method` and reads its `text/event-stream` body as server-sent events, reconnecting as
