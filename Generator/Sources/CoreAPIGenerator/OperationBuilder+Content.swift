@@ -106,13 +106,14 @@ extension ServiceGenerator {
         return .raw(property, contentType: type)
     }
 
-    /// The `Response` of `operation`: its first success status's content; any other success status is
-    /// reported, not generated.
+    /// The `Response` of `operation`: its first success status's content (an inline model is declared as
+    /// `inlineName`); any other success status is reported, not generated.
     func responseType(
         _ operation: OpenAPI.Operation,
         location: String,
         scope: inout NameScope,
-        nested: inout [Declaration]
+        nested: inout [Declaration],
+        inlineName: String = "Response"
     ) -> TypeRef {
         var successes = operation.responses.filter { $0.key.isSuccess }
             .sorted { $0.key.rawValue < $1.key.rawValue }
@@ -151,8 +152,8 @@ extension ServiceGenerator {
             guard let schema = content.schema else { return .jsonValue }
             let schemaLocation = responseLocation + "/content/\(Diagnostic.token(type))/schema"
             if Self.declaresType(schema) {
-                nested.append(models.declaration(for: schema, name: "Response", location: schemaLocation))
-                return TypeRef(code: "Response", isJSONResponse: true)
+                nested.append(models.declaration(for: schema, name: inlineName, location: schemaLocation))
+                return TypeRef(code: inlineName, isJSONResponse: true)
             }
             let swiftType = models.type(
                 of: schema,

@@ -37,6 +37,8 @@ struct OperationModel {
     /// `4XX` and `5XX` responses with a JSON body of their own, as the pattern of their codes (`400..<500`),
     /// then a `default` one as `default`, each with its body's type: the method's `statusError(for:)`.
     var rangeErrors: [(pattern: String, type: String)] = []
+    /// The header fields the document lists for the success response: the method's `Output` has them.
+    var responseHeaders: [ResponseHeader] = []
 }
 
 extension ServiceGenerator {
@@ -49,7 +51,8 @@ extension ServiceGenerator {
         name: String
     ) -> OperationModel? {
         let location = "#/paths/\(Diagnostic.token(path.rawValue))/\(method.rawValue.lowercased())"
-        var scope = NameScope(reserved: Set(models.componentNames.values).union([name, "Response", "Output"]))
+        let methodNames: Set<String> = [name, "Response", "Output", "ResponseBody"]
+        var scope = NameScope(reserved: Set(models.componentNames.values).union(methodNames))
         var nested: [Declaration] = []
         var names = NameScope(reserved: Self.methodRequirementNames)
         var parameters: [ParameterProperty] = []
@@ -119,7 +122,14 @@ extension ServiceGenerator {
         guard
             let body = bodyKind(operation, location: location, names: &names, scope: &scope, nested: &nested)
         else { return nil }
-        let response = responseType(operation, location: location, scope: &scope, nested: &nested)
+        let headers = responseHeaders(operation, location: location)
+        let response = responseType(
+            operation,
+            location: location,
+            scope: &scope,
+            nested: &nested,
+            inlineName: headers.isEmpty ? "Response" : "ResponseBody"
+        )
         let statusErrors = statusErrorTypes(operation, location: location, scope: &scope, nested: &nested)
         let rangeErrors = rangeErrorTypes(operation, location: location, scope: &scope, nested: &nested)
         if !operation.callbacks.isEmpty {
@@ -141,7 +151,8 @@ extension ServiceGenerator {
             nested: nested,
             location: location,
             statusErrors: statusErrors,
-            rangeErrors: rangeErrors
+            rangeErrors: rangeErrors,
+            responseHeaders: headers
         )
     }
 

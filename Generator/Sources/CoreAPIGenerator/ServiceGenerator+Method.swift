@@ -23,7 +23,9 @@ extension ServiceGenerator {
         }
         let query = operation.parameters.filter { $0.location == .query }
         let queryInURL = hasBody && !query.isEmpty
-        if operation.response.code != "Response" {
+        if !operation.responseHeaders.isEmpty {
+            writer.line("typealias Response = WithMetadata<\(operation.response.code)>")
+        } else if operation.response.code != "Response" {
             writer.line("typealias Response = \(operation.response.code)")
         }
         var encoded: [Property] = []
@@ -84,6 +86,7 @@ extension ServiceGenerator {
         } else {
             DeclarationWriter.writeCodingKeys(encoded, to: &writer)
         }
+        writeResponseHeaders(operation, to: &writer)
         DeclarationWriter.writeNested(operation.nested, to: &writer)
     }
 

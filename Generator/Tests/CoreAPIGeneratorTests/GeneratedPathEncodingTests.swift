@@ -28,7 +28,7 @@ struct GeneratedPathEncodingTests {
         let text = try await session.perform(GetFile(name: name))
         let request = try #require(transport.requests.first)
         #expect(request.url.absoluteString == "https://api.test" + path)
-        #expect(text == "hello")
+        #expect(text.value == "hello")
     }
 
     @Test("With a body, the query is added after the encoded path")

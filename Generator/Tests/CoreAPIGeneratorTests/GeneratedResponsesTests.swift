@@ -86,4 +86,44 @@ struct GeneratedResponsesTests {
         _ = try await session.perform(PutFile(name: "a", overwrite: nil, requestBody: "x"))
         #expect(transport.requests.count == 1)
     }
+
+    @Test("The header fields the document lists for the success response are typed properties of the output")
+    func responseHeaders() async throws {
+        var headers = Headers()
+        headers.set("\"v2\"", for: "ETag")
+        headers.set("7", for: "x-rate-limit-remaining")
+        headers.set("true", for: "X-Cached")
+        headers.set("kept", for: "X-Other")
+        transport.on(.get, "/v1/files/*", reply: .text("hello", headers: headers))
+        let file = try await session.perform(GetFile(name: "a"))
+        #expect(file.value == "hello")
+        #expect(file.eTag == "\"v2\"")
+        #expect(file.xRateLimitRemaining == 7)
+        #expect(file.xCached == true)
+        #expect(file.response.status == 200)
+        #expect(file.response.headers["X-Other"] == "kept")
+        #expect(file.count == 5)
+    }
+
+    @Test("An absent header is nil, and so is one whose text is not of its type")
+    func absentHeaders() async throws {
+        var headers = Headers()
+        headers.set("many", for: "X-Rate-Limit-Remaining")
+        transport.on(.get, "/v1/files/*", reply: .text("x", headers: headers))
+        let file = try await session.perform(GetFile(name: "a"))
+        #expect(file.eTag == nil)
+        #expect(file.xRateLimitRemaining == nil)
+        #expect(file.xCached == nil)
+    }
+
+    @Test("An output of a JSON value encodes as the value, and reads the value's members")
+    func outputOfModel() async throws {
+        var headers = Headers()
+        headers.set("12", for: "X-Total")
+        transport.on(.get, "/v1/stats", reply: .json(#"{"count":4}"#, headers: headers))
+        let stats = try await session.perform(GetStats())
+        #expect(stats.xTotal == 12)
+        #expect(stats.count == 4)
+        #expect(String(decoding: try JSONEncoder().encode(stats), as: UTF8.self) == #"{"count":4}"#)
+    }
 }

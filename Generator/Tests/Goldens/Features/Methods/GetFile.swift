@@ -8,7 +8,7 @@ import Foundation
 
 /// `GET /files/{name}`
 struct GetFile: FeaturesMethod {
-    typealias Response = String
+    typealias Response = WithMetadata<String>
 
     /// The file's name, which may hold a `/`.
     @Excluded var name: String
@@ -45,5 +45,33 @@ struct GetFile: FeaturesMethod {
 
     func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo {
         try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)
+    }
+
+    func finalize(_ response: Response) async throws -> Output {
+        Output(response: response)
+    }
+
+    /// The response, with the header fields the document lists for it as properties; the value's members are reachable
+    /// directly.
+    @dynamicMemberLookup
+    struct Output: Sendable {
+        /// The value, status, header fields and URL of the response.
+        var response: Response
+
+        /// The decoded body.
+        var value: String { response.value }
+        /// `ETag`: The file's version.
+        var eTag: String? { response.headers["ETag"] }
+        /// `X-Rate-Limit-Remaining`.
+        ///
+        /// The document says the response always has it.
+        var xRateLimitRemaining: Int? { response.headers["X-Rate-Limit-Remaining"].flatMap { Int($0) } }
+        /// `X-Cached`.
+        var xCached: Bool? { response.headers["X-Cached"].flatMap { Bool($0) } }
+
+        /// A member of `value`.
+        subscript<Member>(dynamicMember keyPath: KeyPath<String, Member>) -> Member {
+            value[keyPath: keyPath]
+        }
     }
 }

@@ -7,9 +7,38 @@ import Foundation
 
 /// `GET /stats`
 struct GetStats: FeaturesMethod {
+    typealias Response = WithMetadata<ResponseBody>
+
     var path: String { "/stats" }
 
-    struct Response: Codable, Hashable, Sendable, JSONApiResponse {
+    func finalize(_ response: Response) async throws -> Output {
+        Output(response: response)
+    }
+
+    /// The response, with the header fields the document lists for it as properties; the value's members are reachable
+    /// directly, and it encodes as the value.
+    @dynamicMemberLookup
+    struct Output: Sendable, Encodable {
+        /// The value, status, header fields and URL of the response.
+        var response: Response
+
+        /// The decoded body.
+        var value: ResponseBody { response.value }
+        /// `X-Total`.
+        var xTotal: Int? { response.headers["X-Total"].flatMap { Int($0) } }
+
+        /// A member of `value`.
+        subscript<Member>(dynamicMember keyPath: KeyPath<ResponseBody, Member>) -> Member {
+            value[keyPath: keyPath]
+        }
+
+        /// Encodes `value`.
+        func encode(to encoder: any Encoder) throws {
+            try value.encode(to: encoder)
+        }
+    }
+
+    struct ResponseBody: Codable, Hashable, Sendable, JSONApiResponse {
         var count: Int?
         var lastOrder: Order?
     }

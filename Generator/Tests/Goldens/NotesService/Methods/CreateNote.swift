@@ -7,7 +7,7 @@ import Foundation
 
 /// `POST /notes`
 struct CreateNote: NotesServiceMethod {
-    typealias Response = Note
+    typealias Response = WithMetadata<Note>
 
     /// The JSON body.
     var requestBody: NewNote
@@ -17,5 +17,34 @@ struct CreateNote: NotesServiceMethod {
 
     func encode(to encoder: any Encoder) throws {
         try requestBody.encode(to: encoder)
+    }
+
+    func finalize(_ response: Response) async throws -> Output {
+        Output(response: response)
+    }
+
+    /// The response, with the header fields the document lists for it as properties; the value's members are reachable
+    /// directly, and it encodes as the value.
+    @dynamicMemberLookup
+    struct Output: Sendable, Encodable {
+        /// The value, status, header fields and URL of the response.
+        var response: Response
+
+        /// The decoded body.
+        var value: Note { response.value }
+        /// `Location`.
+        ///
+        /// The document says the response always has it.
+        var location: String? { response.headers["Location"] }
+
+        /// A member of `value`.
+        subscript<Member>(dynamicMember keyPath: KeyPath<Note, Member>) -> Member {
+            value[keyPath: keyPath]
+        }
+
+        /// Encodes `value`.
+        func encode(to encoder: any Encoder) throws {
+            try value.encode(to: encoder)
+        }
     }
 }

@@ -9,10 +9,37 @@ import Foundation
 ///
 /// `GET /pets`
 struct ListPets: PetstoreMethod {
-    typealias Response = Pets
+    typealias Response = WithMetadata<Pets>
 
     /// How many items to return at one time (max 100)
     var limit: Int32?
 
     var path: String { "/pets" }
+
+    func finalize(_ response: Response) async throws -> Output {
+        Output(response: response)
+    }
+
+    /// The response, with the header fields the document lists for it as properties; the value's members are reachable
+    /// directly, and it encodes as the value.
+    @dynamicMemberLookup
+    struct Output: Sendable, Encodable {
+        /// The value, status, header fields and URL of the response.
+        var response: Response
+
+        /// The decoded body.
+        var value: Pets { response.value }
+        /// `x-next`: A link to the next page of responses
+        var xNext: String? { response.headers["x-next"] }
+
+        /// A member of `value`.
+        subscript<Member>(dynamicMember keyPath: KeyPath<Pets, Member>) -> Member {
+            value[keyPath: keyPath]
+        }
+
+        /// Encodes `value`.
+        func encode(to encoder: any Encoder) throws {
+            try value.encode(to: encoder)
+        }
+    }
 }
