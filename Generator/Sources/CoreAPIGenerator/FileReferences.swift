@@ -9,7 +9,8 @@ import Yams
 /// (`schemas/pet.yaml` gives `pet`); a name already taken gets the file's name in front, then a number. The
 /// same target referenced from anywhere is brought in once, under one name, so references between files,
 /// cycles included, end as references between schemas of the one document. Anything else (a path item, a
-/// parameter, a response, a request body, …) is written in place of its reference. A `#/…` reference inside
+/// parameter, a response, a request body, …) is written in place of its reference, and so is a path item
+/// referenced within the document, which the generator does not follow. A `#/…` reference inside
 /// another file points into that file and is followed the same way. A remote reference, or one whose file
 /// cannot be read, is left as it is (the generator reports it where it is used) and reported here with the
 /// reason.
@@ -29,7 +30,9 @@ struct FileReferences {
     let main: URL
     private(set) var diagnostics: [Diagnostic] = []
     /// Whether the tree was changed: only then is it written out again.
-    private(set) var changed = false
+    var changed = false
+    /// Whether the main document is OpenAPI 3.0, whose schemas differ from 3.1's in a few keywords.
+    var isVersion30 = false
     var files: [URL: Result<Node, LoadFailure>] = [:]
     private var schemaNames: [Target: String] = [:]
     /// Component schemas of the main document that are only a reference to another file: their content
@@ -64,6 +67,7 @@ struct FileReferences {
 
     private mutating func run(_ root: Node) -> Node {
         files[main] = .success(root)
+        isVersion30 = root.mapping.flatMap { Self.value($0, "openapi") }?.string?.hasPrefix("3.0") == true
         let schemas = root.mapping.flatMap { Self.value($0, "components") }?.mapping.flatMap {
             Self.value($0, "schemas")
         }
@@ -76,7 +80,7 @@ struct FileReferences {
             aliases[target] = name
             schemaNames[target] = name
         }
-        var result = walk(root, in: main, pointer: [], position: [], schema: false)
+        var result = repairedInfo(walk(root, in: main, pointer: [], position: [], schema: false))
         var added: [(Node, Node)] = []
         while !pending.isEmpty {
             let (target, name) = pending.removeFirst()
@@ -115,6 +119,13 @@ struct FileReferences {
                 }
                 let childPointer = pointer + [name]
                 let childPosition = position + [name]
+                switch isNameMap ? .keep : repair(name, value, in: file, pointer: childPointer, schema: schema) {
+                case .keep: break
+                case .drop: continue
+                case .replace(let repaired):
+                    pairs.append((key, repaired))
+                    continue
+                }
                 var walked = value
                 if schema {
                     if name == "discriminator" {
@@ -164,7 +175,9 @@ struct FileReferences {
     ) -> Node {
         let location = self.location(file, pointer)
         guard let target = localTarget(reference, in: file) else { return .mapping(mapping) }
-        if target.file == main {
+        // A path item reference, which the generator does not follow, is written in place even within the document.
+        let isPathItem = position.count == 2 && position[0] == "paths"
+        if target.file == main, !isPathItem {
             guard file != main else { return .mapping(mapping) }
             changed = true
             return Self.replacingReference(in: mapping, with: "#" + target.pointer)
@@ -248,7 +261,7 @@ struct FileReferences {
         return chosen
     }
 
-    private mutating func report(_ location: String, _ message: String) {
+    mutating func report(_ location: String, _ message: String) {
         diagnostics.append(Diagnostic(location: location, message: message))
     }
 }

@@ -135,6 +135,33 @@ struct FileReferenceTests {
         }
     }
 
+    @Test("A path item referenced within the document is written in place, so its operations are generated")
+    func pathItemWithin() throws {
+        let main = """
+            openapi: 3.1.0
+            info: {title: Refs, version: '1'}
+            paths:
+              /a: {$ref: '#/components/pathItems/A'}
+            components:
+              pathItems:
+                A:
+                  get:
+                    operationId: getA
+                    responses: {'204': {description: Nothing.}}
+            """
+        try withFiles(["main.yaml": main]) { folder in
+            var diagnostics: [Diagnostic] = []
+            let document = try DocumentLoader.load(
+                contentsOf: folder.appendingPathComponent("main.yaml"),
+                diagnostics: &diagnostics
+            )
+            let result = ServiceGenerator(document: document, familyName: "Refs").generate()
+            #expect(diagnostics.isEmpty)
+            #expect(result.diagnostics.isEmpty)
+            #expect(result.files.map(\.path).contains("Methods/GetA.swift"))
+        }
+    }
+
     @Test("A file that cannot be followed still gives a module, and the command exits 0 listing it")
     func commandKeepsGoing() throws {
         try #require(FileManager.default.isExecutableFile(atPath: generatorExecutable.path))
