@@ -56,6 +56,8 @@ struct Property {
     /// The document's default as a Swift expression of `type`, when the property takes it for an absent
     /// key (its type then is not optional), or `nil`.
     var defaultValue: String? = nil
+    /// The property is `readOnly`: the server sets it, so it is optional and never encoded.
+    var isReadOnly = false
 }
 
 /// A case of a generated `oneOf`/`anyOf` enum.

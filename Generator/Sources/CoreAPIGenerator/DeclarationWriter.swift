@@ -11,8 +11,10 @@ enum DeclarationWriter {
             writer.block("struct \(name): \(conformances(isModel))") { writer in
                 writeProperties(properties, to: &writer)
                 let defaults = properties.contains { $0.defaultValue != nil }
-                writeCodingKeys(properties, always: defaults, to: &writer)
+                let readOnly = properties.contains(where: \.isReadOnly)
+                writeCodingKeys(properties, always: defaults || readOnly, to: &writer)
                 if defaults { writeDecodingDefaults(properties, to: &writer) }
+                if readOnly { writeEncodingWithoutReadOnly(properties, to: &writer) }
                 writeNested(nested, to: &writer)
             }
         case .valueEnum(let name, let doc, let cases, let rawType, let isModel):

@@ -270,15 +270,24 @@ final class ModelBuilder {
                 nested: &nested
             )
             let plain = type
-            if !schema.required || schema.nullable { type = type.optional }
-            let property = Property(
+            // A read-only property is absent from requests and a write-only one from responses: each is
+            // optional so that a value of the other direction is whole without it.
+            let oneWay = schema.readOnly || schema.writeOnly
+            if !schema.required || schema.nullable || oneWay { type = type.optional }
+            var direction: String?
+            if schema.readOnly { direction = "Read-only: the server sets it; it is never sent." }
+            if schema.writeOnly { direction = "Write-only: it is sent, and responses leave it out." }
+            let paragraphs = [schema.description, direction].compactMap { $0 }
+            let doc = paragraphs.isEmpty ? nil : paragraphs.joined(separator: "\n\n")
+            var property = Property(
                 swiftName: swiftName,
                 wireName: wire,
                 type: type,
-                doc: schema.description,
+                doc: doc,
                 deprecated: schema.deprecated
             )
-            result.append(applyingDefault(property, schema: schema, type: plain))
+            property.isReadOnly = schema.readOnly
+            result.append(oneWay ? property : applyingDefault(property, schema: schema, type: plain))
         }
         return result
     }

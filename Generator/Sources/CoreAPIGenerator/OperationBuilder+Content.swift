@@ -70,7 +70,8 @@ extension ServiceGenerator {
             }
             let isMultipart = type == "multipart/form-data"
             var fields: [Property] = []
-            for (key, schema) in object.properties {
+            // A read-only field is the server's: a form never sends it.
+            for (key, schema) in object.properties where !schema.readOnly {
                 if isMultipart, let file = Self.attachmentType(schema) {
                     let optional = !schema.required || schema.nullable
                     let type = optional ? file.optional : file

@@ -96,4 +96,18 @@ struct GeneratedValuesTests {
         )
         #expect(requests.map { $0.headers["X-Locale"] } == ["en", "fr"])
     }
+
+    @Test("Read-only properties are never sent and write-only ones are sent; a response without either decodes")
+    func readOnlyAndWriteOnly() async throws {
+        transport.on(.post, "/v1/accounts", reply: .json(#"{"id":"7","createdAt":"2024-05-01","name":"ann"}"#))
+        let parent = Account(id: "1", createdAt: "2020", name: "root", password: nil, parent: nil)
+        let account = Account(id: "ignored", createdAt: "ignored", name: "ann", password: "pw", parent: parent)
+        let stored = try await session.perform(CreateAccount(requestBody: account))
+        let request = try #require(transport.requests.first)
+        #expect(request.bodyText == #"{"name":"ann","parent":{"name":"root"},"password":"pw"}"#)
+        #expect(stored == Account(id: "7", createdAt: "2024-05-01", name: "ann", password: nil, parent: nil))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Account.self, from: Data(#"{"id":"7"}"#.utf8))
+        }
+    }
 }

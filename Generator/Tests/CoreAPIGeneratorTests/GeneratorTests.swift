@@ -82,4 +82,30 @@ struct GeneratorTests {
         #expect(ping.contents.contains("struct Ping: TinyMethod {\n    typealias Response = EmptyResponse\n"))
         #expect(result.diagnostics.isEmpty)
     }
+
+    @Test("A read-only field of a form body is not a property of the method, since a form never sends it")
+    func readOnlyFormField() throws {
+        let yaml = """
+            openapi: 3.1.0
+            info: {title: Forms, version: '1'}
+            paths:
+              /sign-up:
+                post:
+                  operationId: signUp
+                  requestBody:
+                    content:
+                      application/x-www-form-urlencoded:
+                        schema:
+                          type: object
+                          properties:
+                            id: {type: string, readOnly: true}
+                            name: {type: string}
+                  responses:
+                    '204': {description: Done.}
+            """
+        let result = ServiceGenerator(document: try DocumentLoader.load(text: yaml), familyName: "Forms").generate()
+        let method = try #require(result.files.first { $0.path == "Methods/SignUp.swift" })
+        #expect(method.contents.contains("    var name: String?\n"))
+        #expect(!method.contents.contains("var id"))
+    }
 }
