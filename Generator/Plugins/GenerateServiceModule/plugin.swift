@@ -2,7 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory generate-service-module <document> <output-folder>
-/// [--name <FamilyName>]`: runs `coreapi-generate` on a document of the package, writing into a folder of it.
+/// [--name <FamilyName>] [--access public|internal]`: runs `coreapi-generate` on a document of the package,
+/// writing into a folder of it; every other argument is passed through as it is (`--access public` for a module
+/// that is a library target).
 @main
 struct GenerateServiceModule: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {

@@ -10,9 +10,9 @@ extension DeclarationWriter {
         isModel: Bool,
         to writer: inout SourceWriter
     ) {
-        writer.doc(doc)
+        writer.doc(doc, public: "`\(name)`, one of the options the document lists.")
         // Indirect, so an option may contain the choice itself.
-        writer.block("indirect enum \(name): \(conformances(isModel))") { writer in
+        writer.block("\(writer.access)indirect enum \(name): \(conformances(isModel))") { writer in
             for variant in variants {
                 writer.line("case \(SwiftNames.escaped(variant.caseName))(\(variant.type.code))")
             }
@@ -26,7 +26,8 @@ extension DeclarationWriter {
                     writer.line("case discriminator = \"\(discriminator.swiftLiteral)\"")
                 }
                 writer.line()
-                writer.block("init(from decoder: any Decoder) throws") { writer in
+                writer.doc(nil, public: "The option the discriminator names.")
+                writer.block("\(writer.access)init(from decoder: any Decoder) throws") { writer in
                     writer.line("let container = try decoder.container(keyedBy: DiscriminatorKeys.self)")
                     writer.switchBlock("try container.decodeIfPresent(String.self, forKey: .discriminator)") { writer in
                         for variant in variants where !variant.tags.isEmpty {
@@ -38,7 +39,8 @@ extension DeclarationWriter {
                     }
                 }
             } else {
-                writer.block("init(from decoder: any Decoder) throws") { writer in
+                writer.doc(nil, public: "The first option that decodes.")
+                writer.block("\(writer.access)init(from decoder: any Decoder) throws") { writer in
                     writer.line("let container = try decoder.singleValueContainer()")
                     for variant in variants {
                         writer.block("if let value = try? container.decode(\(variant.type.code).self)") { writer in
@@ -53,7 +55,8 @@ extension DeclarationWriter {
                 }
             }
             writer.line()
-            writer.block("func encode(to encoder: any Encoder) throws") { writer in
+            writer.doc(nil, public: "Encodes the option's value.")
+            writer.block("\(writer.access)func encode(to encoder: any Encoder) throws") { writer in
                 writer.switchBlock("self") { writer in
                     for variant in variants {
                         let name = SwiftNames.escaped(variant.caseName)

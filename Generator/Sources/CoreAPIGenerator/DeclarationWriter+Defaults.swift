@@ -1,24 +1,32 @@
 extension DeclarationWriter {
-    /// The memberwise initializer, written out since the struct declares another, and `init(from:)`, which
-    /// decodes an absent key of a property with a default as that default.
-    static func writeDecodingDefaults(_ properties: [Property], to writer: inout SourceWriter) {
+    /// The memberwise initializer, written out when the struct declares another initializer or is public (a
+    /// synthesized one is internal): an optional argument defaults to `nil`, and one with a default to it.
+    static func writeMemberwiseInit(
+        _ properties: [Property],
+        doc: String = "Creates a value from its properties.",
+        to writer: inout SourceWriter
+    ) {
         writer.line()
         var parameters: [String] = []
         for property in properties {
             var parameter = "\(SwiftNames.escaped(property.swiftName)): \(property.type.code)"
             if let value = property.defaultValue {
                 parameter += " = \(value)"
-            } else if property.type.isOptional && property.indirectWrapper == nil {
+            } else if property.type.isOptional {
                 parameter += " = nil"
             }
             parameters.append(parameter)
         }
-        writer.line("/// Creates a value from its properties.")
-        let single = "init(\(parameters.joined(separator: ", "))) {"
+        writer.line("/// \(doc)")
+        guard !parameters.isEmpty else {
+            writer.line("\(writer.access)init() {}")
+            return
+        }
+        let single = "\(writer.access)init(\(parameters.joined(separator: ", "))) {"
         if writer.fits(single) {
             writer.line(single)
         } else {
-            writer.line("init(")
+            writer.line("\(writer.access)init(")
             for (index, parameter) in parameters.enumerated() {
                 writer.line("    " + parameter + (index < parameters.count - 1 ? "," : ""))
             }
@@ -31,8 +39,13 @@ extension DeclarationWriter {
             }
         }
         writer.line("}")
+    }
+
+    /// `init(from:)`, which decodes an absent key of a property with a default as that default.
+    static func writeDecodingDefaults(_ properties: [Property], to writer: inout SourceWriter) {
         writer.line()
-        writer.block("init(from decoder: any Decoder) throws") { writer in
+        writer.doc(nil, public: "Decodes the value; an absent property with a default takes it.")
+        writer.block("\(writer.access)init(from decoder: any Decoder) throws") { writer in
             writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
             for property in properties {
                 let name = SwiftNames.escaped(property.swiftName)

@@ -4,7 +4,7 @@ extension DeclarationWriter {
     static func writeEncodingWithoutReadOnly(_ properties: [Property], to writer: inout SourceWriter) {
         writer.line()
         writer.line("/// Encodes every property but the read-only ones, which the server sets.")
-        writer.block("func encode(to encoder: any Encoder) throws") { writer in
+        writer.block("\(writer.access)func encode(to encoder: any Encoder) throws") { writer in
             guard properties.contains(where: { !$0.isReadOnly }) else {
                 writer.line("_ = encoder.container(keyedBy: CodingKeys.self)")
                 return

@@ -7,12 +7,13 @@ enum DeclarationWriter {
     static func write(_ declaration: Declaration, to writer: inout SourceWriter) {
         switch declaration {
         case .structure(let name, let doc, let properties, let nested, let isModel):
-            writer.doc(doc)
-            writer.block("struct \(name): \(conformances(isModel))") { writer in
+            writer.doc(doc, public: "`\(name)`, as the document describes it.")
+            writer.block("\(writer.access)struct \(name): \(conformances(isModel))") { writer in
                 writeProperties(properties, to: &writer)
                 let defaults = properties.contains { $0.defaultValue != nil }
                 let readOnly = properties.contains(where: \.isReadOnly)
                 writeCodingKeys(properties, always: defaults || readOnly, to: &writer)
+                if defaults || writer.isPublic { writeMemberwiseInit(properties, to: &writer) }
                 if defaults { writeDecodingDefaults(properties, to: &writer) }
                 if readOnly { writeEncodingWithoutReadOnly(properties, to: &writer) }
                 writeNested(nested, to: &writer)
@@ -30,8 +31,8 @@ enum DeclarationWriter {
                 to: &writer
             )
         case .alias(let name, let doc, let type, let nested):
-            writer.doc(doc)
-            writer.line("typealias \(name) = \(type.code)")
+            writer.doc(doc, public: "`\(name)`, as the document describes it.")
+            writer.line("\(writer.access)typealias \(name) = \(type.code)")
             writeNested(nested, to: &writer)
         }
     }
@@ -45,11 +46,12 @@ enum DeclarationWriter {
 
     static func writeProperties(_ properties: [Property], to writer: inout SourceWriter) {
         for property in properties {
-            writer.doc(property.doc)
+            writer.doc(property.doc, public: "`\(property.wireName)`.")
             if property.deprecated { writer.line("/// Deprecated in the document.") }
             let wrapper = property.indirectWrapper.map { "@\($0) " } ?? ""
             let initial = property.defaultValue.map { " = \($0)" } ?? ""
-            writer.line("\(wrapper)var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)\(initial)")
+            let name = SwiftNames.escaped(property.swiftName)
+            writer.line("\(wrapper)\(writer.access)var \(name): \(property.type.code)\(initial)")
         }
     }
 
@@ -79,15 +81,16 @@ enum DeclarationWriter {
         to writer: inout SourceWriter
     ) {
         func literal(_ wire: String) -> String { rawType == "String" ? "\"\(wire.swiftLiteral)\"" : wire }
-        writer.doc(doc)
-        writer.block("enum \(name): RawRepresentable, \(conformances(isModel))") { writer in
+        writer.doc(doc, public: "`\(name)`, as the document describes it.")
+        writer.block("\(writer.access)enum \(name): RawRepresentable, \(conformances(isModel))") { writer in
             for item in cases {
                 writer.line("case \(SwiftNames.escaped(item.name))")
             }
             writer.line("/// A value the document does not list, kept as it was sent.")
             writer.line("case unknown(\(rawType))")
             writer.line()
-            writer.block("init(rawValue: \(rawType))") { writer in
+            writer.doc(nil, public: "The case of `rawValue`, or `unknown`.")
+            writer.block("\(writer.access)init(rawValue: \(rawType))") { writer in
                 writer.switchBlock("rawValue") { writer in
                     for item in cases {
                         writer.caseLine(literal(item.wire), "self = .\(SwiftNames.escaped(item.name))")
@@ -96,7 +99,8 @@ enum DeclarationWriter {
                 }
             }
             writer.line()
-            writer.block("var rawValue: \(rawType)") { writer in
+            writer.doc(nil, public: "The value as it is sent.")
+            writer.block("\(writer.access)var rawValue: \(rawType)") { writer in
                 writer.switchBlock("self") { writer in
                     for item in cases {
                         writer.caseLine(".\(SwiftNames.escaped(item.name))", literal(item.wire))

@@ -28,7 +28,7 @@ extension ServiceGenerator {
 
     /// The family file: the host, the protocol, the error, the JSON wrapper and what was not generated.
     func familySource(indirect: Bool, statusErrors: Bool, encodedPaths: Bool) -> String {
-        var writer = SourceWriter()
+        var writer = makeWriter()
         writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
         let title = document.info.title
         var hostDoc =
@@ -37,18 +37,19 @@ extension ServiceGenerator {
             hostDoc += " A `{name}` in a server is a server variable: `server(…)` fills them in."
         }
         writer.doc(hostDoc)
-        writer.block("enum \(familyName)Host") { writer in
+        let access = writer.access
+        writer.block("\(access)enum \(familyName)Host") { writer in
             writer.line("/// The host key every method of the family uses.")
-            writer.line("static let key = \"\(SwiftNames.memberName(familyName).swiftLiteral)\"")
+            writer.line("\(access)static let key = \"\(SwiftNames.memberName(familyName).swiftLiteral)\"")
             writer.line("/// The servers the document lists, in its order.")
             let servers = document.servers.map { "\"\($0.urlTemplate.absoluteString.swiftLiteral)\"" }
-            let single = "static let servers = [\(servers.joined(separator: ", "))]"
+            let single = "\(access)static let servers = [\(servers.joined(separator: ", "))]"
             if servers.isEmpty {
-                writer.line("static let servers: [String] = []")
+                writer.line("\(access)static let servers: [String] = []")
             } else if single.count + 8 <= SourceWriter.lineLength {
                 writer.line(single)
             } else {
-                writer.line("static let servers = [")
+                writer.line("\(access)static let servers = [")
                 for server in servers { writer.line("    \(server),") }
                 writer.line("]")
             }
@@ -61,13 +62,16 @@ extension ServiceGenerator {
             "A method of \(title): the host key"
                 + (errorType == nil ? "." : ", and the common error body read once for every method.")
         )
-        writer.line("protocol \(familyName)Method: ApiMethod {}")
+        writer.line("\(access)protocol \(familyName)Method: ApiMethod {}")
         writer.line()
         writer.block("extension \(familyName)Method") { writer in
-            writer.line("var hostProviderKey: String { \(familyName)Host.key }")
+            writer.doc(nil, public: "The family's host key.")
+            writer.line("\(access)var hostProviderKey: String { \(familyName)Host.key }")
             if let errorType {
                 writer.line()
-                writer.block("func statusError(for failure: ApiError.StatusFailure) -> (any Error)?") { writer in
+                writer.doc(nil, public: "The family's error, when the body is the common error body.")
+                writer.block("\(access)func statusError(for failure: ApiError.StatusFailure) -> (any Error)?") {
+                    writer in
                     writer.block(
                         "guard let body = try? JSONDecoder().decode(\(errorType).self, from: failure.body) else"
                     ) {
@@ -82,36 +86,50 @@ extension ServiceGenerator {
         if let errorType {
             writer.line()
             writer.doc("An error \(title) reported in its common error body.")
-            writer.block("struct \(familyName)Error: Error, Hashable") { writer in
+            writer.block("\(access)struct \(familyName)Error: Error, Hashable") { writer in
                 writer.line("/// The HTTP status code.")
-                writer.line("var status: Int")
+                writer.line("\(access)var status: Int")
                 writer.line("/// The error body.")
-                writer.line("var body: \(errorType)")
+                writer.line("\(access)var body: \(errorType)")
+                if writer.isPublic { writeStatusAndBodyInit(body: errorType, to: &writer) }
             }
         }
         writer.line()
         writer.doc("A JSON response whose value has no model of its own, such as a list of strings or a map.")
-        writer.block("struct \(familyName)JSON<Value: Decodable & Sendable>: JSONApiResponse") { writer in
+        writer.block("\(access)struct \(familyName)JSON<Value: Decodable & Sendable>: JSONApiResponse") { writer in
             writer.line("/// The decoded value.")
-            writer.line("var value: Value")
+            writer.line("\(access)var value: Value")
             writer.line()
-            writer.block("init(from decoder: any Decoder) throws") { writer in
+            writer.doc(nil, public: "Decodes the value.")
+            writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
                 writer.line("value = try Value(from: decoder)")
             }
         }
         if statusErrors {
             writer.line()
             writer.doc("An error status a method documents with a body of its own, and that body.")
-            writer.block("struct \(familyName)StatusError<Body: Hashable & Sendable>: Error, Hashable") { writer in
+            writer.block("\(access)struct \(familyName)StatusError<Body: Hashable & Sendable>: Error, Hashable") {
+                writer in
                 writer.line("/// The HTTP status code.")
-                writer.line("var status: Int")
+                writer.line("\(access)var status: Int")
                 writer.line("/// The error body.")
-                writer.line("var body: Body")
+                writer.line("\(access)var body: Body")
+                if writer.isPublic { writeStatusAndBodyInit(body: "Body", to: &writer) }
             }
         }
         writeAuth(to: &writer)
         if indirect { writeIndirectWrapper(to: &writer) }
         return writer.text
+    }
+
+    /// A public error's initializer, which a synthesized one would not be.
+    func writeStatusAndBodyInit(body: String, to writer: inout SourceWriter) {
+        writer.line()
+        writer.line("/// Creates the error of `status` with `body`.")
+        writer.block("\(writer.access)init(status: Int, body: \(body))") { writer in
+            writer.line("self.status = status")
+            writer.line("self.body = body")
+        }
     }
 
     /// The comment that ends the family file: what was not generated, each with its place.
@@ -153,11 +171,11 @@ extension ServiceGenerator {
             }
             writer.line()
             writer.doc(doc)
-            let signature = "static func \(name)(\(arguments.joined(separator: ", "))) -> String"
+            let signature = "\(writer.access)static func \(name)(\(arguments.joined(separator: ", "))) -> String"
             if signature.count + 4 + 2 <= SourceWriter.lineLength {
                 writer.block(signature) { writer in writer.line("\"\(template)\"") }
             } else {
-                writer.line("static func \(name)(")
+                writer.line("\(writer.access)static func \(name)(")
                 for (index, argument) in arguments.enumerated() {
                     writer.line("    " + argument + (index < arguments.count - 1 ? "," : ""))
                 }

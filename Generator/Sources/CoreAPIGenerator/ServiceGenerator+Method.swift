@@ -3,13 +3,13 @@ import OpenAPIKit
 extension ServiceGenerator {
     /// The source of one operation's `ApiMethod`.
     func methodSource(_ operation: OperationModel) -> String {
-        var writer = SourceWriter()
+        var writer = makeWriter()
         var imports = ["CoreAPI", "CoreAPIJSON", "Foundation"]
         if operation.response.code == "String" { imports.append("CoreAPIText") }
         writeHeader(to: &writer, imports: imports)
-        writer.doc(operation.doc)
+        writer.doc(operation.doc, public: "`\(operation.method.uppercased()) \(operation.path)`")
         if operation.deprecated { writer.line("@available(*, deprecated, message: \"Deprecated in the document.\")") }
-        writer.block("struct \(operation.name): \(familyName)Method") { writer in
+        writer.block("\(writer.access)struct \(operation.name): \(familyName)Method") { writer in
             writeMethodBody(operation, to: &writer)
         }
         return writer.text
@@ -23,47 +23,62 @@ extension ServiceGenerator {
         }
         let query = operation.parameters.filter { $0.location == .query }
         let queryInURL = hasBody && !query.isEmpty
-        if !operation.responseHeaders.isEmpty {
-            writer.line("typealias Response = WithMetadata<\(operation.response.code)>")
-        } else if operation.response.code != "Response" {
-            writer.line("typealias Response = \(operation.response.code)")
+        let access = writer.access
+        if !operation.responseHeaders.isEmpty || operation.response.code != "Response" {
+            writer.doc(nil, public: "What the method's success response becomes.")
         }
+        if !operation.responseHeaders.isEmpty {
+            writer.line("\(access)typealias Response = WithMetadata<\(operation.response.code)>")
+        } else if operation.response.code != "Response" {
+            writer.line("\(access)typealias Response = \(operation.response.code)")
+        }
+        var stored: [Property] = []
         var encoded: [Property] = []
         if !operation.parameters.isEmpty { writer.separate() }
         for parameter in operation.parameters {
             let property = parameter.property
-            writer.doc(property.doc)
+            stored.append(property)
+            writer.doc(property.doc, public: "The `\(property.wireName)` \(parameter.location.rawValue) parameter.")
             let isEncoded = parameter.location == .query && !queryInURL
             if isEncoded { encoded.append(property) }
             let wrapper = isEncoded ? "" : "@Excluded "
             let initial = property.defaultValue.map { " = \($0)" } ?? ""
-            writer.line("\(wrapper)var \(SwiftNames.escaped(property.swiftName)): \(property.type.code)\(initial)")
+            let name = SwiftNames.escaped(property.swiftName)
+            writer.line("\(wrapper)\(access)var \(name): \(property.type.code)\(initial)")
         }
         switch operation.body {
         case .none:
             break
         case .json(let property):
             writer.separate()
+            stored.append(property)
             writer.doc(property.doc ?? "The JSON body.")
-            writer.line("var \(property.swiftName): \(property.type.code)")
+            writer.line("\(access)var \(property.swiftName): \(property.type.code)")
         case .form(let fields), .multipart(let fields):
             writer.separate()
             DeclarationWriter.writeProperties(fields, to: &writer)
             encoded += fields
+            stored += fields
         case .raw(let property, _):
             writer.separate()
+            stored.append(property)
             writer.doc(property.doc ?? "The body, sent as it is.")
-            writer.line("@Excluded var \(property.swiftName): \(property.type.code)")
+            writer.line("@Excluded \(access)var \(property.swiftName): \(property.type.code)")
+        }
+        if writer.isPublic {
+            DeclarationWriter.writeMemberwiseInit(stored, doc: "Creates the method from its parameters.", to: &writer)
         }
         writer.separate()
         let path = "\"\(pathExpression(operation))\""
-        if 4 + "var path: String { \(path) }".count <= SourceWriter.lineLength {
-            writer.line("var path: String { \(path) }")
+        writer.doc(nil, public: "The path, its parameters filled in.")
+        if writer.fits("\(access)var path: String { \(path) }") {
+            writer.line("\(access)var path: String { \(path) }")
         } else {
-            writer.block("var path: String") { writer in writer.line(path) }
+            writer.block("\(access)var path: String") { writer in writer.line(path) }
         }
         if operation.method != "get" {
-            writer.line("var httpMethod: HTTPMethod { .\(operation.method) }")
+            writer.doc(nil, public: "`\(operation.method.uppercased())`.")
+            writer.line("\(access)var httpMethod: HTTPMethod { .\(operation.method) }")
         }
         writeHeaders(operation.parameters.filter { $0.location == .header }, to: &writer)
         writeEncoding(operation, query: query, queryInURL: queryInURL, to: &writer)
@@ -73,13 +88,15 @@ extension ServiceGenerator {
             writeURLInfo(query, encodedPath: Self.encodesPath(operation), to: &writer)
         } else if Self.encodesPath(operation) {
             writer.line()
-            writer.block("func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo") { writer in
+            writer.doc(nil, public: "The URL, its path built without encoding the parameters' values again.")
+            writer.block("\(access)func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo") { writer in
                 writer.line("try Self.encodedURL(host: try hostProvider.host(for: hostProviderKey), path: path)")
             }
         }
         if case .json(let property) = operation.body {
             writer.line()
-            writer.block("func encode(to encoder: any Encoder) throws") { writer in
+            writer.doc(nil, public: "Encodes the JSON body, the method's only parameter.")
+            writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
                 let optional = property.type.isOptional ? "?" : ""
                 writer.line("try \(property.swiftName)\(optional).encode(to: encoder)")
             }
@@ -148,7 +165,8 @@ extension ServiceGenerator {
 
     private func writeHeaders(_ headers: [ParameterProperty], to writer: inout SourceWriter) {
         guard !headers.isEmpty else { return }
-        writer.block("var headers: Headers") { writer in
+        writer.doc(nil, public: "The header parameters.")
+        writer.block("\(writer.access)var headers: Headers") { writer in
             writer.line("var headers = Headers()")
             for header in headers {
                 let name = SwiftNames.escaped(header.property.swiftName)
@@ -172,12 +190,16 @@ extension ServiceGenerator {
     ) {
         switch operation.body {
         case .form:
-            writer.line("var parametersEncoding: any ParametersEncoding { FormParametersEncoder() }")
+            writer.doc(nil, public: "A form body.")
+            writer.line("\(writer.access)var parametersEncoding: any ParametersEncoding { FormParametersEncoder() }")
         case .multipart:
-            writer.line("var parametersEncoding: any ParametersEncoding { MultipartFormDataEncoder() }")
+            writer.doc(nil, public: "A `multipart/form-data` body.")
+            writer.line("\(writer.access)var parametersEncoding: any ParametersEncoding { MultipartFormDataEncoder() }")
         case .raw(let property, let contentType):
             let data = property.type.code == "String" ? "Data(\(property.swiftName).utf8)" : property.swiftName
-            writer.line("var body: RequestBody? { .data(\(data), contentType: \"\(contentType.swiftLiteral)\") }")
+            writer.doc(nil, public: "The body, sent as it is.")
+            let body = "var body: RequestBody? { .data(\(data), contentType: \"\(contentType.swiftLiteral)\") }"
+            writer.line(writer.access + body)
         case .json:
             break
         case .none:
@@ -185,7 +207,8 @@ extension ServiceGenerator {
             let prefersQuery = ["get", "head", "delete"].contains(operation.method)
             guard !prefersQuery || !arrays.isEmpty else { return }
             let arrayEncoding = arrays.contains { !$0.explode } ? ".commaSeparated" : ".repeatedKey"
-            writer.block("var parametersEncoding: any ParametersEncoding") { writer in
+            writer.doc(nil, public: "The parameters in the query string.")
+            writer.block("\(writer.access)var parametersEncoding: any ParametersEncoding") { writer in
                 writer.line("QueryParametersEncoder(destination: .queryString, arrayEncoding: \(arrayEncoding))")
             }
         }
@@ -194,7 +217,8 @@ extension ServiceGenerator {
     /// `urlInfo(from:)` with the query parameters as query items, for a method whose parameters are its body.
     private func writeURLInfo(_ query: [ParameterProperty], encodedPath: Bool, to writer: inout SourceWriter) {
         writer.line()
-        writer.block("func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo") { writer in
+        writer.doc(nil, public: "The URL, with the query parameters; the others are the body.")
+        writer.block("\(writer.access)func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo") { writer in
             writer.line("var query: [URLQueryItem] = []")
             for parameter in query {
                 let property = parameter.property
@@ -228,7 +252,9 @@ extension ServiceGenerator {
             writer.line("}")
             writer.line("return \(familyName)StatusError(status: failure.statusCode, body: body)")
         }
-        writer.block("func statusError(for failure: ApiError.StatusFailure) -> (any Error)?") { writer in
+        writer.doc(nil, public: "The typed error of a status range or of the `default` response.")
+        let signature = "func statusError(for failure: ApiError.StatusFailure) -> (any Error)?"
+        writer.block(writer.access + signature) { writer in
             if errors.count == 1, errors[0].pattern == "default" {
                 decode(errors[0].type, to: &writer)
                 return
@@ -249,7 +275,8 @@ extension ServiceGenerator {
     /// `options` whose status errors decode each documented error body of the method's own.
     private func writeStatusErrors(_ errors: [(code: Int, type: String)], to writer: inout SourceWriter) {
         guard !errors.isEmpty else { return }
-        writer.block("var options: CallOptions") { writer in
+        writer.doc(nil, public: "The typed errors of the statuses the method lists.")
+        writer.block("\(writer.access)var options: CallOptions") { writer in
             writer.line("CallOptions(")
             writer.line("    statusErrors: CallOptions.StatusErrors()")
             for error in errors {

@@ -65,7 +65,9 @@ extension ServiceGenerator {
         writer.line()
         writer.doc("Stores a value on the heap, for a model that contains a model of its own type.")
         writer.line("@propertyWrapper")
-        writer.block("struct \(name)<Value: Codable & Hashable & Sendable>: Codable, Hashable, Sendable") { writer in
+        let access = writer.access
+        writer.block("\(access)struct \(name)<Value: Codable & Hashable & Sendable>: Codable, Hashable, Sendable") {
+            writer in
             writer.block("private indirect enum Storage: Hashable, Sendable") { writer in
                 writer.line("case value(Value)")
             }
@@ -73,7 +75,7 @@ extension ServiceGenerator {
             writer.line("private var storage: Storage")
             writer.line()
             writer.line("/// The value.")
-            writer.block("var wrappedValue: Value") { writer in
+            writer.block("\(access)var wrappedValue: Value") { writer in
                 writer.block("get") { writer in
                     writer.switchBlock("storage") { writer in
                         writer.line("case .value(let value): value")
@@ -82,15 +84,18 @@ extension ServiceGenerator {
                 writer.line("set { storage = .value(newValue) }")
             }
             writer.line()
-            writer.block("init(wrappedValue: Value)") { writer in
+            writer.doc(nil, public: "Stores `wrappedValue`.")
+            writer.block("\(access)init(wrappedValue: Value)") { writer in
                 writer.line("storage = .value(wrappedValue)")
             }
             writer.line()
-            writer.block("init(from decoder: any Decoder) throws") { writer in
+            writer.doc(nil, public: "Decodes the value.")
+            writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
                 writer.line("storage = .value(try Value(from: decoder))")
             }
             writer.line()
-            writer.block("func encode(to encoder: any Encoder) throws") { writer in
+            writer.doc(nil, public: "Encodes the value.")
+            writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
                 writer.line("try wrappedValue.encode(to: encoder)")
             }
         }

@@ -55,8 +55,10 @@ extension ServiceGenerator {
     /// and the `finalize(_:)` that makes it.
     func writeResponseHeaders(_ operation: OperationModel, to writer: inout SourceWriter) {
         guard !operation.responseHeaders.isEmpty else { return }
+        let access = writer.access
         writer.line()
-        writer.block("func finalize(_ response: Response) async throws -> Output") { writer in
+        writer.doc(nil, public: "The response with its header fields as properties.")
+        writer.block("\(access)func finalize(_ response: Response) async throws -> Output") { writer in
             writer.line("Output(response: response)")
         }
         writer.line()
@@ -67,35 +69,36 @@ extension ServiceGenerator {
                 + " are reachable directly" + (encodable ? ", and it encodes as the value." : ".")
         )
         writer.line("@dynamicMemberLookup")
-        writer.block("struct Output: Sendable\(encodable ? ", Encodable" : "")") { writer in
+        writer.block("\(access)struct Output: Sendable\(encodable ? ", Encodable" : "")") { writer in
             let value = operation.response.code
             writer.line("/// The value, status, header fields and URL of the response.")
-            writer.line("var response: Response")
+            writer.line("\(access)var response: Response")
             writer.line()
             writer.line("/// The decoded body.")
-            writer.line("var value: \(value) { response.value }")
+            writer.line("\(access)var value: \(value) { response.value }")
             for header in operation.responseHeaders {
                 writer.doc(header.doc)
                 let text = "response.headers[\"\(header.wireName.swiftLiteral)\"]"
                 let value = header.type == "String" ? text : "\(text).flatMap { \(header.type)($0) }"
-                let line = "var \(SwiftNames.escaped(header.swiftName)): \(header.type)? { \(value) }"
+                let line = "\(access)var \(SwiftNames.escaped(header.swiftName)): \(header.type)? { \(value) }"
                 if writer.fits(line) {
                     writer.line(line)
                 } else {
-                    writer.block("var \(SwiftNames.escaped(header.swiftName)): \(header.type)?") { writer in
+                    writer.block("\(access)var \(SwiftNames.escaped(header.swiftName)): \(header.type)?") { writer in
                         writer.line(value)
                     }
                 }
             }
             writer.line()
             writer.line("/// A member of `value`.")
-            writer.block("subscript<Member>(dynamicMember keyPath: KeyPath<\(value), Member>) -> Member") { writer in
+            writer.block("\(access)subscript<Member>(dynamicMember keyPath: KeyPath<\(value), Member>) -> Member") {
+                writer in
                 writer.line("value[keyPath: keyPath]")
             }
             if encodable {
                 writer.line()
                 writer.line("/// Encodes `value`.")
-                writer.block("func encode(to encoder: any Encoder) throws") { writer in
+                writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
                     writer.line("try value.encode(to: encoder)")
                 }
             }

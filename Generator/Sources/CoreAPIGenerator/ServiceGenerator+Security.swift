@@ -93,7 +93,7 @@ extension ServiceGenerator {
             "The document's security schemes as middlewares: add the one a method needs to the session's or the"
                 + " method's middlewares."
         )
-        writer.block("enum \(familyName)Auth") { writer in
+        writer.block("\(writer.access)enum \(familyName)Auth") { writer in
             let keyHeaders = functions.compactMap(\.keyHeader).sorted()
             if !keyHeaders.isEmpty {
                 writer.doc(
@@ -101,13 +101,14 @@ extension ServiceGenerator {
                         + " (`Secrets(headerNames:)`) so logs and redirects treat them as `Authorization` is treated."
                 )
                 let names = keyHeaders.map { "\"\($0.swiftLiteral)\"" }.joined(separator: ", ")
-                writer.line("static let secretHeaderNames: Set<String> = [\(names)]")
+                writer.line("\(writer.access)static let secretHeaderNames: Set<String> = [\(names)]")
                 writer.line()
             }
             for (index, function) in functions.enumerated() {
                 if index > 0 { writer.line() }
                 writer.doc(function.doc)
-                writer.block("static func \(function.name)(\(function.signature)) -> HeadersMiddleware") { writer in
+                let signature = "static func \(function.name)(\(function.signature)) -> HeadersMiddleware"
+                writer.block(writer.access + signature) { writer in
                     if function.signature.hasPrefix("user:") {
                         writer.line("HeadersMiddleware(\(function.headers))")
                     } else {

@@ -24,11 +24,28 @@ public final class ServiceGenerator {
     /// The family's name, such as `Petstore`: the protocol is `PetstoreMethod`.
     let familyName: String
     let models: ModelBuilder
+    /// Whether every declaration a consumer of the module needs is `public`.
+    let isPublic: Bool
     private var ownDiagnostics: [Diagnostic] = []
 
-    /// Creates a generator for `document`, naming the family `familyName` (made a valid type name).
-    public init(document: OpenAPI.Document, familyName: String) {
+    /// The access level of the declarations a module's consumers use.
+    public enum Access: String, Sendable, CaseIterable {
+        /// Internal: the module is the app's own target.
+        case `internal`
+        /// Public: the module is a library other targets import.
+        case `public`
+    }
+
+    /// The document extension that makes a module public when no access is given: `x-coreapi-access: public`.
+    public static let accessExtension = "x-coreapi-access"
+
+    /// Creates a generator for `document`, naming the family `familyName` (made a valid type name); `access`
+    /// is the access level of what a consumer of the module uses, by default the document's
+    /// `x-coreapi-access` (`public` or `internal`), else `internal`.
+    public init(document: OpenAPI.Document, familyName: String, access: Access? = nil) {
         self.document = document
+        let fromDocument = (document.vendorExtensions[Self.accessExtension]?.value as? String).flatMap(Access.init)
+        self.isPublic = (access ?? fromDocument ?? .internal) == .public
         let family = SwiftNames.typeName(familyName)
         self.familyName = family
         let reserved: Set<String> = [
@@ -86,7 +103,7 @@ public final class ServiceGenerator {
         let keys = models.componentNames.keys.sorted()
         let (declarations, boxed) = breakingCycles(keys.map { models.componentDeclaration($0) })
         for declaration in declarations {
-            var writer = SourceWriter()
+            var writer = makeWriter()
             writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
             DeclarationWriter.write(declaration, to: &writer)
             files.append(GeneratedFile(path: "Models/\(declaration.name).swift", contents: writer.text))
@@ -108,6 +125,13 @@ public final class ServiceGenerator {
             )
         )
         return GenerationResult(files: files.sorted { $0.path < $1.path }, diagnostics: diagnostics)
+    }
+
+    /// A writer whose declarations have the module's access level.
+    func makeWriter() -> SourceWriter {
+        var writer = SourceWriter()
+        writer.access = isPublic ? "public " : ""
+        return writer
     }
 
     /// The file header: the document's title and version, then the imports.

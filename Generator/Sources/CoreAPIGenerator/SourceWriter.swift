@@ -5,6 +5,19 @@ struct SourceWriter {
     static let lineLength = 120
     private(set) var lines: [String] = []
     private var depth = 0
+    /// `public ` when the module's declarations are public, else empty: written before each declaration a
+    /// consumer of the module needs.
+    var access = ""
+
+    /// Whether the module's declarations are public.
+    var isPublic: Bool { !access.isEmpty }
+
+    /// Adds `text`'s doc comment, or `fallback`'s when there is none and the declaration is public (every
+    /// public declaration has one).
+    mutating func doc(_ text: String?, public fallback: String) {
+        let hasText = text.map { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? false
+        doc(hasText ? text : (isPublic ? fallback : nil))
+    }
 
     /// Adds `text` at the current indentation; an empty text adds an empty line.
     mutating func line(_ text: String = "") {

@@ -42,11 +42,29 @@ struct CommandTests {
             (["/nonexistent/openapi.yaml", "/tmp/unused"], Int32(1), "error: cannot read /nonexistent/openapi.yaml"),
             ([#filePath, "/tmp/unused"], Int32(1), "error: not YAML or JSON"),
             (["only-one-argument"], Int32(64), "usage: coreapi-generate"),
+            (["a.yaml", "out", "--access", "open"], Int32(64), "usage: coreapi-generate"),
+            (["a.yaml", "out", "--access"], Int32(64), "usage: coreapi-generate"),
         ]
     )
     func failures(arguments: [String], status: Int32, message: String) throws {
         let run = try runGenerator(arguments)
         #expect(run.status == status)
         #expect(run.errors.hasPrefix(message), "\(run.errors)")
+    }
+
+    @Test("--access public makes the module public; --access internal overrides the document's extension")
+    func access() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("generate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let features = testsFolder.appendingPathComponent("Documents/Features.yaml").path
+        #expect(try runGenerator([features, output.path, "--access", "public", "--name", "Shop"]).status == 0)
+        let method = try String(contentsOf: output.appendingPathComponent("Methods/GetSettings.swift"), encoding: .utf8)
+        #expect(method.contains("public struct GetSettings: ShopMethod {"))
+        #expect(method.contains("    public init(limit: Int = 20, sort: Sort = .asc, xLocale: String = \"en\") {\n"))
+        let library = testsFolder.appendingPathComponent("Documents/PublicAccess.yaml").path
+        #expect(try runGenerator([library, output.path, "--access", "internal"]).status == 0)
+        let book = try String(contentsOf: output.appendingPathComponent("Models/Book.swift"), encoding: .utf8)
+        #expect(book.contains("\nstruct Book: Codable"))
+        #expect(!book.contains("public "))
     }
 }
