@@ -56,4 +56,32 @@ struct NamingTests {
     func typeNames(schema: String, declaration: String) throws {
         #expect(try Self.model(property: "a", schemaName: schema).contains(declaration))
     }
+
+    @Test(
+        "Integer enum cases are named by x-enum-varnames when it names every value, else from the values",
+        arguments: [
+            ("[-2, 0, 5]", "", ["case minus2", "case value0", "case value5", "case -2: self = .minus2"]),
+            ("[1, 2]", "x-enum-varnames: [low, high]", ["case low", "case high", "case 2: self = .high"]),
+            ("[1, 2]", "x-enum-varnames: [low]", ["case value1", "case value2"]),
+            ("[1, 1, 7]", "", ["case value1\n    case value7\n"]),
+        ]
+    )
+    func integerEnumCases(values: String, names: String, expected: [String]) throws {
+        let yaml = """
+            openapi: 3.1.0
+            info: {title: Names, version: '1'}
+            paths: {}
+            components:
+              schemas:
+                Level:
+                  type: integer
+                  enum: \(values)
+                  \(names)
+            """
+        let result = ServiceGenerator(document: try DocumentLoader.load(text: yaml), familyName: "Names").generate()
+        let source = try #require(result.files.first { $0.path == "Models/Level.swift" }).contents
+        #expect(source.contains("enum Level: RawRepresentable,"))
+        #expect(source.contains("    case unknown(Int)\n"))
+        for line in expected { #expect(source.contains(line), "\(source)") }
+    }
 }
