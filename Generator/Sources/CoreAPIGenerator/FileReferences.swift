@@ -19,7 +19,8 @@ import Yams
 /// decodes each file as a typed 3.1 value (a 3.0 file's `nullable` would be lost), reads `#/…` inside a
 /// loaded file as the main document's, names components from the URL alone, stops at the first file it
 /// cannot load without saying where it was referenced, runs asynchronously, and needs a package trait that
-/// makes every clean build slower.
+/// makes every clean build slower (OpenAPIKit's three modules took 70 s instead of 18 s in a clean debug build
+/// on two cores).
 struct FileReferences {
     /// A place in a file: the file, and a JSON pointer (`""` for the whole file).
     struct Target: Hashable {
