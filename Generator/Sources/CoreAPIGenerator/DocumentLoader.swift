@@ -48,8 +48,7 @@ public enum DocumentLoader {
     /// file becomes a component schema of the document, named after its pointer's last token (or its file's
     /// name); anything else is written in place of its reference. A reference that cannot be followed (a
     /// remote one, a missing file, a pointer to nothing) is left as it is, so the generator reports it where
-    /// it is used; for a missing file or place, the reason is appended to `diagnostics` with the place of the
-    /// reference.
+    /// it is used, and the reason is appended to `diagnostics` with the place of the reference.
     /// - Throws: ``Failure`` when the file cannot be read or is not an OpenAPI document.
     public static func load(contentsOf url: URL, diagnostics: inout [Diagnostic]) throws -> OpenAPIKit.OpenAPI.Document
     {

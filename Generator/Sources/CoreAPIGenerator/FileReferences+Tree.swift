@@ -2,8 +2,7 @@ import Foundation
 import Yams
 
 extension FileReferences {
-    /// The place `reference` points to from `file`, or `nil` for a remote reference (left to the generator,
-    /// which reports it where it is used).
+    /// The place `reference` points to from `file`, or `nil` for a remote reference, which is not fetched.
     func localTarget(_ reference: String, in file: URL) -> Target? {
         let hash = reference.firstIndex(of: "#")
         let filePart = String(reference[..<(hash ?? reference.endIndex)])

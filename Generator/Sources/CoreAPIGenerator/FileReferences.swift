@@ -12,8 +12,8 @@ import Yams
 /// parameter, a response, a request body, …) is written in place of its reference, and so is a path item
 /// referenced within the document, which the generator does not follow. A `#/…` reference inside
 /// another file points into that file and is followed the same way. A remote reference, or one whose file
-/// cannot be read, is left as it is (the generator reports it where it is used) and reported here with the
-/// reason.
+/// or place cannot be read, is left as it is (the generator reports it where it is used) and reported here,
+/// where the reference is, with the reason.
 ///
 /// This works on the parsed YAML tree rather than through OpenAPIKit's external dereferencing: that one
 /// decodes each file as a typed 3.1 value (a 3.0 file's `nullable` would be lost), reads `#/…` inside a
@@ -175,7 +175,13 @@ struct FileReferences {
         schema: Bool
     ) -> Node {
         let location = self.location(file, pointer)
-        guard let target = localTarget(reference, in: file) else { return .mapping(mapping) }
+        guard let target = localTarget(reference, in: file) else {
+            report(
+                location,
+                "reference `\(reference)`: a remote reference is not fetched; the reference is left as it is"
+            )
+            return .mapping(mapping)
+        }
         // A path item reference, which the generator does not follow, is written in place even within the document.
         let isPathItem = position.count == 2 && position[0] == "paths"
         if target.file == main, !isPathItem {

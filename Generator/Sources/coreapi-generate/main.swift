@@ -4,9 +4,8 @@ import Foundation
 // coreapi-generate <document> <output-folder> [--name <Family>] [--access public|internal]
 // Writes a CoreAPI service module from an OpenAPI 3.0 or 3.1 document (YAML or JSON). What it cannot express
 // is listed on standard error with its place in the document; it exits non-zero only when the document
-// cannot be read. A `$ref` to another local file is followed relative to the file that holds it; one whose
-// file or place cannot be read is listed as not loaded, with the place of the reference (a remote one is left
-// to the generator, which lists it where it is used).
+// cannot be read. A `$ref` to another local file is followed relative to the file that holds it; a remote one,
+// or one whose file or place cannot be read, is listed as not loaded, with the place of the reference.
 
 let usage =
     "usage: coreapi-generate <document.yaml|json> <output-folder> [--name <FamilyName>] [--access public|internal]\n"

@@ -74,7 +74,10 @@ struct FileReferenceTests {
             ),
             (
                 ["main.yaml": documentAnswering("{$ref: 'https://example.com/pets.yaml#/Pet'}")],
-                [],
+                [
+                    "\(answerLocation): reference `https://example.com/pets.yaml#/Pet`: a remote reference is not"
+                        + " fetched; the reference is left as it is"
+                ],
                 "\(answerLocation): reference https://example.com/pets.yaml#/Pet is not a schema of this document;"
                     + " JSONValue used"
             ),
