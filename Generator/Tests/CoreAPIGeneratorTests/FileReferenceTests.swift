@@ -165,6 +165,36 @@ struct FileReferenceTests {
         }
     }
 
+    @Test("A discriminator's mapping to other files selects the schemas brought in from them")
+    func discriminatorMapping() throws {
+        let main = """
+            openapi: 3.0.3
+            info: {title: Refs, version: '1'}
+            paths:
+              /pet:
+                get:
+                  operationId: getPet
+                  responses:
+                    '200':
+                      description: A pet.
+                      content:
+                        application/json:
+                          schema:
+                            oneOf: [{$ref: 'pets/cat.yaml'}, {$ref: 'pets/dog.yaml'}]
+                            discriminator:
+                              propertyName: kind
+                              mapping: {feline: 'pets/cat.yaml', canine: './pets/dog.yaml'}
+            """
+        let pet = "{type: object, required: [kind], properties: {kind: {type: string}}}"
+        try withFiles(["main.yaml": main, "pets/cat.yaml": pet, "pets/dog.yaml": pet]) { folder in
+            let document = try DocumentLoader.load(contentsOf: folder.appendingPathComponent("main.yaml"))
+            let result = ServiceGenerator(document: document, familyName: "Refs").generate()
+            let method = try #require(result.files.first { $0.path == "Methods/GetPet.swift" })
+            #expect(method.contents.contains("case \"feline\": self = .cat("))
+            #expect(method.contents.contains("case \"canine\": self = .dog("))
+        }
+    }
+
     @Test("A file that cannot be followed still gives a module, and the command exits 0 listing it")
     func commandKeepsGoing() throws {
         try #require(FileManager.default.isExecutableFile(atPath: generatorExecutable.path))
