@@ -29,6 +29,24 @@ let goldenTargets: [Target] = goldens.map { name in
     )
 }
 
+// The modules Scripts/public-documents.sh writes from documents nobody here wrote (fetched when it runs, never
+// kept in the repository), each a target of its own when present, compiled the same way as the goldens.
+let publicModules = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent(".public-documents")
+let publicTargets: [Target] = ((try? FileManager.default.contentsOfDirectory(atPath: publicModules.path)) ?? [])
+    .sorted()
+    .map { name in
+        .target(
+            name: "Public\(name)",
+            dependencies: [
+                .product(name: "CoreAPI", package: "CoreAPI"),
+                .product(name: "CoreAPIJSON", package: "CoreAPI"),
+                .product(name: "CoreAPIText", package: "CoreAPI"),
+            ],
+            path: ".public-documents/\(name)",
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
+        )
+    }
+
 let package = Package(
     name: "CoreAPIGenerator",
     platforms: [.macOS(.v13)],
@@ -75,5 +93,5 @@ let package = Package(
             ] + goldens.map { .target(name: "Golden\($0)") },
             swiftSettings: strictFlags
         ),
-    ] + goldenTargets
+    ] + goldenTargets + publicTargets
 )
