@@ -42,6 +42,15 @@ struct TypeRef: Hashable, Sendable {
         copy.isJSONResponse = false
         return copy
     }
+
+    /// `self` without its `?`, for a value that is always present (a path parameter).
+    var nonOptional: TypeRef {
+        guard isOptional, code.hasSuffix("?") else { return self }
+        var copy = self
+        copy.code.removeLast()
+        copy.isOptional = false
+        return copy
+    }
 }
 
 /// A stored property of a generated struct.

@@ -56,8 +56,13 @@ extension ServiceGenerator {
         var nested: [Declaration] = []
         var names = NameScope(reserved: Self.methodRequirementNames)
         var parameters: [ParameterProperty] = []
-        let pathLevel = pathItem.parameters.compactMap { resolve($0) }
-        let own = operation.parameters.compactMap { resolve($0) }
+        let pathLocation = "#/paths/\(Diagnostic.token(path.rawValue))"
+        let pathLevel = pathItem.parameters.enumerated().compactMap { index, parameter in
+            resolve(parameter, location: pathLocation + "/parameters/\(index)")
+        }
+        let own = operation.parameters.enumerated().compactMap { index, parameter in
+            resolve(parameter, location: location + "/parameters/\(index)")
+        }
         var merged: [OpenAPI.Parameter] = pathLevel.filter { shared in
             !own.contains { $0.name == shared.name && $0.location == shared.location }
         }
@@ -104,8 +109,13 @@ extension ServiceGenerator {
             case .b:
                 report(parameterLocation, "parameter `\(parameter.name)` with `content` is sent as a String")
             }
+            if parameter.location == .path {
+                // A path parameter is always present: a nullable schema (`anyOf` with `null`, `type: [x, null]`,
+                // `nullable`) still gives a value of its type, never `Optional(3)` in the path.
+                type = type.nonOptional
+            }
             let plain = type
-            if !parameter.required { type = type.optional }
+            if !parameter.required && parameter.location != .path { type = type.optional }
             let swiftName = names.unique(SwiftNames.memberName(parameter.name))
             var property = Property(
                 swiftName: swiftName,
@@ -163,13 +173,18 @@ extension ServiceGenerator {
         "isLoggingEnabled", "urlInfo", "finalize", "statusError",
     ]
 
-    func resolve(_ parameter: Either<OpenAPI.Reference<OpenAPI.Parameter>, OpenAPI.Parameter>) -> OpenAPI.Parameter? {
+    /// The parameter itself, or the one its reference points to; `nil` (reported at `location`, the
+    /// parameter's place in the document) when the reference points to nothing in this document.
+    func resolve(
+        _ parameter: Either<OpenAPI.Reference<OpenAPI.Parameter>, OpenAPI.Parameter>,
+        location: String
+    ) -> OpenAPI.Parameter? {
         switch parameter {
         case .b(let value):
             return value
         case .a(let reference):
             guard let value = document.components[reference] else {
-                report("#", "parameter reference \(reference.absoluteString) is not in this document")
+                report(location, "parameter reference \(reference.absoluteString) is not in this document")
                 return nil
             }
             return value

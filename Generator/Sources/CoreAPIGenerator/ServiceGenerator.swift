@@ -117,7 +117,7 @@ public final class ServiceGenerator {
             statusErrors: statusErrors,
             encodedPaths: operations.contains(where: Self.encodesPath)
         )
-        let diagnostics = ownDiagnostics + models.diagnostics
+        let diagnostics = documentOrdered(ownDiagnostics + models.diagnostics)
         files.append(
             GeneratedFile(
                 path: "\(familyName)Method.swift",
