@@ -1,3 +1,4 @@
+import Foundation
 import OpenAPIKit
 
 /// A parameter of an operation as a stored property of its method.
@@ -39,6 +40,8 @@ struct OperationModel {
     var rangeErrors: [(pattern: String, type: String)] = []
     /// The header fields the document lists for the success response: the method's `Output` has them.
     var responseHeaders: [ResponseHeader] = []
+    /// The `name=value` pairs of a query the path key itself carries (`/items?beta=true`), sent on every call.
+    var constantQuery: [(name: String, value: String?)] = []
 }
 
 extension ServiceGenerator {
@@ -149,11 +152,12 @@ extension ServiceGenerator {
         }
         var doc = [operation.summary, operation.description].compactMap { $0 }.joined(separator: "\n\n")
         doc += (doc.isEmpty ? "" : "\n\n") + "`\(method.rawValue.uppercased()) \(path.rawValue)`"
+        let (pathPart, constantQuery) = Self.splittingQuery(path.rawValue)
         return OperationModel(
             name: name,
             doc: doc,
             method: method.rawValue.lowercased(),
-            path: path.rawValue,
+            path: pathPart,
             deprecated: operation.deprecated,
             parameters: parameters,
             body: body,
@@ -162,8 +166,21 @@ extension ServiceGenerator {
             location: location,
             statusErrors: statusErrors,
             rangeErrors: rangeErrors,
-            responseHeaders: headers
+            responseHeaders: headers,
+            constantQuery: constantQuery
         )
+    }
+
+    /// A path key split at its first `?`: the path, and the literal `name=value` pairs of the query after it
+    /// (percent-decoded; a pair without `=` has no value), which are sent on every call.
+    static func splittingQuery(_ key: String) -> (path: String, query: [(name: String, value: String?)]) {
+        guard let mark = key.firstIndex(of: "?") else { return (key, []) }
+        let pairs = key[key.index(after: mark)...].split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in String(text).removingPercentEncoding ?? String(text) }
+            return (name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : nil)
+        }
+        return (String(key[..<mark]), pairs.filter { !$0.name.isEmpty })
     }
 
     /// Names a stored property of a method must not take.

@@ -85,7 +85,14 @@ extension ServiceGenerator {
         writeStatusErrors(operation.statusErrors, to: &writer)
         writeRangeErrors(operation.rangeErrors, to: &writer)
         if queryInURL {
-            writeURLInfo(query, encodedPath: Self.encodesPath(operation), to: &writer)
+            writeURLInfo(
+                query,
+                constant: operation.constantQuery,
+                encodedPath: Self.encodesPath(operation),
+                to: &writer
+            )
+        } else if !operation.constantQuery.isEmpty {
+            writeConstantQueryURLInfo(operation, to: &writer)
         } else if Self.encodesPath(operation) {
             writer.line()
             writer.doc(nil, public: "The URL, its path built without encoding the parameters' values again.")
@@ -201,7 +208,10 @@ extension ServiceGenerator {
             let body = "var body: RequestBody? { .data(\(data), contentType: \"\(contentType.swiftLiteral)\") }"
             writer.line(writer.access + body)
         case .json:
-            break
+            // CoreAPI's default for a `GET`, `HEAD` or `DELETE` is the query; the document says a JSON body.
+            guard ["get", "head", "delete"].contains(operation.method) else { break }
+            writer.doc(nil, public: "A JSON body.")
+            writer.line("\(writer.access)var parametersEncoding: any ParametersEncoding { JSONParametersEncoder() }")
         case .none:
             let arrays = query.filter { $0.property.type.element != nil }
             let prefersQuery = ["get", "head", "delete"].contains(operation.method)
@@ -214,12 +224,22 @@ extension ServiceGenerator {
         }
     }
 
-    /// `urlInfo(from:)` with the query parameters as query items, for a method whose parameters are its body.
-    private func writeURLInfo(_ query: [ParameterProperty], encodedPath: Bool, to writer: inout SourceWriter) {
+    /// `urlInfo(from:)` with the query parameters as query items, after the path key's own (`constant`), for a
+    /// method whose parameters are its body.
+    private func writeURLInfo(
+        _ query: [ParameterProperty],
+        constant: [(name: String, value: String?)],
+        encodedPath: Bool,
+        to writer: inout SourceWriter
+    ) {
         writer.line()
         writer.doc(nil, public: "The URL, with the query parameters; the others are the body.")
         writer.block("\(writer.access)func urlInfo(from hostProvider: any HostProvider) throws -> URLInfo") { writer in
-            writer.line("var query: [URLQueryItem] = []")
+            if constant.isEmpty {
+                writer.line("var query: [URLQueryItem] = []")
+            } else {
+                Self.writeQueryItems(constant, declaring: "var query", to: &writer)
+            }
             for parameter in query {
                 let property = parameter.property
                 let name = SwiftNames.escaped(property.swiftName)
