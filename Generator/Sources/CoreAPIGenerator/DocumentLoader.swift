@@ -24,12 +24,17 @@ public enum DocumentLoader {
         guard let fields = top as? [String: Any], let version = fields["openapi"].map({ "\($0)" }) else {
             throw Failure(description: "no `openapi` version field: not an OpenAPI 3 document")
         }
+        // Object keywords beside an `allOf`, which OpenAPIKit would drop, become a part of it.
+        let folded = AllOfSiblings.folded(text)
+        func decode<Document: Decodable>(_ type: Document.Type) throws -> Document {
+            if let folded { return try YAMLDecoder().decode(type, from: folded) }
+            return try YAMLDecoder().decode(type, from: text)
+        }
         do {
             if version.hasPrefix("3.0") {
-                let document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: text)
-                return document.convert(to: .v3_1_0)
+                return try decode(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_0)
             }
-            return try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: text)
+            return try decode(OpenAPIKit.OpenAPI.Document.self)
         } catch {
             throw Failure(description: "not a valid OpenAPI \(version) document: \(error)")
         }

@@ -234,7 +234,12 @@ final class ModelBuilder {
             case .object(_, let object):
                 for (key, value) in object.properties {
                     if let index = result.firstIndex(where: { $0.0 == key }) {
-                        result[index] = (key, value)
+                        // A later part's schema wins, but a name it only lists as required (a fragment) keeps
+                        // the earlier schema; required in any part is required in the whole.
+                        let earlier = result[index].1
+                        var merged = value.isFragment ? earlier : value
+                        if earlier.required || value.required { merged = merged.requiredSchemaObject() }
+                        result[index] = (key, merged)
                     } else {
                         result.append((key, value))
                     }

@@ -111,4 +111,33 @@ struct PublishedDocumentTests {
         let family = try Self.file("TMethod.swift", of: result)
         #expect(family.components(separatedBy: "properties/part:").count == 2)
     }
+
+    @Test("Properties beside an `allOf` join the composed model, and so does a name they only make required")
+    func allOfWithSiblingProperties() throws {
+        let yaml = """
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            paths: {}
+            components:
+              schemas:
+                Base: {type: object, required: [id], properties: {id: {type: integer}, tag: {type: string}}}
+                Pet:
+                  type: object
+                  allOf: [{$ref: '#/components/schemas/Base'}]
+                  required: [name]
+                  properties: {name: {type: string}, age: {type: integer}}
+                Tagged:
+                  allOf: [{$ref: '#/components/schemas/Base'}]
+                  required: [tag]
+            """
+        let result = try Self.generate(yaml)
+        let pet = try Self.file("Models/Pet.swift", of: result)
+        #expect(pet.contains("struct Pet: Codable, Hashable, Sendable, JSONApiResponse {\n"))
+        for line in ["    var id: Int\n", "    var tag: String?\n", "    var name: String\n", "    var age: Int?\n"] {
+            #expect(pet.contains(line), "\(line)")
+        }
+        let tagged = try Self.file("Models/Tagged.swift", of: result)
+        #expect(tagged.contains("    var id: Int\n    var tag: String\n"))
+        #expect(result.diagnostics.isEmpty)
+    }
 }
