@@ -11,7 +11,10 @@ enum AllOfSiblings {
 
     /// The tree of `text` with every such schema folded, or `nil` when it has none (or is not YAML).
     static func folded(_ text: String) -> Node? {
-        guard text.contains("allOf"), let root = try? Yams.compose(yaml: text) else { return nil }
+        // The decoder's own resolver, which reads only merge keys: with the default one, a key such as `200`
+        // would be an integer, and a response code looked up as text would be missing.
+        let resolver = Resolver.basic.appending(.merge)
+        guard text.contains("allOf"), let root = try? Yams.compose(yaml: text, resolver) else { return nil }
         var changed = false
         let result = fold(root, changed: &changed)
         return changed ? result : nil

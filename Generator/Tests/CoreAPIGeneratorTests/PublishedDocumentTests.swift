@@ -117,7 +117,15 @@ struct PublishedDocumentTests {
         let yaml = """
             openapi: 3.0.3
             info: {title: T, version: '1'}
-            paths: {}
+            paths:
+              /pets/{id}:
+                get:
+                  operationId: getPet
+                  parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+                  responses:
+                    200:
+                      description: The pet.
+                      content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
             components:
               schemas:
                 Base: {type: object, required: [id], properties: {id: {type: integer}, tag: {type: string}}}
@@ -136,6 +144,8 @@ struct PublishedDocumentTests {
         for line in ["    var id: Int\n", "    var tag: String?\n", "    var name: String\n", "    var age: Int?\n"] {
             #expect(pet.contains(line), "\(line)")
         }
+        // The folded document is decoded as the text would be: `200` is a response code, not a number.
+        #expect(try Self.file("Methods/GetPet.swift", of: result).contains("    typealias Response = Pet\n"))
         let tagged = try Self.file("Models/Tagged.swift", of: result)
         #expect(tagged.contains("    var id: Int\n    var tag: String\n"))
         #expect(result.diagnostics.isEmpty)
