@@ -12,7 +12,7 @@ extension DeclarationWriter {
     ) {
         writer.doc(doc, public: "`\(name)`, one of the options the document lists.")
         // Indirect, so an option may contain the choice itself.
-        writer.block("\(writer.access)indirect enum \(name): \(conformances(isModel))") { writer in
+        writer.typeBlock("\(writer.access)indirect enum \(name)", conformances: conformances(isModel)) { writer in
             for variant in variants {
                 writer.line("case \(SwiftNames.escaped(variant.caseName))(\(variant.type.code))")
             }

@@ -52,15 +52,19 @@ extension DeclarationWriter {
                 let key = "forKey: .\(name)"
                 if let wrapper = property.indirectWrapper {
                     let boxed = "\(wrapper)<\(property.type.code)>"
-                    writer.line("_\(property.swiftName) = try container.decode(\(boxed).self, \(key))")
+                    writer.call("_\(property.swiftName) = try container.decode", arguments: ["\(boxed).self", key])
                 } else if property.type.isOptional {
                     let type = String(property.type.code.dropLast())
-                    writer.line("self.\(name) = try container.decodeIfPresent(\(type).self, \(key))")
+                    writer.call("self.\(name) = try container.decodeIfPresent", arguments: ["\(type).self", key])
                 } else if let value = property.defaultValue {
-                    let type = property.type.code
-                    writer.line("self.\(name) = try container.decodeIfPresent(\(type).self, \(key)) ?? \(value)")
+                    writer.assignmentWithDefault(
+                        "self.\(name)",
+                        call: "try container.decodeIfPresent",
+                        arguments: ["\(property.type.code).self", key],
+                        default: value
+                    )
                 } else {
-                    writer.line("self.\(name) = try container.decode(\(property.type.code).self, \(key))")
+                    writer.call("self.\(name) = try container.decode", arguments: ["\(property.type.code).self", key])
                 }
             }
         }

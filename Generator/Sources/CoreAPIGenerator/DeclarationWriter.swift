@@ -8,7 +8,7 @@ enum DeclarationWriter {
         switch declaration {
         case .structure(let name, let doc, let properties, let nested, let isModel):
             writer.doc(doc, public: "`\(name)`, as the document describes it.")
-            writer.block("\(writer.access)struct \(name): \(conformances(isModel))") { writer in
+            writer.typeBlock("\(writer.access)struct \(name)", conformances: conformances(isModel)) { writer in
                 writeProperties(properties, to: &writer)
                 let defaults = properties.contains { $0.defaultValue != nil }
                 let readOnly = properties.contains(where: \.isReadOnly)
@@ -82,7 +82,8 @@ enum DeclarationWriter {
     ) {
         func literal(_ wire: String) -> String { rawType == "String" ? "\"\(wire.swiftLiteral)\"" : wire }
         writer.doc(doc, public: "`\(name)`, as the document describes it.")
-        writer.block("\(writer.access)enum \(name): RawRepresentable, \(conformances(isModel))") { writer in
+        let enumConformances = "RawRepresentable, " + conformances(isModel)
+        writer.typeBlock("\(writer.access)enum \(name)", conformances: enumConformances) { writer in
             for item in cases {
                 writer.line("case \(SwiftNames.escaped(item.name))")
             }

@@ -72,12 +72,9 @@ extension ServiceGenerator {
                 writer.doc(nil, public: "The family's error, when the body is the common error body.")
                 writer.block("\(access)func statusError(for failure: ApiError.StatusFailure) -> (any Error)?") {
                     writer in
-                    writer.block(
-                        "guard let body = try? JSONDecoder().decode(\(errorType).self, from: failure.body) else"
-                    ) {
-                        writer in
-                        writer.line("return nil")
-                    }
+                    writer.guardDecoding(errorType)
+                    writer.line("    return nil")
+                    writer.line("}")
                     writer.line("return \(familyName)Error(status: failure.statusCode, body: body)")
                 }
             }

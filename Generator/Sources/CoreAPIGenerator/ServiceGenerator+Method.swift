@@ -69,12 +69,12 @@ extension ServiceGenerator {
             DeclarationWriter.writeMemberwiseInit(stored, doc: "Creates the method from its parameters.", to: &writer)
         }
         writer.separate()
-        let path = "\"\(pathExpression(operation))\""
+        let path = pathExpression(operation)
         writer.doc(nil, public: "The path, its parameters filled in.")
-        if writer.fits("\(access)var path: String { \(path) }") {
-            writer.line("\(access)var path: String { \(path) }")
+        if writer.fits("\(access)var path: String { \"\(path)\" }") {
+            writer.line("\(access)var path: String { \"\(path)\" }")
         } else {
-            writer.block("\(access)var path: String") { writer in writer.line(path) }
+            writer.block("\(access)var path: String") { writer in writer.pathLiteral(path) }
         }
         if operation.method != "get" {
             writer.doc(nil, public: "`\(operation.method.uppercased())`.")
@@ -180,7 +180,7 @@ extension ServiceGenerator {
                 let set =
                     "headers.set(\(Self.text(of: name, header.property.type)), for: \"\(header.property.wireName.swiftLiteral)\")"
                 if header.property.type.isOptional {
-                    writer.line("if let \(name) { \(set) }")
+                    writer.shortBlock("if let \(name)", set)
                 } else {
                     writer.line(set)
                 }
@@ -244,13 +244,27 @@ extension ServiceGenerator {
                 let property = parameter.property
                 let name = SwiftNames.escaped(property.swiftName)
                 let wire = property.wireName.swiftLiteral
-                var append =
+                let append =
                     "query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: name, property.type))))"
-                if let element = property.type.element, parameter.explode {
-                    append =
-                        "for item in \(name) { query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: "item", element)))) }"
+                let element = parameter.explode ? property.type.element : nil
+                let appendItem = element.map {
+                    "query.append(URLQueryItem(name: \"\(wire)\", value: \(Self.text(of: "item", $0))))"
                 }
-                writer.line(property.type.isOptional ? "if let \(name) { \(append) }" : append)
+                let single = appendItem.map { "for item in \(name) { \($0) }" } ?? append
+                func write(to writer: inout SourceWriter) {
+                    if let appendItem {
+                        writer.shortBlock("for item in \(name)", appendItem)
+                    } else {
+                        writer.line(append)
+                    }
+                }
+                if !property.type.isOptional {
+                    write(to: &writer)
+                } else if writer.fits("if let \(name) { \(single) }") {
+                    writer.line("if let \(name) { \(single) }")
+                } else {
+                    writer.block("if let \(name)") { writer in write(to: &writer) }
+                }
             }
             let host = "host: try hostProvider.host(for: hostProviderKey)"
             if encodedPath {
@@ -267,7 +281,7 @@ extension ServiceGenerator {
         guard !errors.isEmpty else { return }
         writer.line()
         func decode(_ type: String, to writer: inout SourceWriter) {
-            writer.line("guard let body = try? JSONDecoder().decode(\(type).self, from: failure.body) else {")
+            writer.guardDecoding(type)
             writer.line("    return nil")
             writer.line("}")
             writer.line("return \(familyName)StatusError(status: failure.statusCode, body: body)")
@@ -298,16 +312,20 @@ extension ServiceGenerator {
         writer.doc(nil, public: "The typed errors of the statuses the method lists.")
         writer.block("\(writer.access)var options: CallOptions") { writer in
             writer.line("CallOptions(")
-            writer.line("    statusErrors: CallOptions.StatusErrors()")
-            for error in errors {
-                writer.line("        .on(\(error.code)) { failure in")
-                writer.line(
-                    "            guard let body = try? JSONDecoder().decode(\(error.type).self, from: failure.body) else {"
-                )
-                writer.line("                return ApiError.unacceptableStatus(failure)")
-                writer.line("            }")
-                writer.line("            return \(familyName)StatusError(status: failure.statusCode, body: body)")
-                writer.line("        }")
+            writer.indented { writer in
+                writer.line("statusErrors: CallOptions.StatusErrors()")
+                writer.indented { writer in
+                    for error in errors {
+                        writer.line(".on(\(error.code)) { failure in")
+                        writer.indented { writer in
+                            writer.guardDecoding(error.type)
+                            writer.line("    return ApiError.unacceptableStatus(failure)")
+                            writer.line("}")
+                            writer.line("return \(familyName)StatusError(status: failure.statusCode, body: body)")
+                        }
+                        writer.line("}")
+                    }
+                }
             }
             writer.line(")")
         }
