@@ -60,4 +60,21 @@ struct GeneratedPathEncodingTests {
         #expect(transport.requests.first?.url.absoluteString == "https://api.test/base/v1/files/a%2Fb")
     }
 
+    @Test("A path too long for one line is joined from its literals; a long-named error body is decoded")
+    func longPathAndErrorName() async throws {
+        typealias Failure = ServiceAccountKeyLookupFailureWithANameLongerThanTheLineOfItsDeclarationAllows
+        let method = GetServiceAccountKey(organizationId: "o/1", projectId: "p", serviceAccountId: "s", keyId: "k")
+        transport.on(.get, "/v1/organizations/*", reply: .text("key"))
+        #expect(try await session.perform(method) == "key")
+        let url = "https://api.test/v1/organizations/o%2F1/projects/p/service-accounts/s/keys/k"
+        #expect(transport.requests.first?.url.absoluteString == url)
+        for status in [404, 503] {
+            let stub = StubTransport()
+            stub.on(.get, "/v1/organizations/*", reply: .json(#"{"reason":"gone"}"#, statusCode: status))
+            let session = stub.makeSession(hosts: [FeaturesHost.key: "https://api.test/v1"])
+            await #expect(throws: FeaturesStatusError(status: status, body: Failure(reason: "gone"))) {
+                try await session.perform(method)
+            }
+        }
+    }
 }
