@@ -103,7 +103,7 @@ extension ServiceGenerator {
                 }
                 parameterSchema = schema
                 type = models.type(
-                    of: schema,
+                    of: parameter.location == .path ? valueSchema(of: schema, depth: 0) : schema,
                     name: SwiftNames.typeName(parameter.name),
                     location: parameterLocation + "/schema",
                     scope: &scope,
@@ -227,6 +227,26 @@ extension ServiceGenerator {
             break
         }
         return nil
+    }
+
+    /// For a path parameter, which is always present: the value a reference to a component that is only a
+    /// nullable choice (`anyOf: [{type: integer}, {type: 'null'}]`, an optional type alias) stands for, so the
+    /// parameter is of that value's type; any other schema as it is.
+    func valueSchema(of schema: JSONSchema, depth: Int) -> JSONSchema {
+        guard depth < 16, case .reference(let reference, _) = schema.value, let name = reference.name,
+            let target = document.components.schemas[OpenAPI.ComponentKey(stringLiteral: name)]
+        else { return schema }
+        switch target.value {
+        case .reference:
+            let value = valueSchema(of: target, depth: depth + 1)
+            return value == target ? schema : value
+        case .one(let options, _), .any(let options, _):
+            let concrete = options.filter { !$0.isNull }
+            guard concrete.count == 1, concrete.count < options.count else { return schema }
+            return concrete[0]
+        default:
+            return schema
+        }
     }
 
     /// Whether `schema` (references followed) describes an object, or a choice or composition with one.

@@ -43,6 +43,29 @@ struct PublishedDocumentTests {
         #expect(result.diagnostics.isEmpty)
     }
 
+    @Test("A path parameter whose schema is a component that is only a nullable choice is of its value's type")
+    func nullableComponentPathParameter() throws {
+        let yaml = """
+            openapi: 3.1.0
+            info: {title: T, version: '1'}
+            paths:
+              /items/{n}:
+                get:
+                  operationId: getItem
+                  parameters:
+                    - {name: n, in: path, required: true, schema: {$ref: '#/components/schemas/MaybeCount'}}
+                  responses: {'204': {description: ok}}
+            components:
+              schemas:
+                MaybeCount: {anyOf: [{type: integer}, {type: 'null'}]}
+            """
+        let result = try Self.generate(yaml)
+        let method = try Self.file("Methods/GetItem.swift", of: result)
+        #expect(method.contains("    @Excluded var n: Int\n"))
+        #expect(method.contains("    var path: String { \"/items/\\(n)\" }\n"))
+        #expect(try Self.file("Models/MaybeCount.swift", of: result).contains("typealias MaybeCount = Int?\n"))
+    }
+
     @Test("A parameter reference to nothing is reported where the parameter is, path-level or the operation's")
     func unresolvableParameterReference() throws {
         let yaml = """
