@@ -72,7 +72,7 @@ extension ServiceGenerator {
         merged += own
         for (index, parameter) in merged.enumerated() {
             let parameterLocation = location + "/parameters/\(index)"
-            if parameter.location == .cookie || parameter.location == .querystring {
+            if parameter.location == .querystring {
                 report(
                     parameterLocation,
                     "\(parameter.location.rawValue) parameter `\(parameter.name)` is not generated"

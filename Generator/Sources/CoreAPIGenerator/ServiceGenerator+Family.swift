@@ -27,7 +27,7 @@ extension ServiceGenerator {
     }
 
     /// The family file: the host, the protocol, the error, the JSON wrapper and what was not generated.
-    func familySource(indirect: Bool, statusErrors: Bool, encodedPaths: Bool) -> String {
+    func familySource(indirect: Bool, statusErrors: Bool, encodedPaths: Bool, cookies: Bool) -> String {
         var writer = makeWriter()
         writeHeader(to: &writer, imports: ["CoreAPI", "CoreAPIJSON", "Foundation"])
         let title = document.info.title
@@ -79,6 +79,7 @@ extension ServiceGenerator {
                 }
             }
             if encodedPaths { writePathEncoding(to: &writer) }
+            if cookies { writeCookieEncoding(to: &writer) }
         }
         if let errorType {
             writer.line()

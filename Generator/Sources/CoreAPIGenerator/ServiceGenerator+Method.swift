@@ -80,7 +80,11 @@ extension ServiceGenerator {
             writer.doc(nil, public: "`\(operation.method.uppercased())`.")
             writer.line("\(access)var httpMethod: HTTPMethod { .\(operation.method) }")
         }
-        writeHeaders(operation.parameters.filter { $0.location == .header }, to: &writer)
+        writeHeaders(
+            operation.parameters.filter { $0.location == .header },
+            cookies: operation.parameters.filter { $0.location == .cookie },
+            to: &writer
+        )
         writeEncoding(operation, query: query, queryInURL: queryInURL, to: &writer)
         writeStatusErrors(operation.statusErrors, to: &writer)
         writeRangeErrors(operation.rangeErrors, to: &writer)
@@ -170,9 +174,15 @@ extension ServiceGenerator {
         }
     }
 
-    private func writeHeaders(_ headers: [ParameterProperty], to writer: inout SourceWriter) {
-        guard !headers.isEmpty else { return }
-        writer.doc(nil, public: "The header parameters.")
+    /// `headers`: the header parameters, and the cookie parameters as one `Cookie` field (`a=1; b=2`), each
+    /// value encoded by the family's `cookieValue(_:)`.
+    private func writeHeaders(
+        _ headers: [ParameterProperty],
+        cookies: [ParameterProperty],
+        to writer: inout SourceWriter
+    ) {
+        guard !headers.isEmpty || !cookies.isEmpty else { return }
+        writer.doc(nil, public: cookies.isEmpty ? "The header parameters." : "The header and cookie parameters.")
         writer.block("\(writer.access)var headers: Headers") { writer in
             writer.line("var headers = Headers()")
             for header in headers {
@@ -184,6 +194,16 @@ extension ServiceGenerator {
                 } else {
                     writer.line(set)
                 }
+            }
+            if !cookies.isEmpty {
+                writer.line("var cookies: [String] = []")
+                for cookie in cookies {
+                    let name = SwiftNames.escaped(cookie.property.swiftName)
+                    let value = "Self.cookieValue(\(Self.text(of: name, cookie.property.type)))"
+                    let append = "cookies.append(\"\(cookie.property.wireName.swiftLiteral)=\\(\(value))\")"
+                    writer.line(cookie.property.type.isOptional ? "if let \(name) { \(append) }" : append)
+                }
+                writer.line("if !cookies.isEmpty { headers.set(cookies.joined(separator: \"; \"), for: \"Cookie\") }")
             }
             writer.line("return headers")
         }

@@ -115,7 +115,8 @@ public final class ServiceGenerator {
         let family = familySource(
             indirect: boxed,
             statusErrors: statusErrors,
-            encodedPaths: operations.contains(where: Self.encodesPath)
+            encodedPaths: operations.contains(where: Self.encodesPath),
+            cookies: operations.contains { $0.parameters.contains { $0.location == .cookie } }
         )
         let diagnostics = documentOrdered(ownDiagnostics + models.diagnostics)
         files.append(

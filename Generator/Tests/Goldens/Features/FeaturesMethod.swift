@@ -46,6 +46,15 @@ extension FeaturesMethod {
         }
         return .url(url)
     }
+
+    /// `value` as a cookie value: every byte but letters, digits and `!#$&'()*+-./:<=>?@[]^_`{|}~` percent-encoded, so
+    /// a `;`, `,`, space or quote cannot end the cookie or start another.
+    static func cookieValue(_ value: String) -> String {
+        let kept = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&'()*+-./:<=>?@[]^_`{|}~"
+        )
+        return value.addingPercentEncoding(withAllowedCharacters: kept) ?? value
+    }
 }
 
 /// A JSON response whose value has no model of its own, such as a list of strings or a map.
@@ -73,6 +82,10 @@ enum FeaturesAuth {
     /// logs and redirects treat them as `Authorization` is treated.
     static let secretHeaderNames: Set<String> = ["X-API-Key"]
 
+    /// The query parameters that carry API keys: name them in the session's `SessionPolicy` secrets
+    /// (`Secrets(parameterKeys:)`) so logs, cURL output and cache keys redact them.
+    static let secretParameterKeys: Set<String> = ["key"]
+
     /// `api_key`: an API key in the `X-API-Key` header.
     static func apiKey(key: @escaping @Sendable () async throws -> String) -> HeadersMiddleware {
         HeadersMiddleware { ["X-API-Key": try await key()] }
@@ -90,6 +103,11 @@ enum FeaturesAuth {
         HeadersMiddleware { ["Authorization": "Bearer \(try await token())"] }
     }
 
+    /// `key_in_query`: an API key in the `key` query parameter.
+    static func keyInQuery(key: @escaping @Sendable () async throws -> String) -> FeaturesQueryKey {
+        FeaturesQueryKey(name: "key", key: key)
+    }
+
     /// `oauth`: an OAuth 2 access token as a Bearer token in `Authorization`; getting and refreshing it is the app's.
     static func oauth(token: @escaping @Sendable () async throws -> String) -> HeadersMiddleware {
         HeadersMiddleware { ["Authorization": "Bearer \(try await token())"] }
@@ -98,6 +116,37 @@ enum FeaturesAuth {
     /// `session_cookie`: an API key in the `SESSION` cookie.
     static func sessionCookie(key: @escaping @Sendable () async throws -> String) -> HeadersMiddleware {
         HeadersMiddleware { ["Cookie": "SESSION=\(try await key())"] }
+    }
+}
+
+/// Adds an API key to the query of every request, as `name=key`, the key asked for on every request.
+struct FeaturesQueryKey: Middleware {
+    /// The query parameter's name.
+    let name: String
+    /// Gives the key.
+    let key: @Sendable () async throws -> String
+
+    /// Sends `request` with the key added to its query.
+    /// - Throws: `ApiError.invalidRequest` when the request's URL cannot take a query.
+    func intercept(
+        _ request: ApiRequest,
+        context: MiddlewareContext,
+        next: @Sendable (ApiRequest) async throws -> RawResponse
+    ) async throws -> RawResponse {
+        let kept = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: kept) ?? text }
+        let item = encode(name) + "=" + encode(try await key())
+        var request = request
+        guard var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
+            throw ApiError.invalidRequest(.invalidURL("the request's URL cannot take a query"))
+        }
+        let query = components.percentEncodedQuery ?? ""
+        components.percentEncodedQuery = query.isEmpty ? item : query + "&" + item
+        guard let url = components.url else {
+            throw ApiError.invalidRequest(.invalidURL("the request's URL cannot take a query"))
+        }
+        request.url = url
+        return try await next(request)
     }
 }
 
@@ -151,7 +200,6 @@ extension KeyedEncodingContainer {
 }
 
 // Not generated (each with its place in the document):
-// - #/paths/~1orders/get/parameters/3: cookie parameter `session` is not generated
 // - #/paths/~1orders/get/parameters/5: parameter `sort`: the `pipeDelimited` style is not generated; parameter not
 //   generated
 // - #/paths/~1orders/get/parameters/6: parameter `sample`: an object in `form` style is not generated; parameter not
@@ -161,5 +209,3 @@ extension KeyedEncodingContainer {
 // - #/paths/~1legacy/post/requestBody/content/application~1xml: application/xml bodies are not generated; operation
 //   skipped
 // - #/webhooks/newOrder: webhooks are not generated
-// - #/components/securitySchemes/key_in_query: an API key in the query is not mapped: add it as a parameter or in a
-//   middleware

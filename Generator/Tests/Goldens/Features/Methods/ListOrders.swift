@@ -14,6 +14,7 @@ struct ListOrders: FeaturesMethod {
     var status: Status?
     var ids: [UUID]?
     @Excluded var xRequestID: String
+    @Excluded var session: String?
     var filter: Filter?
     var priority: Priority?
 
@@ -21,6 +22,9 @@ struct ListOrders: FeaturesMethod {
     var headers: Headers {
         var headers = Headers()
         headers.set(xRequestID, for: "X-Request-ID")
+        var cookies: [String] = []
+        if let session { cookies.append("session=\(Self.cookieValue(session))") }
+        if !cookies.isEmpty { headers.set(cookies.joined(separator: "; "), for: "Cookie") }
         return headers
     }
     var parametersEncoding: any ParametersEncoding {
