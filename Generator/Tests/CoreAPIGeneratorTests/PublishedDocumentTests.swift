@@ -113,7 +113,7 @@ struct PublishedDocumentTests {
                 get:
                   operationId: getOther
                   parameters:
-                    - {name: session, in: cookie, schema: {type: string}}
+                    - {name: X-Ids, in: header, style: form, schema: {type: string}}
                   responses: {'204': {description: ok}}
             components:
               schemas:
@@ -125,7 +125,8 @@ struct PublishedDocumentTests {
             """
         let result = try Self.generate(yaml)
         let expected = [
-            "#/paths/~1other/get/parameters/0: cookie parameter `session` is not generated",
+            "#/paths/~1other/get/parameters/0: parameter `X-Ids`: the `form` style is not generated; parameter not"
+                + " generated",
             "#/components/schemas/Item/properties/part: reference https://example.com/part.yaml is not a schema of"
                 + " this document; JSONValue used",
             "#/components/schemas/Item/properties/shape: a `not` schema cannot be expressed; JSONValue used",
