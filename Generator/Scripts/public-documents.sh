@@ -38,6 +38,11 @@ OsvReadOnlyWriteOnly|ci|openapi-spec-validator==0.9.0|sdist|6d648cff6490ebb799dc
 CorePetstore30|ci|openapi-core==0.23.1|sdist|8021c9cf5fbb356ea5694c233fbfba0dc7ec595dfbdc1d2b295ac13f3de4fdad|tests/integration/data/v3.0/petstore.yaml
 CoreLinks31|ci|openapi-core==0.23.1|sdist|8021c9cf5fbb356ea5694c233fbfba0dc7ec595dfbdc1d2b295ac13f3de4fdad|tests/integration/data/v3.1/links.yaml
 CoreWebhook31|ci|openapi-core==0.23.1|sdist|8021c9cf5fbb356ea5694c233fbfba0dc7ec595dfbdc1d2b295ac13f3de4fdad|tests/integration/data/v3.1/webhook-example.yaml
+OaiApiWithExamples|ci|prance==0.21.2|sdist|43ebe3a5b38f0c65c428427004c4d8ce8d7155ddad50610276c89c192680f138|tests/OpenAPI-Specification/examples/v3.0/api-with-examples.yaml
+OaiCallbackExample|ci|prance==0.21.2|sdist|43ebe3a5b38f0c65c428427004c4d8ce8d7155ddad50610276c89c192680f138|tests/OpenAPI-Specification/examples/v3.0/callback-example.yaml
+OaiLinkExample|ci|prance==0.21.2|sdist|43ebe3a5b38f0c65c428427004c4d8ce8d7155ddad50610276c89c192680f138|tests/OpenAPI-Specification/examples/v3.0/link-example.yaml
+OaiPetstoreExpanded|ci|prance==0.21.2|sdist|43ebe3a5b38f0c65c428427004c4d8ce8d7155ddad50610276c89c192680f138|tests/OpenAPI-Specification/examples/v3.0/petstore-expanded.yaml
+OaiUspto|ci|prance==0.21.2|sdist|43ebe3a5b38f0c65c428427004c4d8ce8d7155ddad50610276c89c192680f138|tests/OpenAPI-Specification/examples/v3.0/uspto.yaml
 SchemathesisPetstore|ci|schemathesis==4.32.5|sdist|641fddfef22120f263b60616935f125fa9b71bd32cb3175c6210f38e5ed1cb2f|test/data/petstore_v3.yaml
 AirflowRest|ci|apache-airflow-core==3.3.2|wheel|99258922bccec15be4700ff89f3c942b8acd93407e263c287ce863e671bb3c50|airflow/api_fastapi/core_api/openapi/v2-rest-api-generated.yaml
 AirflowUi|ci|apache-airflow-core==3.3.2|wheel|99258922bccec15be4700ff89f3c942b8acd93407e263c287ce863e671bb3c50|airflow/api_fastapi/core_api/openapi/_private_ui.yaml
