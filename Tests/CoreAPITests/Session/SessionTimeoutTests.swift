@@ -23,6 +23,8 @@ private final class PacedTransport: Transport {
     let hadClock = LockedValue<Bool?>(nil)
     /// When its `send` started: idle time counts from there, not from the call.
     let started = LockedValue<ContinuousClock.Instant?>(nil)
+    /// When its thread touched the control, in order.
+    let touchTimes = LockedValue<[ContinuousClock.Instant]>([])
 
     init(beats: Int, interval: Duration) {
         self.beats = beats
@@ -34,10 +36,12 @@ private final class PacedTransport: Transport {
         hadClock.withLock { $0 = options.control != nil }
         let microseconds = UInt32(interval / .microseconds(1))
         let stopped = LockedValue(false)
+        let touchTimes = touchTimes
         Thread {
             while !stopped.current {
                 usleep(microseconds)
                 options.control?.touch()
+                touchTimes.withLock { $0.append(.now) }
             }
         }
         .start()
@@ -49,6 +53,14 @@ private final class PacedTransport: Transport {
             throw ApiError.cancelled
         }
         return try RawResponse(url: request.url, statusCode: 200, data: Data("done".utf8))
+    }
+
+    /// The longest the thread went without touching the control between `since` and `until`: a timeout
+    /// of an exchange it beat for is right only when this reached the idle timeout (a loaded machine that
+    /// did not run the thread), and a defect when it did not.
+    func longestSilence(since: ContinuousClock.Instant, until: ContinuousClock.Instant) -> Duration {
+        let times = [since] + touchTimes.current.filter { $0 < until } + [until]
+        return zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? .zero
     }
 }
 
@@ -131,14 +143,19 @@ struct SessionTimeoutTests {
     }
 
     @Test func activityKeepsAnExchangeAlivePastItsIdleTimeout() async throws {
-        // Seventy beats 100 ms apart: the exchange lasts 7 s, past its 5 s idle timeout, which a beat late
-        // by up to 4.9 s on a busy machine does not reach (2 s was reached beside CI's release build).
+        // Seventy beats 100 ms apart: the exchange lasts 7 s, past its 5 s idle timeout. A timeout is right
+        // only when the machine did not run the beating thread for the idle timeout, which its record shows.
         let transport = PacedTransport(beats: 70, interval: .milliseconds(100))
         let start = ContinuousClock.now
-        let data = try await session(transport).perform(Paced(timeout: .seconds(5)))
-        #expect(data == Data("done".utf8))
-        #expect(ContinuousClock.now - start >= .seconds(7))
-        #expect(transport.sawCancellation.current == false)
+        do {
+            let data = try await session(transport).perform(Paced(timeout: .seconds(5)))
+            #expect(data == Data("done".utf8))
+            #expect(ContinuousClock.now - start >= .seconds(7))
+            #expect(transport.sawCancellation.current == false)
+        } catch ApiError.timeout {
+            let silence = transport.longestSilence(since: start, until: .now)
+            #expect(silence >= .milliseconds(4_900), "timed out, though beaten at most \(silence) apart")
+        }
     }
 
     /// While the shared timer ends a silent exchange at its 0.5 s idle timeout, it keeps an active one,
@@ -159,9 +176,14 @@ struct SessionTimeoutTests {
         let silentEnded = ContinuousClock.now
         #expect(silentEnded - start >= .milliseconds(500))
         #expect(try silentEnded - #require(silent.started.current) < Self.silence)
-        #expect(try await kept == Data("done".utf8))
-        #expect(ContinuousClock.now - start >= .seconds(7))
-        #expect(active.sawCancellation.current == false)
+        do {
+            #expect(try await kept == Data("done".utf8))
+            #expect(ContinuousClock.now - start >= .seconds(7))
+            #expect(active.sawCancellation.current == false)
+        } catch ApiError.timeout {
+            let silence = active.longestSilence(since: start, until: .now)
+            #expect(silence >= .milliseconds(4_900), "timed out, though beaten at most \(silence) apart")
+        }
     }
 
     /// A 0.6 s deadline ends an exchange that shows activity every 100 ms for 30 s, with an idle timeout
