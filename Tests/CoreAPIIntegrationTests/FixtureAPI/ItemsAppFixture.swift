@@ -7,7 +7,16 @@ final class ItemsAppFixture: Sendable {
     let port: Int
     private let child: PythonFixtureProcess
 
-    init() throws {
+    /// Installs the packages when they are missing and starts the app, on a thread of its own: pip's run and
+    /// the wait for the app's first line block, and a blocked thread of the tests' cooperative pool (two on
+    /// this kind of machine) would hold back every other test's tasks, timers included.
+    static func start() async throws -> ItemsAppFixture {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try ItemsAppFixture() }) }.start()
+        }
+    }
+
+    private init() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Generator/Tests/EndToEnd/items_app.py")
@@ -25,8 +34,7 @@ final class ItemsAppFixture: Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
 
     deinit {
-        // Closing its standard input ends the app at once.
+        // Closing its standard input ends the app at once; nothing waits for it here.
         try? child.input.fileHandleForWriting.close()
-        child.process.waitUntilExit()
     }
 }

@@ -12,7 +12,7 @@ import Testing
 struct ItemsServiceEndToEndTests {
     @Test(arguments: TestTransport.engines)
     func everyOperationOfTheGeneratedModuleWorksAgainstTheApp(_ transport: TestTransport) async throws {
-        let app = try ItemsAppFixture()
+        let app = try await ItemsAppFixture.start()
         let session = transport.makeSession(hostProvider: DictionaryHostProvider([ItemsServiceHost.key: app.base]))
 
         let drill = ItemCreate(kind: .tool, name: "Drill", price: 99.5, tags: ["power"])
