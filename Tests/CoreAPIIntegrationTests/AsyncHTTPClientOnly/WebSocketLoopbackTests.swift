@@ -42,8 +42,8 @@
 
         let fixture: WebSocketFixture
 
-        init() throws {
-            fixture = try WebSocketFixture.shared()
+        init() async throws {
+            fixture = try await WebSocketFixture.shared()
         }
 
         /// Called without a session, the transport checks the handshake's fields itself: a name that is

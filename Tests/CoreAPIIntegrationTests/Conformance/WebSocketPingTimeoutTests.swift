@@ -30,8 +30,8 @@
 
         let fixture: WebSocketFixture
 
-        init() throws {
-            fixture = try WebSocketFixture.shared()
+        init() async throws {
+            fixture = try await WebSocketFixture.shared()
         }
 
         /// The first ping goes out at most one ``WebSocket/Options/pingInterval`` after the connection

@@ -12,9 +12,13 @@ final class WebSocketFixture: Sendable {
 
     private static let started: Result<WebSocketFixture, any Error> = Result { try WebSocketFixture() }
 
-    /// The shared server.
-    static func shared() throws -> WebSocketFixture {
-        try started.get()
+    /// The shared server, started (its package installed first when missing) on a thread of its own: pip's
+    /// run and the wait for the script's port block, which on a thread of the tests' cooperative pool would
+    /// hold back every other test's tasks.
+    static func shared() async throws -> WebSocketFixture {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: started) }.start()
+        }
     }
 
     private init() throws {
