@@ -40,20 +40,13 @@ extension ApiSession {
             unusedSetting: known.unusedSetting
         )
         guard let streamsBody else {
-            let opened = try openCall(of: method, settings: settings, group: nil)
-            defer { calls.close(opened.id) }
-            let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
-                try await exchange(
-                    for: method,
-                    settings: settings,
-                    middlewares: opened.chain,
-                    options: transportOptions(for: settings, progress: nil),
-                    shares: settings.sharesIdenticalCalls,
-                    call: opened.call,
-                    facts: facts
-                )
-            }
-            let raw = try await (opened.needsTask ? runInOwnTask(opened.call, operation) : operation()).get()
+            let raw = try await handedThroughCall(
+                method,
+                settings: settings,
+                facts: facts,
+                options: transportOptions(for: settings, progress: nil),
+                shares: settings.sharesIdenticalCalls
+            )
             return StreamedResponse(head: raw.head, body: StreamedResponse.Body(pieces: [raw.data]))
         }
         let limit = settings.maximumResponseSize ?? defaultMaximumResponseSize
@@ -65,19 +58,13 @@ extension ApiSession {
                 into: handover.pieces,
                 accepts: streamsBody
             )
-            let opened = try openCall(of: method, settings: settings, group: nil)
-            defer { calls.close(opened.id) }
-            let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
-                try await exchange(
-                    for: method,
-                    settings: settings,
-                    middlewares: opened.chain,
-                    options: transportOptions(for: settings, progress: nil, bodyHandler: bodyHandler),
-                    call: opened.call,
-                    facts: facts
-                )
-            }
-            let raw = try await (opened.needsTask ? runInOwnTask(opened.call, operation) : operation()).get()
+            let raw = try await handedThroughCall(
+                method,
+                settings: settings,
+                facts: facts,
+                options: transportOptions(for: settings, progress: nil, bodyHandler: bodyHandler),
+                shares: false
+            )
             // A body that was not handed on as it arrived (a status the caller collects, a response a
             // middleware made, a transport that ignores the handler) goes on from memory now.
             if handover.head.resolve(.success(raw.head)), !raw.data.isEmpty {
@@ -85,5 +72,30 @@ extension ApiSession {
                 handover.pieces.yield(raw.data)
             }
         }
+    }
+
+    /// One call of `method` through the session's whole chain with `options`, registered while it runs and
+    /// in a task of its own when its middlewares need one.
+    private func handedThroughCall<M: ApiMethod>(
+        _ method: M,
+        settings: CallOptions,
+        facts: MethodFacts,
+        options: TransportOptions,
+        shares: Bool
+    ) async throws -> RawResponse {
+        let opened = try openCall(of: method, settings: settings, group: nil)
+        defer { calls.close(opened.id) }
+        let operation: @Sendable () async throws -> Result<RawResponse, ApiError> = { [self] in
+            try await exchange(
+                for: method,
+                settings: settings,
+                middlewares: opened.chain,
+                options: options,
+                shares: shares,
+                call: opened.call,
+                facts: facts
+            )
+        }
+        return try await (opened.needsTask ? runInOwnTask(opened.call, operation) : operation()).get()
     }
 }
