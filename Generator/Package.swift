@@ -16,36 +16,26 @@ let goldens = ((try? FileManager.default.contentsOfDirectory(atPath: documents.p
     .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }
     .map { String($0.prefix(upTo: $0.lastIndex(of: ".")!)) }
     .sorted()
-let goldenTargets: [Target] = goldens.map { name in
+/// A generated module as a target of its own, compiled against CoreAPI with warnings as errors.
+func moduleTarget(_ name: String, path: String) -> Target {
     .target(
-        name: "Golden\(name)",
+        name: name,
         dependencies: [
             .product(name: "CoreAPI", package: "CoreAPI"),
             .product(name: "CoreAPIJSON", package: "CoreAPI"),
             .product(name: "CoreAPIText", package: "CoreAPI"),
         ],
-        path: "Tests/Goldens/\(name)",
+        path: path,
         swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
     )
 }
+let goldenTargets = goldens.map { moduleTarget("Golden\($0)", path: "Tests/Goldens/\($0)") }
 
 // The modules Scripts/public-documents.sh writes from documents nobody here wrote (fetched when it runs, never
 // kept in the repository), each a target of its own when present, compiled the same way as the goldens.
 let publicModules = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent(".public-documents")
-let publicTargets: [Target] = ((try? FileManager.default.contentsOfDirectory(atPath: publicModules.path)) ?? [])
-    .sorted()
-    .map { name in
-        .target(
-            name: "Public\(name)",
-            dependencies: [
-                .product(name: "CoreAPI", package: "CoreAPI"),
-                .product(name: "CoreAPIJSON", package: "CoreAPI"),
-                .product(name: "CoreAPIText", package: "CoreAPI"),
-            ],
-            path: ".public-documents/\(name)",
-            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
-        )
-    }
+let publicTargets = ((try? FileManager.default.contentsOfDirectory(atPath: publicModules.path)) ?? []).sorted()
+    .map { moduleTarget("Public\($0)", path: ".public-documents/\($0)") }
 
 let package = Package(
     name: "CoreAPIGenerator",

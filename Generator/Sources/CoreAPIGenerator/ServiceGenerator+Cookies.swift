@@ -3,17 +3,12 @@ extension ServiceGenerator {
     /// cannot carry a byte as it is (RFC 6265's cookie-octet: no space, `"`, `,`, `;` or `\`, nothing beyond
     /// ASCII), so a value can never end its cookie or start another.
     func writeCookieEncoding(to writer: inout SourceWriter) {
-        writer.line()
-        writer.doc(
-            "`value` as a cookie value: every byte but letters, digits and `!#$&'()*+-./:<=>?@[]^_`{|}~`"
-                + " percent-encoded, so a `;`, `,`, space or quote cannot end the cookie or start another."
+        writePercentEncoder(
+            "cookieValue",
+            keeping: "!#$&'()*+-./:<=>?@[]^_`{|}~",
+            doc: "`value` as a cookie value: every byte but letters, digits and `!#$&'()*+-./:<=>?@[]^_`{|}~`"
+                + " percent-encoded, so a `;`, `,`, space or quote cannot end the cookie or start another.",
+            to: &writer
         )
-        writer.block("static func cookieValue(_ value: String) -> String") { writer in
-            let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-            writer.line("let kept = CharacterSet(")
-            writer.line("    charactersIn: \"\(letters)!#$&'()*+-./:<=>?@[]^_`{|}~\"")
-            writer.line(")")
-            writer.line("return value.addingPercentEncoding(withAllowedCharacters: kept) ?? value")
-        }
     }
 }

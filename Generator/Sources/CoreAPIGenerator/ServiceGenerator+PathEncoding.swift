@@ -2,18 +2,13 @@ extension ServiceGenerator {
     /// The family's `segment(_:)`, which percent-encodes a path parameter's value as one segment, and
     /// `encodedURL(host:path:queryItems:)`, which puts such a path below the host without encoding it again.
     func writePathEncoding(to writer: inout SourceWriter) {
-        writer.line()
-        writer.doc(
-            "`value` as one path segment: every byte but letters, digits and `-._~!$&'()*+,;=:@` percent-encoded,"
-                + " so a `/`, `?`, `#` or `%` in a value stays in its segment (`a/b` is sent as `a%2Fb`)."
+        writePercentEncoder(
+            "segment",
+            keeping: "-._~!$&'()*+,;=:@",
+            doc: "`value` as one path segment: every byte but letters, digits and `-._~!$&'()*+,;=:@` percent-encoded,"
+                + " so a `/`, `?`, `#` or `%` in a value stays in its segment (`a/b` is sent as `a%2Fb`).",
+            to: &writer
         )
-        writer.block("static func segment(_ value: String) -> String") { writer in
-            let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-            writer.line("let kept = CharacterSet(")
-            writer.line("    charactersIn: \"\(letters)-._~!$&'()*+,;=:@\"")
-            writer.line(")")
-            writer.line("return value.addingPercentEncoding(withAllowedCharacters: kept) ?? value")
-        }
         writer.line()
         writer.doc(
             "The URL of `path`, whose values `segment(_:)` encoded, below `host`, with `queryItems`: the host is"
@@ -43,5 +38,19 @@ extension ServiceGenerator {
         writer.line("    }")
         writer.line("    return .url(url)")
         writer.line("}")
+    }
+
+    /// A family function `static func <name>(_ value: String) -> String` that percent-encodes every byte of
+    /// `value` but ASCII letters, digits and `kept`.
+    func writePercentEncoder(_ name: String, keeping kept: String, doc: String, to writer: inout SourceWriter) {
+        writer.line()
+        writer.doc(doc)
+        writer.block("static func \(name)(_ value: String) -> String") { writer in
+            let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+            writer.line("let kept = CharacterSet(")
+            writer.line("    charactersIn: \"\(letters)\(kept)\"")
+            writer.line(")")
+            writer.line("return value.addingPercentEncoding(withAllowedCharacters: kept) ?? value")
+        }
     }
 }
