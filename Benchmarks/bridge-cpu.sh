@@ -3,7 +3,9 @@
 # CoreAPI over AsyncHTTPClient on loopback (GET /user + JSON decode against BenchServer) and over
 # StubTransport, each bare and with the swift-log, swift-metrics and tracing bridges; and what CoreAPI's
 # OpenAPI bridge costs: a generated client's getNote (GET /notes/1) through ApiSessionTransport against
-# CoreAPI's own call of it and against the generated client through swift-openapi-async-http-client.
+# CoreAPI's own call of it and against the generated client through swift-openapi-async-http-client; and
+# CoreAPI over AsyncHTTPClient against raw AsyncHTTPClient with the transport's configuration, with its
+# default configuration and through `HTTPClient.shared`.
 # Reported, not enforced: CPU time on a shared two-core machine moves by several percent from run to
 # run, so the enforceable figure is the instruction count of count-instructions.sh; this one says what the
 # instructions cost in time, allocations and locks included.

@@ -69,6 +69,12 @@ let benchmarks: @Sendable () -> Void = {
             // CoreAPI over its AsyncHTTPClient transport against raw AsyncHTTPClient with the same client
             // configuration: what CoreAPI costs on that transport.
             ("AsyncHTTPClient transport", .coreAPIAsyncHTTPClient, .asyncHTTPClient),
+            // The same against raw AsyncHTTPClient with its default configuration, as a server without
+            // CoreAPI sets it up.
+            (
+                "AsyncHTTPClient transport over AsyncHTTPClient default", .coreAPIAsyncHTTPClient,
+                .asyncHTTPClientDefault
+            ),
             // CoreAPI over AsyncHTTPClient against raw URLSession `.default`: what a Linux server gains by
             // picking the AsyncHTTPClient transport.
             ("AsyncHTTPClient transport over URLSession default", .coreAPIAsyncHTTPClient, .urlSessionDefault),

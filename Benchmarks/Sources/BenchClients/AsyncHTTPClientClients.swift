@@ -8,22 +8,48 @@
     import NIOHTTP1
 
     /// The AsyncHTTPClient baseline: `execute`, a status check, `collect(upTo:)` and `JSONDecoder`, as a
-    /// server without CoreAPI would write it, on a client with the configuration CoreAPI's transport uses
-    /// (``AsyncHTTPClientTransport/makeClientConfiguration()``: no redirects, no decompression).
+    /// server without CoreAPI would write it, on a client configured as ``Setup`` says.
     public struct AsyncHTTPClientClient: LoopbackClient {
-        /// The client, made for this benchmark client alone.
+        /// Which client the baseline sends with.
+        public enum Setup: Sendable {
+            /// A client of its own with the configuration CoreAPI's transport uses
+            /// (``AsyncHTTPClientTransport/makeClientConfiguration()``: no redirects, no decompression, no
+            /// tracing span of AsyncHTTPClient's own): what CoreAPI adds on the same client.
+            case transportConfiguration
+            /// A client of its own with AsyncHTTPClient's default `HTTPClient.Configuration()`: redirects
+            /// followed, and a `CLIENT` span per request with the bootstrapped tracer (the no-op one here).
+            case defaultConfiguration
+            /// `HTTPClient.shared`, the client AsyncHTTPClient's README starts with: its default
+            /// configuration plus decompression and 90-second connect and read timeouts.
+            case shared
+        }
+
+        /// The client: made for this benchmark client alone, or `HTTPClient.shared`.
         public let client: HTTPClient
+        /// Whether `shutdown()` shuts `client` down (not `HTTPClient.shared`).
+        private let ownsClient: Bool
         /// `<base>/user`.
         public let url: String
         /// One decoder shared by all requests.
         public let decoder = JSONDecoder()
 
-        /// A client on AsyncHTTPClient's shared event loops for the server at `baseURL`.
-        public init(baseURL: String) {
-            client = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                configuration: AsyncHTTPClientTransport.makeClientConfiguration()
-            )
+        /// A client set up as `setup` says, for the server at `baseURL`, on AsyncHTTPClient's shared
+        /// event loops.
+        public init(baseURL: String, setup: Setup = .transportConfiguration) {
+            switch setup {
+            case .transportConfiguration:
+                client = HTTPClient(
+                    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                    configuration: AsyncHTTPClientTransport.makeClientConfiguration()
+                )
+                ownsClient = true
+            case .defaultConfiguration:
+                client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init())
+                ownsClient = true
+            case .shared:
+                client = HTTPClient.shared
+                ownsClient = false
+            }
             url = baseURL + "/user"
         }
 
@@ -37,9 +63,11 @@
             return try decoder.decode(TinyUser.self, from: body)
         }
 
-        /// Shuts the client down.
+        /// Shuts the client down, unless it is `HTTPClient.shared`.
         public func shutdown() {
-            client.shutdown { _ in }
+            if ownsClient {
+                client.shutdown { _ in }
+            }
         }
     }
 

@@ -85,6 +85,11 @@ public enum ClientKind: String, CaseIterable, Sendable {
         case coreAPIAsyncHTTPClient = "CoreAPI, AsyncHTTPClient transport"
         /// Raw AsyncHTTPClient with the configuration of CoreAPI's transport, baseline of the line above.
         case asyncHTTPClient = "AsyncHTTPClient"
+        /// Raw AsyncHTTPClient with its default configuration (`HTTPClient.Configuration()`), which makes
+        /// a tracing span of its own per request: AsyncHTTPClient as a server without CoreAPI uses it.
+        case asyncHTTPClientDefault = "AsyncHTTPClient, default configuration"
+        /// Raw AsyncHTTPClient through `HTTPClient.shared`.
+        case asyncHTTPClientShared = "AsyncHTTPClient, HTTPClient.shared"
     #endif
     #if AsyncHTTPClient && Observability
         /// ``coreAPIAsyncHTTPClient`` with the swift-log bridge over its no-op handler: what the bridge
@@ -108,8 +113,8 @@ public enum ClientKind: String, CaseIterable, Sendable {
 
     /// A short name for command lines: `coreapi-same`, `urlsession-same`, `coreapi-default`,
     /// `urlsession-default`, `urlsession-lean`, `coreapi-stub`, `coreapi-stub-logging`, `coreapi-stub-metrics`,
-    /// `coreapi-stub-tracing`, `coreapi-ahc`, `ahc`, `coreapi-ahc-logging`, `coreapi-ahc-metrics`,
-    /// `coreapi-ahc-tracing`, `coreapi-ahc-note`, `openapi-bridge`, `openapi-ahc`.
+    /// `coreapi-stub-tracing`, `coreapi-ahc`, `ahc`, `ahc-default`, `ahc-shared`, `coreapi-ahc-logging`,
+    /// `coreapi-ahc-metrics`, `coreapi-ahc-tracing`, `coreapi-ahc-note`, `openapi-bridge`, `openapi-ahc`.
     public var argument: String {
         switch self {
         case .coreAPISameConfiguration: "coreapi-same"
@@ -126,6 +131,8 @@ public enum ClientKind: String, CaseIterable, Sendable {
         #if AsyncHTTPClient
             case .coreAPIAsyncHTTPClient: "coreapi-ahc"
             case .asyncHTTPClient: "ahc"
+            case .asyncHTTPClientDefault: "ahc-default"
+            case .asyncHTTPClientShared: "ahc-shared"
         #endif
         #if AsyncHTTPClient && Observability
             case .coreAPIAsyncHTTPClientLogging: "coreapi-ahc-logging"
@@ -213,6 +220,10 @@ public enum ClientKind: String, CaseIterable, Sendable {
                 CoreAPIAsyncHTTPClientClient(baseURL: baseURL)
             case .asyncHTTPClient:
                 AsyncHTTPClientClient(baseURL: baseURL)
+            case .asyncHTTPClientDefault:
+                AsyncHTTPClientClient(baseURL: baseURL, setup: .defaultConfiguration)
+            case .asyncHTTPClientShared:
+                AsyncHTTPClientClient(baseURL: baseURL, setup: .shared)
         #endif
         #if AsyncHTTPClient && Observability
             case .coreAPIAsyncHTTPClientLogging:
