@@ -134,7 +134,7 @@ openapi_clients="coreapi-ahc-note+openapi-bridge+openapi-ahc"
 clients_in_flight=""
 if [ "$gates" -eq 0 ]; then
     clients="${clients}+ahc-shared urlsession-lean $openapi_clients"
-    clients_in_flight="coreapi-same urlsession-same coreapi-default urlsession-lean coreapi-ahc ahc"
+    clients_in_flight="coreapi-same urlsession-same coreapi-default urlsession-lean coreapi-ahc ahc ahc-default"
 fi
 results=""
 for round in $(seq 1 "$rounds"); do
