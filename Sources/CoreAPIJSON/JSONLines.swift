@@ -11,13 +11,13 @@ public import Foundation
 /// }
 /// ```
 ///
-/// Blank records are skipped. A record that does not decode throws ``JSONLinesError`` with its number
+/// Blank records are skipped. A record that does not decode throws ``RecordFailure`` with its number
 /// (the first record is 1, and blank lines count, so it is the line number of a JSON Lines body) and the
 /// decoding error, and the sequence ends there.
 public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable {
     private let body: StreamedResponse.Body
     private let decoder: JSONDecoder
-    private let separator: JSONLinesSeparator
+    private let separator: Separator
 
     /// The records of `body`.
     /// - Parameters:
@@ -27,7 +27,7 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
     public init(
         _ body: StreamedResponse.Body,
         decoder: JSONDecoder = JSONDecoder(),
-        separator: JSONLinesSeparator = .newline
+        separator: Separator = .newline
     ) {
         self.body = body
         self.decoder = decoder
@@ -38,7 +38,7 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var pieces: StreamedResponse.Body.AsyncIterator
         let decoder: JSONDecoder
-        let separator: JSONLinesSeparator
+        let separator: Separator
         var pending: [UInt8] = []
         var ready: [(number: Int, bytes: [UInt8])] = []
         var number = 0
@@ -46,7 +46,7 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
         var isFinished = false
 
         /// The next record, or `nil` at the end of the body.
-        /// - Throws: ``JSONLinesError`` for a record that does not decode; `ApiError` when the exchange
+        /// - Throws: ``JSONLines/RecordFailure`` for a record that does not decode; `ApiError` when the exchange
         ///   failed before the body ended.
         public mutating func next() async throws -> Element? {
             while true {
@@ -90,7 +90,7 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
             do {
                 return try decoder.decode(Element.self, from: Data(record.bytes))
             } catch {
-                throw JSONLinesError(
+                throw RecordFailure(
                     record: record.number,
                     text: String(decoding: record.bytes.prefix(200), as: UTF8.self),
                     underlying: error
@@ -106,21 +106,6 @@ public struct JSONLines<Element: Decodable & Sendable>: AsyncSequence, Sendable 
     /// Starts reading.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(pieces: body.makeAsyncIterator(), decoder: decoder, separator: separator)
-    }
-}
-
-/// What ends a record of a ``JSONLines`` body.
-public enum JSONLinesSeparator: Sendable, Hashable {
-    /// A line feed (JSON Lines); a carriage return before it is whitespace.
-    case newline
-    /// The record separator `0x1E` that starts each text of a JSON text sequence (RFC 7464).
-    case recordSeparator
-
-    var byte: UInt8 {
-        switch self {
-        case .newline: 0x0A
-        case .recordSeparator: 0x1E
-        }
     }
 }
 

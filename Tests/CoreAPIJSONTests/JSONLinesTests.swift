@@ -48,7 +48,7 @@ struct JSONLinesTests {
         await #expect {
             _ = try await iterator.next()
         } throws: { error in
-            guard let failure = error as? JSONLinesError else { return false }
+            guard let failure = error as? JSONLines<Item>.RecordFailure else { return false }
             return failure.record == 3 && failure.text == "{\"id\":" && failure.underlying is DecodingError
         }
     }

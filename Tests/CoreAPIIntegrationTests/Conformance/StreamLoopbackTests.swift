@@ -133,7 +133,8 @@ extension SerialLoopback {
                     before.append(record)
                 }
             } throws: { error in
-                (error as? JSONLinesError)?.record == 7 && (error as? JSONLinesError)?.underlying is DecodingError
+                let failure = error as? JSONLines<Record>.RecordFailure
+                return failure?.record == 7 && failure?.underlying is DecodingError
             }
             #expect(before == (1...6).map(Record.init))
         }
