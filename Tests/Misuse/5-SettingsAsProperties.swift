@@ -1,6 +1,7 @@
 // expect-output: unused: timeout, acceptableStatusCodes, method, headers, statusErrors, middlewares, deadline, cachePolicy, isLoggingEnabled; requests sent: 0
 // A method's settings written as its own properties, under their natural or old names: each one fails the
-// call before anything is sent, with the declaration to write instead (they belong in `options`).
+// call before anything is sent, with the declaration to write instead (they belong in `options`), which
+// the program checks.
 import CoreAPI
 import CoreAPITesting
 import Foundation
@@ -77,8 +78,15 @@ struct WithLogging: ApiMethod {
             do {
                 _ = try await session.perform(method)
                 unused.append("sent")
-            } catch ApiError.invalidRequest(.unusedSetting(let property, _)) {
-                unused.append(property)
+            } catch ApiError.invalidRequest(.unusedSetting(let property, let write)) {
+                // The error says what to write instead: the setting in `options`, or the right name.
+                let expected =
+                    switch property {
+                    case "method": "var httpMethod: HTTPMethod"
+                    case "headers": "var headers: Headers"
+                    default: "var options: CallOptions { CallOptions(\(property): "
+                    }
+                unused.append(write.contains(expected) ? property : "\(property) (says: \(write))")
             } catch {
                 unused.append("other error: \(error)")
             }
