@@ -1,4 +1,5 @@
 import CoreAPI
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -70,8 +71,9 @@ extension SerialLoopback {
             let droppedCalls = (0..<3).map { _ in Task { try await session.perform(Counted(name: dropped, ms: 30_000)) }
             }
             let keptCall = Task { try await session.perform(Counted(name: kept, ms: 300)) }
-            while try server.concurrency(name: dropped).hits < 3 || server.concurrency(name: kept).hits < 1 {
-                try await Task.sleep(for: .milliseconds(20))
+            try await waitUntil { [server] in
+                ((try? server.concurrency(name: dropped).hits) ?? 0) >= 3
+                    && ((try? server.concurrency(name: kept).hits) ?? 0) >= 1
             }
             let started = ContinuousClock.now
             #expect(session.cancelCalls(withKey: CallKey(dropped)) == 3)

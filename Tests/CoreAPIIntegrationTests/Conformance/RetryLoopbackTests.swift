@@ -1,5 +1,6 @@
 import CoreAPI
 import CoreAPIJSON
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -180,10 +181,7 @@ extension SerialLoopback {
             let key = UUID().uuidString
             let session = makeSession(transport)
             let task = Task { try await session.perform(FlakyCall(key: key, failures: 5, retryAfter: "10")) }
-            let deadline = ContinuousClock.now + .seconds(5)
-            while log.current.isEmpty && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await waitUntil { [log] in !log.current.isEmpty }
             try #require(log.current.map(\.delay) == [.seconds(10)])
             let start = ContinuousClock.now
             task.cancel()

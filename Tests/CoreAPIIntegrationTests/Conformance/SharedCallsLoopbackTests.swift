@@ -1,4 +1,5 @@
 import CoreAPI
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -121,9 +122,7 @@ extension SerialLoopback {
 
             let firstCall = first
             let one = Task { try await session.perform(firstCall) }
-            while try server.count(tag: tag) < 1 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await waitUntil { [server] in ((try? server.count(tag: tag)) ?? 0) >= 1 }
             switch what {
             case .environmentSwitch: try hosts.select("two")
             case .middlewareField: token.withLock { $0 = "second" }

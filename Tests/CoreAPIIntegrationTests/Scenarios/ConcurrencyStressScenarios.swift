@@ -1,4 +1,5 @@
 import CoreAPIJSON
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -228,12 +229,10 @@ struct ConcurrencyStressScenarios {
         try #require(transport == .urlSession, "this scenario checks URLSessionTransport's parts")
         let references = try await exerciseAndDropSession()
         // Release is asynchronous (the URLSession lets its delegate go once its invalidation has run on
-        // its own queues), so the wait bounds only a leak, not the machine: 30 s, far beyond the
-        // milliseconds it takes.
+        // its own queues), so the wait bounds only a leak, not the machine: `waitUntil`'s 30 s, far beyond
+        // the milliseconds it takes. At the timeout the expectations below say which part is still alive.
         let start = ContinuousClock.now
-        while !references.allReleased, ContinuousClock.now - start < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try? await waitUntil { references.allReleased }
         let waited = ContinuousClock.now - start
         // Plain Booleans: an expectation on an object being released on another thread would reflect it.
         let sessionAlive = references.session != nil

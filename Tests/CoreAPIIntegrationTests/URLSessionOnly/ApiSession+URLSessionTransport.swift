@@ -1,3 +1,5 @@
+import CoreAPITesting
+
 @testable import CoreAPI
 
 #if canImport(FoundationNetworking)
@@ -20,12 +22,10 @@ extension ApiSession {
     var urlSession: URLSession? { urlSessionTransport.urlSession }
 
     /// The tasks in flight once cancels have gone through: a call ends as soon as it is cancelled, and
-    /// its task is cancelled a moment later on the transport's task queue. Waits up to 5 s.
+    /// its task is cancelled a moment later on the transport's task queue. Waits up to 5 s; tasks still
+    /// there then are no error here: the caller's expectation on the list reports them.
     func settledActiveTasks() async -> [URLSessionTask] {
-        let start = ContinuousClock.now
-        while !delegate.activeTasks.isEmpty, ContinuousClock.now - start < .seconds(5) {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        try? await waitUntil(timeout: .seconds(5)) { [delegate] in delegate.activeTasks.isEmpty }
         return delegate.activeTasks
     }
 }

@@ -1,3 +1,4 @@
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -18,7 +19,7 @@ extension SerialLoopback {
         @Test(arguments: [false, true])
         func delegateIsReleasedWithItsSession(invalidatedFirst: Bool) async throws {
             let server = try FixtureServer.shared()
-            weak var delegate: SessionDelegate?
+            weak let delegate: SessionDelegate?
             do {
                 let session = ApiSession(hostProvider: server.hosts)
                 delegate = session.delegate
@@ -28,11 +29,7 @@ extension SerialLoopback {
                     session.invalidate()
                 }
             }
-            let start = ContinuousClock.now
-            while delegate != nil, ContinuousClock.now - start < .seconds(5) {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(delegate == nil, "the SessionDelegate is still alive 5 s after its session went")
+            try await waitUntil { delegate == nil }  // throws while the SessionDelegate outlives its session
         }
     }
 }

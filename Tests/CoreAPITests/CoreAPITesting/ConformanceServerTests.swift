@@ -65,14 +65,12 @@ struct ConformanceServerTests {
     }
 
     /// A stop while a client holds a stalled exchange open ends it at once, not after the stall's 30 s.
-    @Test func stopEndsAStalledExchange() throws {
+    @Test func stopEndsAStalledExchange() async throws {
         let server = try ConformanceServer()
         let client = try #require(LoopbackSocket.connect(port: server.port))
         defer { client.close() }
         #expect(client.send(Array("GET /stall HTTP/1.1\r\nHost: a\r\n\r\n".utf8)))
-        while !server.hasReceived("/stall") {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        try await waitUntil { server.hasReceived("/stall") }
         let start = ContinuousClock.now
         server.stop()
         #expect(ContinuousClock.now - start < .seconds(ConformanceServer.stallSeconds))

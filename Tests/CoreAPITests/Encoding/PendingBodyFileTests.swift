@@ -96,9 +96,7 @@ struct PendingBodyFileTests {
         let upload = Task {
             try await session.perform(Upload(file: CoreAPI.Attachment(fileURL: source), temporaryDirectory: bodies))
         }
-        while try FileManager.default.contentsOfDirectory(atPath: bodies.path).isEmpty {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil { (try? FileManager.default.contentsOfDirectory(atPath: bodies.path))?.isEmpty == false }
         let start = ContinuousClock.now
         session.cancelAllRequests()
         await #expect(throws: ApiError.cancelled) { try await upload.value }

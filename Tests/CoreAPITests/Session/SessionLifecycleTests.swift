@@ -33,9 +33,7 @@ struct SessionLifecycleTests {
     @Test func invalidateEndsCallsInFlightAndRefusesLaterOnesWithoutSending() async throws {
         let session = transport.makeSession(hosts: ["api": "https://api.test"])
         let call = Task { try await session.perform(Slow()) }
-        while transport.requests.isEmpty {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil { [transport] in !transport.requests.isEmpty }
         let start = ContinuousClock.now
         session.invalidate()
         await #expect(throws: ApiError.cancelled) { try await call.value }

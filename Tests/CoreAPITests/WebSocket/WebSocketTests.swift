@@ -239,11 +239,7 @@ struct WebSocketTests {
         let peer = accepting(StubTransport.WebSocketPeer())
         let options = WebSocket.Options(pingInterval: .milliseconds(10), pingTimeout: .milliseconds(500))
         let socket = try await session().webSocket(ChatSocket(options: options))
-        let start = ContinuousClock.now
-        while peer.pings < 5, ContinuousClock.now - start < .seconds(10) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(peer.pings >= 5)
+        try await waitUntil { peer.pings >= 5 }
         #expect(!peer.isClosed)
         await socket.close()
     }

@@ -1,3 +1,4 @@
+import CoreAPITesting
 import Foundation
 import Testing
 
@@ -16,11 +17,11 @@ private final class SilentTask: URLSessionDataTask, @unchecked Sendable {  // no
 @Suite(.timeLimit(.minutes(1)))
 struct SessionDelegateTests {
     /// Registers a silent task with `idleTimeout`, cancels it when `cancel` says so, and returns how the
-    /// call ended and after how long, or `nil` when it had not ended after 10 s.
+    /// call ended and after how long; throws when it has not ended within `waitUntil`'s 30 s.
     private func end(
         idleTimeout: TimeInterval,
         cancel: Bool
-    ) async throws -> (SessionDelegate.TaskOutcome, Duration)? {
+    ) async throws -> (SessionDelegate.TaskOutcome, Duration) {
         let delegate = SessionDelegate()
         let task = SilentTask()
         let ended = LockedValue<SessionDelegate.TaskOutcome?>(nil)
@@ -37,11 +38,10 @@ struct SessionDelegateTests {
         if cancel {
             delegate.cancel(task)
         }
-        while ended.current == nil, ContinuousClock.now - start < .seconds(10) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil { ended.current != nil }
+        let elapsed = ContinuousClock.now - start
         #expect(delegate.taskCount == 0)
-        return ended.current.map { ($0, ContinuousClock.now - start) }
+        return (try #require(ended.current), elapsed)
     }
 
     /// A silent task CoreAPI cancelled ends as cancelled at once; one that was idle for its timeout
@@ -53,7 +53,7 @@ struct SessionDelegateTests {
     func aTaskThatNeverReportsEndsOnTime(
         _ row: (idleTimeout: TimeInterval, cancel: Bool, error: ApiError, after: Int)
     ) async throws {
-        let (outcome, elapsed) = try #require(try await end(idleTimeout: row.idleTimeout, cancel: row.cancel))
+        let (outcome, elapsed) = try await end(idleTimeout: row.idleTimeout, cancel: row.cancel)
         #expect(outcome.error == row.error)
         #expect(outcome.response == nil)
         #expect(elapsed >= .milliseconds(row.after))
