@@ -273,9 +273,7 @@ struct Ping: ApiMethod {
             }
             return (result, Task.isCancelled, log.events == [caller])
         }
-        while server.requests.isEmpty {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil { !server.requests.isEmpty }
         let start = ContinuousClock.now
         session.cancelAllRequests()
         let (result, callerCancelled, ranInCaller) = await call.value

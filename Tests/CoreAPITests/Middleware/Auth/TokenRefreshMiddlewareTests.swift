@@ -89,9 +89,7 @@ private final class Refresher: Sendable {
             return rejected.count - 1
         }
         try await Task.sleep(nanoseconds: delay)
-        while held.current {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        try await waitUntil { !held.current }
         finished.withLock { $0 += 1 }
         if let failure { throw failure }
         return tokens[min(index, tokens.count - 1)]
@@ -158,9 +156,7 @@ struct TokenRefreshMiddlewareTests {
         let auth = TokenRefreshMiddleware(token: "old", refreshLimit: nil, refresh: refresher.refresh)
         let server = server
         let release = Task {
-            while server.requests.count < 10 {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            try await waitUntil { server.requests.count >= 10 }
             try await Task.sleep(for: .seconds(1))
             refresher.release()
         }
@@ -229,9 +225,7 @@ struct TokenRefreshMiddlewareTests {
         let auth = TokenRefreshMiddleware(token: "old", refresh: refresher.refresh)
         let session = session([auth])
         let first = Task { try await session.perform(Me()) }
-        while refresher.rejected.current.isEmpty {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        try await waitUntil { !refresher.rejected.current.isEmpty }
         let second = try await session.perform(Me())
         #expect(refresher.finished.current == 1)
         _ = try await first.value
@@ -246,9 +240,7 @@ struct TokenRefreshMiddlewareTests {
         let auth = TokenRefreshMiddleware(token: "old", refresh: refresher.refresh)
         let session = session([auth])
         let first = Task { try await session.perform(Me()) }
-        while refresher.rejected.current.isEmpty {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        try await waitUntil { !refresher.rejected.current.isEmpty }
         let second = Task { try await session.perform(Me()) }
         try await Task.sleep(nanoseconds: 100_000_000)
         second.cancel()

@@ -204,9 +204,7 @@ struct LoggingMiddlewareTests {
         let session = session([errors.middleware(.error), capture.middleware(.info)])
         let task = Task { try await session.perform(Fetch(path: "/slow")) }
         // Cancel only once the request is in the network, past the middleware.
-        while server.requests.isEmpty {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil { !server.requests.isEmpty }
         task.cancel()
         await #expect(throws: ApiError.cancelled) { try await task.value }
         #expect(errors.records.isEmpty)
