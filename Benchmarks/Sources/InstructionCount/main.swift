@@ -4,8 +4,8 @@
 // Usage: InstructionCount <client>[+<client>...] <requests> [<in flight>]
 //   client:    coreapi-same, urlsession-same, coreapi-default, urlsession-default, urlsession-lean,
 //              coreapi-stub, coreapi-stub-logging, coreapi-stub-metrics, coreapi-stub-tracing, coreapi-ahc,
-//              ahc, ahc-default, ahc-shared, coreapi-ahc-logging, coreapi-ahc-metrics, coreapi-ahc-tracing, coreapi-ahc-note,
-//              openapi-bridge or openapi-ahc (see `ClientKind`; the last three fetch `GET /notes/1`);
+//              ahc, ahc-default, ahc-shared, coreapi-ahc-logging, coreapi-ahc-metrics, coreapi-ahc-tracing,
+//              coreapi-ahc-note, openapi-bridge or openapi-ahc (see `ClientKind`; the last three fetch `GET /notes/1`);
 //              several joined by `+` are counted one after the other in one
 //              process, each with its own warm-up and its own dump (the Nth client's in dump N), which
 //              spares valgrind's start-up for each

@@ -181,7 +181,7 @@ extension SerialLoopback {
             let key = UUID().uuidString
             let session = makeSession(transport)
             let task = Task { try await session.perform(FlakyCall(key: key, failures: 5, retryAfter: "10")) }
-            try await waitUntil { [log] in !log.current.isEmpty }
+            try await waitUntil(timeout: .seconds(5)) { [log] in !log.current.isEmpty }
             try #require(log.current.map(\.delay) == [.seconds(10)])
             let start = ContinuousClock.now
             task.cancel()

@@ -29,7 +29,8 @@ extension SerialLoopback {
                     session.invalidate()
                 }
             }
-            try await waitUntil { delegate == nil }  // throws while the SessionDelegate outlives its session
+            // Throws when the SessionDelegate is still alive 5 s after its session went.
+            try await waitUntil(timeout: .seconds(5)) { delegate == nil }
         }
     }
 }

@@ -239,7 +239,7 @@ struct WebSocketTests {
         let peer = accepting(StubTransport.WebSocketPeer())
         let options = WebSocket.Options(pingInterval: .milliseconds(10), pingTimeout: .milliseconds(500))
         let socket = try await session().webSocket(ChatSocket(options: options))
-        try await waitUntil { peer.pings >= 5 }
+        try await waitUntil(timeout: .seconds(10)) { peer.pings >= 5 }
         #expect(!peer.isClosed)
         await socket.close()
     }
